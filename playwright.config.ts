@@ -1,0 +1,17 @@
+/**
+ * The project's own tests (`npm test`): unit and black-box tests beside the source
+ * (`src/**\/*.test.ts`) and in `test/`. The conformance suites have their own config
+ * (src/runner/playwright.config.ts) and are run by `conformance run`.
+ */
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+  testIgnore: ['**/node_modules/**', 'suites/**'],
+  timeout: 120_000,
+  workers: process.env.CI ? 2 : undefined,
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'reports/project-tests.json' }]] : [['list'], ['json', { outputFile: 'reports/project-tests.json' }]],
+  use: {},
+});

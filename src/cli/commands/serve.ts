@@ -1,0 +1,50 @@
+/** `conformance serve`: start the reference server on loopback. */
+import type { ArgumentsCamelCase, Argv } from 'yargs';
+import { EDITIONS, EMULATED_VERSIONS, NEWEST_VERSION, DEFAULT_EDITION } from '../../spec/index.js';
+import { startServer } from '../../server/index.js';
+
+interface Args {
+  port: number;
+  host: string;
+  edition: (typeof EDITIONS)[number];
+  apiVersion: string;
+  data?: string;
+  json: boolean;
+  config?: string;
+  rateWindow: number;
+  trustProxy: boolean;
+  unlimited: boolean;
+  fault: string[];
+}
+
+export const command = 'serve';
+export const describe = 'Start the reference server on loopback';
+
+export function builder(y: Argv): Argv<Args> {
+  return y
+    .option('port', { type: 'number', default: 0, describe: 'Port (0 = any free port)' })
+    .option('host', { type: 'string', default: '127.0.0.1', describe: 'Loopback address to listen on (127.0.0.0/8 or ::1)' })
+    .option('edition', { choices: EDITIONS, default: DEFAULT_EDITION, describe: 'Edition whose limits apply' })
+    .option('api-version', { type: 'string', choices: EMULATED_VERSIONS, default: NEWEST_VERSION, describe: 'Release to behave as (§9)' })
+    .option('data', { type: 'string', describe: 'SQLite file to keep data in (default: in memory)' })
+    .option('json', { type: 'boolean', default: false, describe: 'Print one line on stdout: the target descriptor' })
+    .option('config', { type: 'string', describe: 'Limits configuration file (JSON, §8.4)' })
+    .option('rate-window', { type: 'number', default: 60, describe: 'Rate-limit window in seconds (shorter for fast self-tests)' })
+    .option('trust-proxy', { type: 'boolean', default: false, describe: 'Take the client IP from X-Forwarded-For' })
+    .option('unlimited', { type: 'boolean', default: false, describe: 'No rate limits or quota (capacity runs)' })
+    .option('fault', { type: 'string', array: true, default: [], describe: 'Fault switch to turn on (mutants; see `conformance selftest --list`)' }) as unknown as Argv<Args>;
+}
+
+export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
+  const srv = await startServer({
+    host: argv.host, port: argv.port, edition: argv.edition, apiVersion: argv.apiVersion, dataFile: argv.data,
+    configFile: argv.config, rateWindowSeconds: argv.rateWindow, trustProxy: argv.trustProxy, unlimited: argv.unlimited, faults: argv.fault,
+  });
+  if (argv.json) process.stdout.write(`${JSON.stringify(srv.descriptor)}\n`);
+  else process.stderr.write(`reference server ${srv.descriptor.api_version} (${srv.descriptor.edition}) listening on ${srv.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => { void srv.close().then(resolve); };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

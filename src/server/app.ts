@@ -1,0 +1,39 @@
+/** The reference server's HTTP application: the pipeline, then each endpoint family at its prefix. */
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServerContext } from './context.js';
+import { installPipeline } from './pipeline/hooks.js';
+import { registerAccount } from './routes/account/index.js';
+import { registerAuth } from './routes/auth.js';
+import { registerArchive } from './routes/gateway/archive.js';
+import { registerLinks } from './routes/gateway/links.js';
+import { registerRows } from './routes/gateway/rows.js';
+import { registerSql } from './routes/gateway/sql.js';
+import { registerTables } from './routes/gateway/tables.js';
+import { registerLegacy } from './routes/legacy.js';
+import { registerPublic } from './routes/public.js';
+
+/** Larger than the biggest legitimate call (10,000 row ids to delete), smaller than a 10 MB abuse. */
+export const BODY_LIMIT = 4 * 1024 * 1024;
+
+export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: ctx.opts.trustProxy,
+    forceCloseConnections: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  await app.register(formbody, { bodyLimit: BODY_LIMIT });
+  installPipeline(app, ctx);
+  registerPublic(app, ctx);
+  registerAuth(app, ctx);
+  registerRows(app, ctx);
+  registerTables(app, ctx);
+  registerLinks(app, ctx);
+  registerSql(app, ctx);
+  registerArchive(app, ctx);
+  registerLegacy(app, ctx);
+  registerAccount(app, ctx);
+  return app;
+}

@@ -1,0 +1,64 @@
+/** Everything a request handler may need, built once per server. */
+import { behaviourAt, type Behaviour } from '../spec/index.js';
+import { effectiveLimits, type EffectiveLimits, type ServerOptions } from './options.js';
+import { FixedWindowLimiter } from './pipeline/limiter.js';
+import { NO_EVENTS, type RowEvents } from './store/events.js';
+import type { RowsContext } from './store/rows.js';
+import { seed, type SeedCredentials } from './store/seed.js';
+import { Store } from './store/store.js';
+
+export interface ServerContext extends RowsContext {
+  opts: ServerOptions;
+  behaviour: Readonly<Behaviour>;
+  store: Store;
+  creds: SeedCredentials;
+  limits: EffectiveLimits;
+  limiter: FixedWindowLimiter;
+  faults: ReadonlySet<string>;
+  events: RowEvents;
+  now: () => number;
+  /** Gateway GET responses per base, valid while the base's version is unchanged (ROUTE-7). */
+  responseCache: Map<string, { version: number; entries: Map<string, string> }>;
+  /** Set by the families that need them (quota, webhooks); absent means not in use. */
+  quota?: { admit(baseUuid: string): boolean };
+  /** Closed with the server. */
+  closers: (() => Promise<void> | void)[];
+}
+
+export function createContext(opts: ServerOptions): ServerContext {
+  const store = new Store(opts.dataFile);
+  const now = opts.clock ?? Date.now;
+  const ctx: ServerContext = {
+    opts,
+    behaviour: behaviourAt(opts.apiVersion),
+    store,
+    db: store.db,
+    creds: seed(store),
+    limits: effectiveLimits(opts),
+    limiter: new FixedWindowLimiter(opts.rateWindowSeconds * 1000, now),
+    faults: new Set(opts.faults),
+    events: NO_EVENTS,
+    now,
+    responseCache: new Map(),
+    closers: [],
+  };
+  return ctx;
+}
+
+const CACHE_ENTRIES_PER_BASE = 256;
+
+/** A cached gateway answer for this base and key, if the base has not changed since. */
+export function cached(ctx: ServerContext, baseUuid: string, version: number, key: string, make: () => string): string {
+  let c = ctx.responseCache.get(baseUuid);
+  if (!c || c.version !== version) {
+    c = { version, entries: new Map() };
+    ctx.responseCache.set(baseUuid, c);
+  }
+  let body = c.entries.get(key);
+  if (body === undefined) {
+    body = make();
+    if (c.entries.size >= CACHE_ENTRIES_PER_BASE) c.entries.clear();
+    c.entries.set(key, body);
+  }
+  return body;
+}

@@ -1,0 +1,94 @@
+/**
+ * Reference server options, parsed once by zod. Limits: edition defaults (§8.1), then the
+ * one configuration file (§8.4, `--config`, honoured on dedicated and self-hosted from 5.3),
+ * then environment variables (LIMIT_SETTINGS).
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import {
+  DEFAULT_EDITION, DEFAULT_QUOTA_FORMULA, EDITIONS, LIMIT_SETTINGS, NEWEST_VERSION, PLANS, RATE_LIMITS,
+  RATE_WINDOW_SECONDS, behaviourAt, isEmulatedVersion, type Edition, type QuotaFormula, type RateClass, type RateLimits,
+} from '../spec/index.js';
+
+const planNumbers = z.object(Object.fromEntries(PLANS.map((p) => [p, z.number().int().nonnegative()])) as Record<(typeof PLANS)[number], z.ZodNumber>);
+
+/** The configuration file's shape. Unknown keys are an error (a typo must not silently keep a default). */
+export const LimitsConfigFile = z.strictObject({
+  ...Object.fromEntries(LIMIT_SETTINGS.map((s) => [s.key, z.number().int().min(-1).optional()])),
+  monthly_quota: z.strictObject({ base: planNumbers, perUser: planNumbers }).optional(),
+}) as z.ZodType<Record<string, unknown> & { monthly_quota?: QuotaFormula }>;
+
+export const ServerOptions = z.object({
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(0),
+  edition: z.enum(EDITIONS).default(DEFAULT_EDITION),
+  apiVersion: z.string().refine(isEmulatedVersion, 'a release from 4.4 to 6.2').default(NEWEST_VERSION),
+  dataFile: z.string().optional(),
+  rateWindowSeconds: z.number().positive().default(RATE_WINDOW_SECONDS),
+  /** No rate limits or quota at all (capacity runs). */
+  unlimited: z.boolean().default(false),
+  trustProxy: z.boolean().default(false),
+  configFile: z.string().optional(),
+  /** Fault switches (src/mutants): deliberate deviations that a suite must detect. */
+  faults: z.array(z.string()).default([]),
+  /** Webhook delivery: per-attempt timeout and retry back-off (ms). */
+  webhookTimeoutMs: z.number().int().positive().default(30_000),
+  webhookRetryDelaysMs: z.array(z.number().int().nonnegative()).default([1_000, 5_000, 30_000]),
+  /** Base-token lifetime when `exp` is not given (api-shapes §1.1: 3 days). */
+  baseTokenSeconds: z.number().int().positive().default(3 * 24 * 3600),
+});
+export type ServerOptionsInput = z.input<typeof ServerOptions>;
+export type ServerOptions = z.output<typeof ServerOptions> & { clock?: () => number; env?: NodeJS.ProcessEnv };
+
+export interface EffectiveLimits {
+  rate: RateLimits;
+  quota: QuotaFormula;
+  /** Where each limit came from, for /server-info/ and logs. */
+  sources: Record<RateClass, 'edition' | 'config' | 'env'>;
+}
+
+export function readConfigFile(file: string): z.output<typeof LimitsConfigFile> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`configuration file ${file}: ${(e as Error).message}`);
+  }
+  const parsed = LimitsConfigFile.safeParse(raw);
+  if (!parsed.success) throw new Error(`configuration file ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+const limitValue = (n: number) => (n < 0 ? null : n);
+
+export function effectiveLimits(opts: ServerOptions): EffectiveLimits {
+  const edition: Edition = opts.edition;
+  const rate: Record<RateClass, number | null> = { ...RATE_LIMITS[edition] };
+  const sources: EffectiveLimits['sources'] = { account: 'edition', gateway: 'edition', 'auth-token': 'edition' };
+  let quota = DEFAULT_QUOTA_FORMULA;
+  const customisable = edition !== 'cloud';
+  if (opts.configFile) {
+    const file = readConfigFile(opts.configFile);
+    const honoured = customisable && behaviourAt(opts.apiVersion).limitsConfigFile && !opts.faults.includes('ignore-config');
+    if (honoured) {
+      for (const s of LIMIT_SETTINGS) {
+        const v = file[s.key];
+        if (typeof v === 'number') { rate[s.rateClass] = limitValue(v); sources[s.rateClass] = 'config'; }
+      }
+    }
+    if (file.monthly_quota) quota = file.monthly_quota;
+  }
+  const env = opts.env ?? process.env;
+  if (customisable) {
+    for (const s of LIMIT_SETTINGS) {
+      const v = env[s.env];
+      if (v !== undefined && v !== '') {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < -1) throw new Error(`${s.env}=${v}: expected an integer, -1 for unlimited`);
+        rate[s.rateClass] = limitValue(n);
+        sources[s.rateClass] = 'env';
+      }
+    }
+  }
+  return { rate, quota, sources };
+}

@@ -1,0 +1,76 @@
+/**
+ * Credentials (§5, api-shapes §1): `Authorization: Token <t>` always, `Bearer <t>` from 4.0.
+ * Each endpoint names the credential it needs; the answer to a missing or wrong one is the
+ * real service's (api-shapes §1.7).
+ */
+import type { Credential, Endpoint } from '../../spec/index.js';
+import type { ServerContext } from '../context.js';
+import { HttpError } from '../errors.js';
+import type { ApiToken, BaseToken, User } from '../store/store.js';
+
+export type Principal =
+  | { kind: 'none' }
+  | { kind: 'user'; user: User }
+  | { kind: 'api'; token: ApiToken }
+  | { kind: 'base'; token: BaseToken };
+
+function presented(ctx: ServerContext, header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^(Token|Bearer)\s+(\S+)\s*$/i.exec(header);
+  if (!m) return undefined;
+  const bearer = m[1]!.toLowerCase() === 'bearer';
+  if (bearer && (!ctx.behaviour.bearerAuth || ctx.faults.has('refuse-bearer'))) return undefined;
+  return m[2];
+}
+
+function accountUser(ctx: ServerContext, token: string | undefined, raw: string | undefined): User {
+  if (!raw) throw new HttpError(403, 'Authentication credentials were not provided.', 'auth');
+  const user = token ? ctx.store.userByAccountToken(token) : undefined;
+  if (!user) throw new HttpError(401, 'Invalid token', 'auth');
+  if (!user.is_active) throw new HttpError(401, 'User inactive or deleted.', 'auth');
+  return user;
+}
+
+export function authenticate(ctx: ServerContext, ep: Endpoint, header: string | undefined, params: Record<string, string>): Principal {
+  const need: Credential = ep.credential;
+  if (need === 'none' || need === 'external-link') return { kind: 'none' };
+  const token = presented(ctx, header);
+  switch (need) {
+    case 'account':
+      return { kind: 'user', user: accountUser(ctx, token, header) };
+    case 'admin': {
+      const user = accountUser(ctx, token, header);
+      if (!user.is_staff) throw new HttpError(403, 'Permission denied.');
+      return { kind: 'user', user };
+    }
+    case 'team-admin': {
+      const user = accountUser(ctx, token, header);
+      const orgId = params.org_id === undefined ? user.org_id : Number(params.org_id);
+      if (!user.is_org_admin || user.org_id === null || user.org_id !== orgId) throw new HttpError(403, 'Permission denied.');
+      return { kind: 'user', user };
+    }
+    case 'api-token': {
+      const api = token ? ctx.store.apiToken(token) : undefined;
+      if (!api) throw new HttpError(403, 'Permission denied.');
+      return { kind: 'api', token: api };
+    }
+    case 'base-token': {
+      const bt = token ? ctx.store.baseToken(token) : undefined;
+      if (!bt) throw new HttpError(403, 'invalid token', 'gateway');
+      if (bt.expires_at <= ctx.now()) throw new HttpError(403, 'Token expired.', 'gateway');
+      if (params.base_uuid !== undefined && bt.base_uuid !== params.base_uuid && !ctx.faults.has('base-token-any-base')) {
+        throw new HttpError(403, 'You don\'t have permission to access this base.', 'gateway');
+      }
+      if (bt.permission === 'r' && ep.method !== 'GET') throw new HttpError(403, "You don't have permission to perform this operation on this base.", 'gateway');
+      return { kind: 'base', token: bt };
+    }
+  }
+}
+
+/** Who a write is attributed to (`_creator`, `_last_modifier`, webhook `op_user`). */
+export function actorOf(p: Principal): string {
+  if (p.kind === 'user') return p.user.id;
+  if (p.kind === 'base') return p.token.username ?? p.token.app_name ?? 'api';
+  if (p.kind === 'api') return p.token.app_name;
+  return 'anonymous';
+}

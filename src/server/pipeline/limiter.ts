@@ -1,0 +1,42 @@
+/**
+ * Fixed-window rate limiting (§8.1): windows of `windowMs` aligned to the epoch; a key's
+ * count resets when a new window starts. Node runs one request hook at a time, so the
+ * check-and-count is atomic and admission is exact under any concurrency (RATE-5).
+ */
+export interface Admission {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds of the current window's end (x-ratelimit-reset). */
+  reset: number;
+}
+
+export class FixedWindowLimiter {
+  private readonly counts = new Map<string, { window: number; count: number }>();
+  private lastPrune = 0;
+
+  constructor(readonly windowMs: number, private readonly now: () => number = Date.now) {}
+
+  /** Count one call against `key`; `slack` admits that many extra calls (a mutant's off-by-one). */
+  take(key: string, limit: number, slack = 0): Admission {
+    const now = this.now();
+    const window = Math.floor(now / this.windowMs);
+    this.prune(window);
+    let entry = this.counts.get(key);
+    if (!entry || entry.window !== window) {
+      entry = { window, count: 0 };
+      this.counts.set(key, entry);
+    }
+    const reset = Math.ceil(((window + 1) * this.windowMs) / 1000);
+    if (entry.count >= limit + slack) return { allowed: false, limit, remaining: 0, reset };
+    entry.count++;
+    return { allowed: true, limit, remaining: Math.max(0, limit - entry.count), reset };
+  }
+
+  /** Drop keys of past windows, at most once per window. */
+  private prune(window: number): void {
+    if (window === this.lastPrune) return;
+    this.lastPrune = window;
+    for (const [k, v] of this.counts) if (v.window < window) this.counts.delete(k);
+  }
+}

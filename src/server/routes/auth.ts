@@ -1,0 +1,112 @@
+/**
+ * Account and base tokens (§5, api-shapes §1): `/api2/auth-token/`, base tokens from an
+ * API token or an account token, the pre-6.1 external-link token, and API-token management.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { endpoint } from '../../spec/index.js';
+import type { ServerContext } from '../context.js';
+import { badRequest, forbidden, HttpError, notFound } from '../errors.js';
+import { route } from '../pipeline/hooks.js';
+import type { User } from '../store/store.js';
+
+/** `exp` as the real service takes it: `5h`, `3d`, `30m` or seconds. */
+export function expirySeconds(exp: unknown, fallback: number): number {
+  if (exp === undefined || exp === '') return fallback;
+  const m = /^(\d+)([smhd]?)$/.exec(String(exp));
+  if (!m) throw badRequest('exp invalid: use e.g. 5h or 3d', 'web');
+  const n = Number(m[1]);
+  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
+  if (n <= 0) throw badRequest('exp must be positive', 'web');
+  return n * unit;
+}
+
+const userOf = (req: FastifyRequest): User => {
+  if (req.principal.kind !== 'user') throw forbidden();
+  return req.principal.user;
+};
+
+/** The workspace base a user may use: the workspace's team must be the user's. */
+function workspaceBase(ctx: ServerContext, user: User, workspaceId: string, name: string) {
+  const ws = ctx.db.prepare('SELECT id, org_id FROM workspaces WHERE id = ?').get(Number(workspaceId)) as { id: number; org_id: number } | undefined;
+  if (!ws) throw notFound(`Workspace ${workspaceId} not found.`, 'web');
+  if (ws.org_id !== user.org_id && !user.is_staff) throw forbidden();
+  const base = ctx.store.baseByName(ws.id, name);
+  if (!base) throw notFound(`dtable ${name} not found.`, 'web');
+  return base;
+}
+export { workspaceBase, userOf };
+
+export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
+  const gatewayUrl = (req: FastifyRequest) => `${req.protocol}://${req.headers.host}/api-gateway/`;
+
+  route(app, ctx, endpoint('authToken'), (req) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const username = typeof body.username === 'string' ? body.username : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    const user = username && password ? ctx.store.login(username, password) : undefined;
+    if (!user) throw new HttpError(400, 'Unable to login with provided credentials.', 'login');
+    return { token: ctx.store.accountToken(user.id) };
+  });
+
+  route(app, ctx, endpoint('appAccessToken'), (req) => {
+    if (req.principal.kind !== 'api') throw forbidden();
+    const api = req.principal.token;
+    const base = ctx.store.base(api.base_uuid);
+    if (!base) throw notFound('dtable not found.', 'web');
+    const seconds = expirySeconds((req.query as Record<string, string>).exp, ctx.opts.baseTokenSeconds);
+    const bt = ctx.store.issueBaseToken(base.uuid, seconds, api.permission, api.app_name, null);
+    ctx.db.prepare('UPDATE api_tokens SET last_access = ? WHERE token = ?').run(new Date().toISOString(), api.token);
+    const common = { app_name: api.app_name, access_token: bt.token, dtable_uuid: base.uuid, workspace_id: base.workspaceId, dtable_name: base.name };
+    if (ctx.behaviour.legacyFamilies) {
+      const root = `${req.protocol}://${req.headers.host}`;
+      return { ...common, dtable_server: `${root}/dtable-server/`, dtable_socket: `${root}/`, dtable_db: `${root}/dtable-db/`, use_api_gateway: true };
+    }
+    return { ...common, dtable_server: gatewayUrl(req), use_api_gateway: true };
+  });
+
+  route(app, ctx, endpoint('accountAccessToken'), (req) => {
+    const user = userOf(req);
+    const p = req.params as { workspace_id: string; base_name: string };
+    const base = workspaceBase(ctx, user, p.workspace_id, p.base_name);
+    const seconds = expirySeconds((req.query as Record<string, string>).exp, ctx.opts.baseTokenSeconds);
+    const bt = ctx.store.issueBaseToken(base.uuid, seconds, 'rw', null, user.id);
+    return { access_token: bt.token, dtable_uuid: base.uuid };
+  });
+
+  route(app, ctx, endpoint('externalLinkAccessToken'), (req) => {
+    const token = (req.params as { external_link_token: string }).external_link_token;
+    const link = ctx.db.prepare('SELECT * FROM external_links WHERE token = ?').get(token) as { base_uuid: string } | undefined;
+    if (!link) throw notFound('External link not found.', 'web');
+    const bt = ctx.store.issueBaseToken(link.base_uuid, ctx.opts.baseTokenSeconds, 'r', 'external-link', null);
+    return { access_token: bt.token, dtable_uuid: link.base_uuid };
+  });
+
+  route(app, ctx, endpoint('listApiTokens'), (req) => {
+    const p = req.params as { workspace_id: string; base_name: string };
+    const base = workspaceBase(ctx, userOf(req), p.workspace_id, p.base_name);
+    const rows = ctx.db.prepare('SELECT app_name, token AS api_token, generated_by, generated_at, last_access, permission FROM api_tokens WHERE base_uuid = ?').all(base.uuid);
+    return { api_tokens: rows };
+  });
+
+  route(app, ctx, endpoint('createApiToken'), (req, reply) => {
+    const user = userOf(req);
+    const p = req.params as { workspace_id: string; base_name: string };
+    const base = workspaceBase(ctx, user, p.workspace_id, p.base_name);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const appName = body.app_name;
+    const permission = body.permission ?? 'rw';
+    if (typeof appName !== 'string' || !appName.trim()) throw badRequest('app_name invalid.', 'web');
+    if (permission !== 'r' && permission !== 'rw') throw badRequest('permission invalid.', 'web');
+    if (ctx.db.prepare('SELECT 1 FROM api_tokens WHERE base_uuid = ? AND app_name = ?').get(base.uuid, appName)) throw badRequest(`api token ${appName} exists.`, 'web');
+    const t = ctx.store.createApiToken(base.uuid, appName, permission, user.id);
+    return reply.code(201).send({ app_name: t.app_name, api_token: t.token, generated_by: t.generated_by, generated_at: t.generated_at, last_access: t.last_access, permission: t.permission });
+  });
+
+  route(app, ctx, endpoint('deleteApiToken'), (req) => {
+    const p = req.params as { workspace_id: string; base_name: string; app_name: string };
+    const base = workspaceBase(ctx, userOf(req), p.workspace_id, p.base_name);
+    const n = ctx.db.prepare('DELETE FROM api_tokens WHERE base_uuid = ? AND app_name = ?').run(base.uuid, p.app_name).changes;
+    if (!n) throw notFound(`api token ${p.app_name} not found.`, 'web');
+    return { success: true };
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * Move rows to big data (`archive-view/`, ACCT-7): from 6.0 the rows are named by a view
+ * (`view_name`); before, by a raw SQL condition (`where`).
+ */
+import type { FastifyInstance } from 'fastify';
+import { endpoint } from '../../../spec/index.js';
+import type { ServerContext } from '../../context.js';
+import { badRequest } from '../../errors.js';
+import { route, type Handler } from '../../pipeline/hooks.js';
+import { archiveView, archiveWhere } from '../../store/rows.js';
+import { translate } from '../../store/sql.js';
+import { baseOf, bodyOf, tableOf } from './common.js';
+
+export function archiveHandler(ctx: ServerContext): Handler {
+  return (req) => {
+    const base = baseOf(ctx, req);
+    const b = bodyOf(req);
+    const table = tableOf(base, b.table_name ?? b.table_id);
+    const byView = ctx.behaviour.archiveByViewName && !ctx.faults.has('archive-by-sql');
+    if (byView) {
+      if (typeof b.view_name !== 'string' || !b.view_name) throw badRequest('view_name is required');
+      const view = table.views.find((v) => v.name === b.view_name);
+      if (!view) throw badRequest(`view ${b.view_name} not found`);
+      const moved = archiveView(ctx, base, table, view);
+      return { success: true, error_message: '', archived_rows: moved };
+    }
+    const where = b.where ?? b.query ?? b.sql;
+    if (typeof where !== 'string' || !where.trim()) throw badRequest('where is required (an SQL condition)');
+    const moved = archiveWhere(ctx, base, table, where, (sql) => translate(base, sql).sql.replace(/ LIMIT \d+$/, ''));
+    return { success: true, error_message: '', archived_rows: moved };
+  };
+}
+
+export function registerArchive(app: FastifyInstance, ctx: ServerContext): void {
+  const h = archiveHandler(ctx);
+  route(app, ctx, endpoint('archiveView'), h);
+  route(app, ctx, endpoint('archiveViewGateway'), h);
+}

@@ -1,0 +1,38 @@
+/** Helpers shared by the base-operation routes: the base and table a call names, its query flags. */
+import type { FastifyRequest } from 'fastify';
+import type { ServerContext } from '../../context.js';
+import { badRequest, notFound } from '../../errors.js';
+import { actorOf } from '../../pipeline/auth.js';
+import { findTable, type Base, type TableMeta } from '../../store/model.js';
+
+export function baseOf(ctx: ServerContext, req: FastifyRequest): Base {
+  const uuid = (req.params as { base_uuid: string }).base_uuid;
+  const base = ctx.store.base(uuid);
+  if (!base) throw notFound(`base ${uuid} not found`);
+  return base;
+}
+
+export function tableOf(base: Base, name: unknown, field = 'table_name'): TableMeta {
+  if (typeof name !== 'string' || name === '') throw badRequest(`${field} is required`);
+  const table = findTable(base.meta, name);
+  if (!table) throw notFound(`table ${name} not found`);
+  return table;
+}
+
+/** The JSON body as an object; anything else is a 400 (SHAPE-7: malformed bodies are refused). */
+export function bodyOf(req: FastifyRequest): Record<string, unknown> {
+  const b = req.body;
+  if (b === null || typeof b !== 'object' || Array.isArray(b)) throw badRequest('request body must be a JSON object');
+  return b as Record<string, unknown>;
+}
+
+export const flag = (v: unknown) => v === true || v === 'true' || v === '1' || v === 'True';
+
+export function intParam(v: unknown, name: string, fallback: number, min: number): number {
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw badRequest(`${name} must be an integer ≥ ${min}`);
+  return n;
+}
+
+export const actor = (req: FastifyRequest) => actorOf(req.principal);

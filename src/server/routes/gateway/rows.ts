@@ -1,0 +1,68 @@
+/** `rows/` and `rows/{row_id}/` (§4.1, api-shapes §2.1). */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { endpoint, SIZE_LIMITS } from '../../../spec/index.js';
+import { cached, type ServerContext } from '../../context.js';
+import { badRequest } from '../../errors.js';
+import { route, type Handler } from '../../pipeline/hooks.js';
+import { findColumn } from '../../store/model.js';
+import { appendRows, deleteRows, getRow, listRows, updateRows } from '../../store/rows.js';
+import { actor, baseOf, bodyOf, flag, intParam, tableOf } from './common.js';
+
+const json = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
+
+export function rowHandlers(ctx: ServerContext) {
+  const list: Handler = (req, reply) => {
+    const base = baseOf(ctx, req);
+    const q = req.query as Record<string, string | undefined>;
+    const table = tableOf(base, q.table_name ?? q.table_id);
+    const body = cached(ctx, base.uuid, base.version, req.url, () => {
+      const view = q.view_name || q.view_id ? table.views.find((v) => v.name === q.view_name || v._id === q.view_id) : undefined;
+      if ((q.view_name || q.view_id) && !view) throw badRequest(`view ${q.view_name ?? q.view_id} not found`);
+      const cap = ctx.faults.has('list-no-cap') ? Number.MAX_SAFE_INTEGER : SIZE_LIMITS.listRows;
+      const limit = Math.min(intParam(q.limit, 'limit', SIZE_LIMITS.listRows, 1), cap);
+      const start = intParam(q.start, 'start', 0, 0);
+      const honourOrder = ctx.behaviour.rowListOrderBy || ctx.faults.has('honour-order-by');
+      const orderBy = honourOrder && q.order_by ? findColumn(table, q.order_by) : undefined;
+      const rows = listRows(ctx, base, table, { start, limit, view, orderBy, descending: q.direction === 'desc', byName: flag(q.convert_keys) });
+      return JSON.stringify({ rows });
+    });
+    return json(reply, body);
+  };
+  const get: Handler = (req, reply) => {
+    const base = baseOf(ctx, req);
+    const q = req.query as Record<string, string | undefined>;
+    const table = tableOf(base, q.table_name ?? q.table_id);
+    const rowId = (req.params as { row_id: string }).row_id;
+    return json(reply, cached(ctx, base.uuid, base.version, req.url, () => JSON.stringify(getRow(ctx, base, table, rowId, flag(q.convert_keys)))));
+  };
+  const append: Handler = (req) => {
+    const base = baseOf(ctx, req);
+    const b = bodyOf(req);
+    return appendRows(ctx, base, tableOf(base, b.table_name ?? b.table_id), b.rows, actor(req));
+  };
+  const update: Handler = (req) => {
+    const base = baseOf(ctx, req);
+    const b = bodyOf(req);
+    // A single {row_id, row} is accepted as one update, as the legacy endpoint took it.
+    const updates = b.updates ?? (b.row_id !== undefined ? [{ row_id: b.row_id, row: b.row }] : undefined);
+    return updateRows(ctx, base, tableOf(base, b.table_name ?? b.table_id), updates, actor(req));
+  };
+  const remove: Handler = (req) => {
+    const base = baseOf(ctx, req);
+    const b = bodyOf(req);
+    const ids = b.row_ids ?? (b.row_id !== undefined ? [b.row_id] : undefined);
+    return deleteRows(ctx, base, tableOf(base, b.table_name ?? b.table_id), ids, actor(req));
+  };
+  return { list, get, append, update, remove };
+}
+
+export function registerRows(app: FastifyInstance, ctx: ServerContext): void {
+  const h = rowHandlers(ctx);
+  route(app, ctx, endpoint('listRows'), h.list);
+  route(app, ctx, endpoint('getRow'), h.get);
+  route(app, ctx, endpoint('appendRows'), h.append);
+  route(app, ctx, endpoint('updateRows'), h.update);
+  route(app, ctx, endpoint('deleteRows'), h.remove);
+}
+
+export type { FastifyRequest };

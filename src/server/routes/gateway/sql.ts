@@ -1,0 +1,13 @@
+/** `sql/` (§4.1, §8.5, api-shapes §2.2). */
+import type { FastifyInstance } from 'fastify';
+import { endpoint } from '../../../spec/index.js';
+import type { ServerContext } from '../../context.js';
+import { route, type Handler } from '../../pipeline/hooks.js';
+import { runSql } from '../../store/sql.js';
+import { baseOf, bodyOf } from './common.js';
+
+export const sqlHandler = (ctx: ServerContext): Handler => (req) => runSql(ctx, baseOf(ctx, req), bodyOf(req));
+
+export function registerSql(app: FastifyInstance, ctx: ServerContext): void {
+  route(app, ctx, endpoint('querySql'), sqlHandler(ctx));
+}

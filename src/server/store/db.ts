@@ -1,0 +1,53 @@
+/**
+ * The embedded SQLite database: in memory by default, in a file with `--data`.
+ * Account data lives in ordinary tables; each base table's rows live in a physical table
+ * of their own (`rows_<n>`), one SQLite column per base column, so SQL runs natively.
+ */
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS orgs (
+  id INTEGER PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL DEFAULT 'org_default',
+  max_user_number INTEGER, row_limit INTEGER, asset_quota_mb INTEGER,
+  monthly_automation_limit_per_user INTEGER, logo BLOB, logo_type TEXT, logo_path TEXT,
+  ctime TEXT NOT NULL, url_prefix TEXT);
+CREATE TABLE IF NOT EXISTS users (
+  id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL, contact_email TEXT,
+  password_hash TEXT NOT NULL, is_staff INTEGER NOT NULL DEFAULT 0, is_active INTEGER NOT NULL DEFAULT 1,
+  org_id INTEGER REFERENCES orgs(id), is_org_admin INTEGER NOT NULL DEFAULT 0, id_in_org TEXT,
+  quota_total INTEGER, row_limit INTEGER, asset_quota_mb INTEGER, role TEXT,
+  monthly_automation_limit_per_user INTEGER, ctime TEXT NOT NULL, last_login TEXT);
+CREATE TABLE IF NOT EXISTS account_tokens (token TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id));
+CREATE TABLE IF NOT EXISTS groups_ (id INTEGER PRIMARY KEY, name TEXT NOT NULL, org_id INTEGER, owner TEXT);
+CREATE TABLE IF NOT EXISTS group_members (group_id INTEGER NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (group_id, user_id));
+CREATE TABLE IF NOT EXISTS workspaces (id INTEGER PRIMARY KEY, org_id INTEGER, owner TEXT NOT NULL, group_id INTEGER, name TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS bases (
+  uuid TEXT PRIMARY KEY, workspace_id INTEGER NOT NULL REFERENCES workspaces(id), name TEXT NOT NULL,
+  creator TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, meta TEXT NOT NULL,
+  UNIQUE (workspace_id, name));
+CREATE TABLE IF NOT EXISTS api_tokens (
+  token TEXT PRIMARY KEY, base_uuid TEXT NOT NULL, app_name TEXT NOT NULL, permission TEXT NOT NULL,
+  generated_by TEXT, generated_at TEXT NOT NULL, last_access TEXT, UNIQUE (base_uuid, app_name));
+CREATE TABLE IF NOT EXISTS base_tokens (
+  token TEXT PRIMARY KEY, base_uuid TEXT NOT NULL, permission TEXT NOT NULL, app_name TEXT, username TEXT, expires_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS external_links (token TEXT PRIMARY KEY, base_uuid TEXT NOT NULL, permission TEXT NOT NULL DEFAULT 'r');
+CREATE TABLE IF NOT EXISTS links (
+  base_uuid TEXT NOT NULL, link_id TEXT NOT NULL, row_id TEXT NOT NULL, other_row_id TEXT NOT NULL,
+  ctime INTEGER NOT NULL, PRIMARY KEY (base_uuid, link_id, row_id, other_row_id));
+CREATE INDEX IF NOT EXISTS links_other ON links (base_uuid, link_id, other_row_id);
+`;
+
+export function openDb(file?: string): Db {
+  const db = new Database(file ?? ':memory:');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.exec(SCHEMA);
+  return db;
+}
+
+/** Quote an identifier for SQLite. Physical names are ours, but quote anyway. */
+export const qid = (name: string) => `"${name.replace(/"/g, '""')}"`;

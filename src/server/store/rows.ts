@@ -1,0 +1,238 @@
+/**
+ * Row operations of a base table: list, get, append, update, delete, archive. Every batch
+ * is checked whole before anything is written and then written in one transaction, so a
+ * refused batch writes nothing (SHAPE-7, SIZE-2..4).
+ */
+import { SIZE_LIMITS, type Behaviour } from '../../spec/index.js';
+import { badRequest, notFound } from '../errors.js';
+import { materialise, type ApiRow, type PhysRow, type ReadContext } from './cells.js';
+import { qid, type Db } from './db.js';
+import type { CellChange, RowChange, RowEvents } from './events.js';
+import { dropLinksOfRows } from './links.js';
+import { findColumn, isoNow, newRowId, physColumn, type Base, type ColumnMeta, type TableMeta, type ViewMeta } from './model.js';
+import { saveMeta } from './schema.js';
+import { encodeValue, type Stored } from './values.js';
+
+export interface RowsContext extends ReadContext {
+  events: RowEvents;
+}
+
+const INTERNAL: Record<string, string> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
+
+/** SQL for a view's filters over the physical table. */
+function viewWhere(table: TableMeta, view: ViewMeta | undefined): { sql: string; params: unknown[] } {
+  if (!view || view.filters.length === 0) return { sql: '', params: [] };
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  for (const f of view.filters) {
+    const col = table.columns.find((c) => c.key === f.column_key);
+    if (!col) continue;
+    const ref = INTERNAL[col.type] ?? qid(physColumn(col.key));
+    const term = typeof f.filter_term === 'boolean' ? (f.filter_term ? 1 : 0) : f.filter_term;
+    const isArray = col.type === 'multiple-select' || col.type === 'collaborator';
+    switch (f.filter_predicate) {
+      case 'is': parts.push(isArray ? `EXISTS (SELECT 1 FROM json_each(${ref}) WHERE value = ?)` : `${ref} = ?`); params.push(term); break;
+      case 'is_not': parts.push(isArray ? `NOT EXISTS (SELECT 1 FROM json_each(${ref}) WHERE value = ?)` : `(${ref} IS NULL OR ${ref} != ?)`); params.push(term); break;
+      case 'contains': parts.push(`${ref} LIKE '%' || ? || '%'`); params.push(term); break;
+      case 'does_not_contain': parts.push(`(${ref} IS NULL OR ${ref} NOT LIKE '%' || ? || '%')`); params.push(term); break;
+      case 'is_empty': parts.push(`(${ref} IS NULL OR ${ref} = '' OR ${ref} = '[]')`); break;
+      case 'is_not_empty': parts.push(`(${ref} IS NOT NULL AND ${ref} != '' AND ${ref} != '[]')`); break;
+      case 'greater': parts.push(`${ref} > ?`); params.push(term); break;
+      case 'less': parts.push(`${ref} < ?`); params.push(term); break;
+      case 'greater_or_equal': parts.push(`${ref} >= ?`); params.push(term); break;
+      case 'less_or_equal': parts.push(`${ref} <= ?`); params.push(term); break;
+    }
+  }
+  return parts.length ? { sql: `WHERE ${parts.join(view.filter_conjunction === 'Or' ? ' OR ' : ' AND ')}`, params } : { sql: '', params: [] };
+}
+
+export interface ListQuery { start: number; limit: number; view?: ViewMeta; orderBy?: ColumnMeta; descending?: boolean; byName: boolean }
+
+export function listRows(ctx: RowsContext, base: Base, table: TableMeta, q: ListQuery): ApiRow[] {
+  const where = viewWhere(table, q.view);
+  const order = q.orderBy ? `${INTERNAL[q.orderBy.type] ?? qid(physColumn(q.orderBy.key))} ${q.descending ? 'DESC' : 'ASC'}, rowid` : 'rowid';
+  const phys = ctx.db.prepare(`SELECT * FROM ${qid(table.phys)} ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...where.params, q.limit, q.start) as PhysRow[];
+  return materialise(ctx, base, table, phys, { byName: q.byName });
+}
+
+export function getRow(ctx: RowsContext, base: Base, table: TableMeta, rowId: string, byName: boolean): ApiRow {
+  const phys = ctx.db.prepare(`SELECT * FROM ${qid(table.phys)} WHERE _id = ?`).get(rowId) as PhysRow | undefined;
+  if (!phys) throw notFound('row _id not exits');
+  return materialise(ctx, base, table, [phys], { byName, single: true })[0]!;
+}
+
+export function countRows(db: Db, table: TableMeta): number {
+  return (db.prepare(`SELECT count(*) AS n FROM ${qid(table.phys)}`).get() as { n: number }).n;
+}
+
+/** Check and encode one row object written by a client: column name → stored value. */
+function encodeRow(ctx: RowsContext, table: TableMeta, row: unknown, index: number): { values: Map<ColumnMeta, Stored>; schemaChanged: boolean } {
+  if (row === null || typeof row !== 'object' || Array.isArray(row)) throw badRequest(`row ${index} must be an object`);
+  const values = new Map<ColumnMeta, Stored>();
+  let schemaChanged = false;
+  for (const [name, value] of Object.entries(row)) {
+    if (name.startsWith('_')) continue; // row internals are read-only; writes are ignored (api-shapes §3)
+    const col = table.columns.find((c) => c.name === name);
+    if (!col) {
+      if (ctx.behaviour.strictRowChecks) throw badRequest(`row ${index}: column ${name} not found`);
+      continue;
+    }
+    if (col.type === 'link') throw badRequest(`row ${index}: link column ${name} is set through links/`);
+    if (!['text', 'long-text', 'number', 'checkbox', 'date', 'duration', 'single-select', 'multiple-select', 'collaborator', 'url', 'email', 'rate', 'geolocation', 'file', 'image'].includes(col.type)) continue;
+    if (ctx.faults.has('drop-unknown-options') && (col.type === 'single-select' || col.type === 'multiple-select')) {
+      const known = ((col.data?.options as { name: string }[] | undefined) ?? []).map((o) => o.name);
+      const keep = Array.isArray(value) ? value.filter((v) => known.includes(v)) : known.includes(value as string) ? value : null;
+      values.set(col, keep === null ? null : Array.isArray(keep) ? JSON.stringify(keep) : (keep as Stored));
+      continue;
+    }
+    if (ctx.faults.has('lax-types')) {
+      values.set(col, typeof value === 'object' && value !== null ? JSON.stringify(value) : (value as Stored));
+      continue;
+    }
+    const enc = encodeValue(col, value, ctx.behaviour);
+    if (!enc.ok) throw badRequest(`row ${index}: ${enc.message}`);
+    if (enc.schemaChanged) schemaChanged = true;
+    values.set(col, enc.stored);
+  }
+  return { values, schemaChanged };
+}
+
+function requireArray(value: unknown, field: string): unknown[] {
+  if (!Array.isArray(value)) throw badRequest(`${field} must be an array`);
+  return value;
+}
+
+function checkCount(n: number, max: number, what: string, fault: boolean): void {
+  if (n > max && !fault) throw badRequest(`${what}: ${n} rows exceed the limit of ${max} rows per call`, 'gateway', { error_type: 'exceed_rows_limit' });
+}
+
+function cellChanges(table: TableMeta, values: Map<ColumnMeta, Stored>, old?: PhysRow): CellChange[] {
+  return [...values].map(([col, v]) => ({ column_key: col.key, column_name: col.name, column_type: col.type, column_data: col.data, value: v, ...(old ? { old_value: old[physColumn(col.key)] ?? null } : {}) }));
+}
+
+function rowName(table: TableMeta, values: Map<ColumnMeta, Stored> | PhysRow): string {
+  const first = table.columns[0];
+  if (!first) return '';
+  const v = values instanceof Map ? values.get(first) : values[physColumn(first.key)];
+  return v === null || v === undefined ? '' : String(v);
+}
+
+function nextAutoNumbers(table: TableMeta): ((col: ColumnMeta) => string) {
+  return (col) => {
+    const d = col.data ?? (col.data = {});
+    const n = Number(d.max_used_auto_number ?? 0) + 1;
+    d.max_used_auto_number = n;
+    const digits = Number(d.digits ?? 4);
+    const prefix = typeof d.prefix === 'string' && d.prefix ? `${d.prefix}-` : '';
+    return `${prefix}${String(n).padStart(digits, '0')}`;
+  };
+}
+
+export function appendRows(ctx: RowsContext, base: Base, table: TableMeta, rowsIn: unknown, actor: string): { inserted_row_count: number; row_ids: { _id: string }[]; first_row: ApiRow | null } {
+  const rows = requireArray(rowsIn, 'rows');
+  checkCount(rows.length, SIZE_LIMITS.appendRows, 'append', ctx.faults.has('append-1001') && rows.length <= SIZE_LIMITS.appendRows + 1);
+  const encoded = rows.map((r, i) => encodeRow(ctx, table, r, i));
+  const stored = table.columns.filter((c) => !['link', 'link-formula', 'formula', 'ctime', 'mtime', 'creator', 'last-modifier'].includes(c.type));
+  const autoNumbers = stored.filter((c) => c.type === 'auto-number');
+  const nextAuto = nextAutoNumbers(table);
+  const cols = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', ...stored.map((c) => physColumn(c.key))];
+  const insert = ctx.db.prepare(`INSERT INTO ${qid(table.phys)} (${cols.map(qid).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+  const ids: string[] = [];
+  const now = isoNow();
+  ctx.db.transaction(() => {
+    for (const { values } of encoded) {
+      const id = newRowId();
+      ids.push(id);
+      insert.run(id, now, now, actor, actor, ...stored.map((c) => (c.type === 'auto-number' ? nextAuto(c) : (values.get(c) ?? null))));
+    }
+    if (autoNumbers.length || encoded.some((e) => e.schemaChanged)) saveMeta(ctx.db, base);
+  })();
+  touch(ctx, base);
+  if (ctx.events.wants(base.uuid)) {
+    ctx.events.emit(encoded.map((e, i) => change(base, table, ids[i]!, 'insert_row', actor, rowName(table, e.values), cellChanges(table, e.values))));
+  }
+  const first = ids.length ? getRowByKeys(ctx, base, table, ids[0]!) : null;
+  return { inserted_row_count: ids.length, row_ids: ids.map((_id) => ({ _id })), first_row: first };
+}
+
+function getRowByKeys(ctx: RowsContext, base: Base, table: TableMeta, id: string): ApiRow {
+  const phys = ctx.db.prepare(`SELECT * FROM ${qid(table.phys)} WHERE _id = ?`).get(id) as PhysRow;
+  return materialise(ctx, base, table, [phys], { byName: false })[0]!;
+}
+
+function change(base: Base, table: TableMeta, rowId: string, op: RowChange['op_type'], actor: string, name: string, data: CellChange[]): RowChange {
+  return { base_uuid: base.uuid, table_id: table._id, table_name: table.name, row_id: rowId, row_name: name, op_type: op, op_user: actor, op_time: Date.now() / 1000, row_data: data };
+}
+
+/** A write happened: the base-unchanged check (ROUTE-7) must not serve what was cached before. */
+function touch(ctx: RowsContext, base: Base): void {
+  if (!ctx.faults.has('stale-cache')) base.version++;
+}
+
+export function updateRows(ctx: RowsContext, base: Base, table: TableMeta, updatesIn: unknown, actor: string): { success: true } {
+  const updates = requireArray(updatesIn, 'updates');
+  checkCount(updates.length, SIZE_LIMITS.updateRows, 'update', false);
+  const parsed = updates.map((u, i) => {
+    if (u === null || typeof u !== 'object') throw badRequest(`update ${i} must be an object {row_id, row}`);
+    const { row_id: rowId, row } = u as { row_id?: unknown; row?: unknown };
+    if (typeof rowId !== 'string' || !rowId) throw badRequest(`update ${i}: row_id is required`);
+    const newId = row && typeof row === 'object' && typeof (row as { _id?: unknown })._id === 'string' ? (row as { _id: string })._id : undefined;
+    return { rowId, ...encodeRow(ctx, table, row, i), newId };
+  });
+  const ids = [...new Set(parsed.map((p) => p.rowId))];
+  const existing = new Map((ctx.db.prepare(`SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as PhysRow[]).map((r) => [r._id, r]));
+  const missing = ids.find((id) => !existing.has(id));
+  if (missing) throw notFound(`row _id not exits: ${missing}`);
+  const idChangeable = !ctx.behaviour.rowIdImmutable || ctx.faults.has('id-changeable');
+  const now = isoNow();
+  ctx.db.transaction(() => {
+    for (const p of parsed) {
+      const sets = [...p.values.keys()].map((c) => `${qid(physColumn(c.key))} = ?`);
+      const params: unknown[] = [...p.values.values()];
+      if (idChangeable && p.newId && p.newId !== p.rowId) { sets.push('_id = ?'); params.push(p.newId); }
+      ctx.db.prepare(`UPDATE ${qid(table.phys)} SET ${[...sets, '_mtime = ?', '_last_modifier = ?'].join(', ')} WHERE _id = ?`).run(...params, now, actor, p.rowId);
+    }
+    if (parsed.some((p) => p.schemaChanged)) saveMeta(ctx.db, base);
+  })();
+  touch(ctx, base);
+  if (ctx.events.wants(base.uuid)) {
+    ctx.events.emit(parsed.map((p) => change(base, table, p.rowId, 'modify_row', actor, rowName(table, existing.get(p.rowId)!), cellChanges(table, p.values, existing.get(p.rowId)))));
+  }
+  return { success: true };
+}
+
+export function deleteRows(ctx: RowsContext, base: Base, table: TableMeta, idsIn: unknown, actor: string): { success: true; deleted_rows: number } {
+  const ids = requireArray(idsIn, 'row_ids');
+  const cap = ctx.faults.has('delete-cap-1000') ? 1000 : SIZE_LIMITS.deleteRows;
+  checkCount(ids.length, cap, 'delete', false);
+  if (ids.some((id) => typeof id !== 'string')) throw badRequest('row_ids must be strings');
+  const list = JSON.stringify(ids);
+  const doomed = ctx.events.wants(base.uuid) ? (ctx.db.prepare(`SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`).all(list) as PhysRow[]) : [];
+  let deleted = 0;
+  ctx.db.transaction(() => {
+    deleted = ctx.db.prepare(`DELETE FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`).run(list).changes;
+    dropLinksOfRows(ctx.db, base, ids as string[]);
+  })();
+  touch(ctx, base);
+  if (doomed.length) ctx.events.emit(doomed.map((r) => change(base, table, r._id, 'delete_row', actor, rowName(table, r), [])));
+  return { success: true, deleted_rows: deleted };
+}
+
+/** Move a view's rows to the big-data store: they stay listed (big data is included, 4.4+) and read `_archived: true`. */
+export function archiveView(ctx: RowsContext, base: Base, table: TableMeta, view: ViewMeta): number {
+  const where = viewWhere(table, view);
+  const sql = `UPDATE ${qid(table.phys)} SET _archived = 1 ${where.sql ? where.sql + ' AND' : 'WHERE'} _archived = 0`;
+  const n = ctx.db.prepare(sql).run(...where.params).changes;
+  touch(ctx, base);
+  return n;
+}
+
+/** Before 6.0 archive took a raw SQL `where` over column names (kept for --api-version < 6.0). */
+export function archiveWhere(ctx: RowsContext, base: Base, table: TableMeta, whereSql: string, translate: (sql: string) => string): number {
+  const n = ctx.db.prepare(translate(`UPDATE \`${table.name}\` SET _archived = 1 WHERE ${whereSql}`)).run().changes;
+  touch(ctx, base);
+  return n;
+}
+
+export { findColumn };
+export type { Behaviour };

@@ -1,0 +1,130 @@
+/**
+ * The reference server's data: users, teams, workspaces, bases and credentials in SQLite,
+ * with the hot lookups (tokens, base structure) cached in memory.
+ */
+import { randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
+import { openDb, type Db } from './db.js';
+import { isoNow, type Base, type BaseMeta } from './model.js';
+
+export interface User {
+  id: string; email: string; name: string; contact_email: string | null; is_staff: number; is_active: number;
+  org_id: number | null; is_org_admin: number; id_in_org: string | null; quota_total: number | null;
+  monthly_automation_limit_per_user: number | null; ctime: string; last_login: string | null; role: string | null;
+  row_limit: number | null; asset_quota_mb: number | null;
+}
+export interface ApiToken { token: string; base_uuid: string; app_name: string; permission: 'r' | 'rw'; generated_by: string | null; generated_at: string; last_access: string | null }
+export interface BaseToken { token: string; base_uuid: string; permission: 'r' | 'rw'; app_name: string | null; username: string | null; expires_at: number }
+
+export const newToken = () => randomBytes(20).toString('hex');
+export const newUserId = () => `${randomBytes(16).toString('hex')}@auth.local`;
+
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  return `scrypt$${salt.toString('hex')}$${scryptSync(password, salt, 32).toString('hex')}`;
+}
+
+function checkPassword(password: string, hash: string): boolean {
+  const [, salt, digest] = hash.split('$');
+  if (!salt || !digest) return false;
+  const got = scryptSync(password, Buffer.from(salt, 'hex'), 32);
+  return timingSafeEqual(got, Buffer.from(digest, 'hex'));
+}
+
+export class Store {
+  readonly db: Db;
+  private readonly bases = new Map<string, Base>();
+  private readonly accountTokens = new Map<string, string>();
+  private readonly baseTokens = new Map<string, BaseToken>();
+
+  constructor(file?: string) {
+    this.db = openDb(file);
+    for (const r of this.db.prepare('SELECT uuid, workspace_id, name, meta FROM bases').all() as { uuid: string; workspace_id: number; name: string; meta: string }[]) {
+      this.bases.set(r.uuid, { uuid: r.uuid, workspaceId: r.workspace_id, name: r.name, meta: JSON.parse(r.meta) as BaseMeta, version: 1 });
+    }
+    for (const r of this.db.prepare('SELECT token, user_id FROM account_tokens').all() as { token: string; user_id: string }[]) this.accountTokens.set(r.token, r.user_id);
+    for (const r of this.db.prepare('SELECT * FROM base_tokens WHERE expires_at > ?').all(Date.now()) as BaseToken[]) this.baseTokens.set(r.token, r);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  setting(key: string): string | undefined {
+    return (this.db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  }
+  setSetting(key: string, value: string): void {
+    this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
+  // Users and account tokens
+  userById(id: string): User | undefined {
+    return this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as User | undefined;
+  }
+  userByEmail(email: string): User | undefined {
+    return this.db.prepare('SELECT * FROM users WHERE email = ? OR id = ?').get(email, email) as User | undefined;
+  }
+  userByAccountToken(token: string): User | undefined {
+    const id = this.accountTokens.get(token);
+    return id ? this.userById(id) : undefined;
+  }
+  login(email: string, password: string): User | undefined {
+    const row = this.db.prepare('SELECT * FROM users WHERE email = ?').get(email) as (User & { password_hash: string }) | undefined;
+    if (!row || !row.is_active || !checkPassword(password, row.password_hash)) return undefined;
+    this.db.prepare('UPDATE users SET last_login = ? WHERE id = ?').run(new Date().toISOString(), row.id);
+    return row;
+  }
+  /** The user's account token (one per user, as the real service keeps it). */
+  accountToken(userId: string): string {
+    for (const [t, u] of this.accountTokens) if (u === userId) return t;
+    const token = newToken();
+    this.db.prepare('INSERT INTO account_tokens (token, user_id) VALUES (?, ?)').run(token, userId);
+    this.accountTokens.set(token, userId);
+    return token;
+  }
+  createUser(u: { email: string; name: string; password: string; orgId: number | null; isStaff?: boolean; isOrgAdmin?: boolean }): User {
+    const id = newUserId();
+    this.db.prepare('INSERT INTO users (id, email, name, contact_email, password_hash, is_staff, org_id, is_org_admin, ctime) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(id, u.email, u.name, u.email, hashPassword(u.password), u.isStaff ? 1 : 0, u.orgId, u.isOrgAdmin ? 1 : 0, new Date().toISOString());
+    return this.userById(id)!;
+  }
+
+  // Bases
+  base(uuid: string): Base | undefined {
+    return this.bases.get(uuid);
+  }
+  baseByName(workspaceId: number, name: string): Base | undefined {
+    for (const b of this.bases.values()) if (b.workspaceId === workspaceId && b.name === name) return b;
+    return undefined;
+  }
+  allBases(): Base[] {
+    return [...this.bases.values()];
+  }
+  createBase(workspaceId: number, name: string, creator: string): Base {
+    const uuid = randomUUID();
+    const meta: BaseMeta = { tables: [], nextPhys: 1, format_version: 9 };
+    const now = isoNow();
+    this.db.prepare('INSERT INTO bases (uuid, workspace_id, name, creator, created_at, updated_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?)').run(uuid, workspaceId, name, creator, now, now, JSON.stringify(meta));
+    const base: Base = { uuid, workspaceId, name, meta, version: 1 };
+    this.bases.set(uuid, base);
+    return base;
+  }
+
+  // API tokens and base tokens
+  apiToken(token: string): ApiToken | undefined {
+    return this.db.prepare('SELECT * FROM api_tokens WHERE token = ?').get(token) as ApiToken | undefined;
+  }
+  createApiToken(baseUuid: string, appName: string, permission: 'r' | 'rw', by: string | null): ApiToken {
+    const token = newToken();
+    this.db.prepare('INSERT INTO api_tokens (token, base_uuid, app_name, permission, generated_by, generated_at) VALUES (?, ?, ?, ?, ?, ?)').run(token, baseUuid, appName, permission, by, isoNow());
+    return this.apiToken(token)!;
+  }
+  issueBaseToken(baseUuid: string, seconds: number, permission: 'r' | 'rw', appName: string | null, username: string | null): BaseToken {
+    const t: BaseToken = { token: randomBytes(32).toString('base64url'), base_uuid: baseUuid, permission, app_name: appName, username, expires_at: Date.now() + seconds * 1000 };
+    this.db.prepare('INSERT INTO base_tokens (token, base_uuid, permission, app_name, username, expires_at) VALUES (?, ?, ?, ?, ?, ?)').run(t.token, t.base_uuid, t.permission, t.app_name, t.username, t.expires_at);
+    this.baseTokens.set(t.token, t);
+    return t;
+  }
+  baseToken(token: string): BaseToken | undefined {
+    return this.baseTokens.get(token);
+  }
+}

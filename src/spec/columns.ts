@@ -1,0 +1,105 @@
+/**
+ * Column types (§2, api-shapes §3) and the shape of their values. `read` is what a row read
+ * may return for a set value (`null` is always allowed, SHAPE-1); it admits the variations
+ * real servers show (a date with or without time and offset, a numeric link-formula as a
+ * number or an array). `write` is what the reference server accepts on append/update.
+ */
+import { z } from 'zod';
+
+export const COLUMN_TYPES = [
+  'text', 'long-text', 'number', 'checkbox', 'date', 'duration', 'single-select', 'multiple-select',
+  'link', 'link-formula', 'formula', 'collaborator', 'url', 'email', 'rate', 'auto-number',
+  'ctime', 'mtime', 'creator', 'last-modifier', 'geolocation', 'file', 'image',
+] as const;
+export type ColumnType = (typeof COLUMN_TYPES)[number];
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/, 'an ISO date or date-time');
+const userId = z.string().min(1);
+const fileValue = z.object({ name: z.string(), size: z.number().nonnegative(), type: z.string(), url: z.string() }).loose();
+const geolocation = z.union([
+  z.object({ lng: z.number(), lat: z.number() }).loose(),
+  z.object({ country_region: z.string() }).loose(),
+  z.object({ province: z.string() }).loose(),
+]);
+export const linkValue = z.object({ row_id: z.string().min(1), display_value: z.unknown() }).loose();
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+export interface ColumnSpec {
+  readonly type: ColumnType;
+  /** Written through row append/update (else read-only: writes are ignored, or set through links/). */
+  readonly writable: 'rows' | 'links' | 'no';
+  readonly read: z.ZodType;
+  readonly write: z.ZodType;
+  /** A valid value to write, and one of the wrong type that must be refused (SHAPE-7). */
+  readonly sample?: unknown;
+  readonly wrong?: unknown;
+  /** `column_data` needed to create such a column (besides references filled by the suite). */
+  readonly data?: Record<string, unknown>;
+}
+
+const spec = (s: ColumnSpec): ColumnSpec => s;
+const numericString = z.string().regex(/^-?\d+(\.\d+)?$/);
+
+export const COLUMNS: Readonly<Record<ColumnType, ColumnSpec>> = {
+  text: spec({ type: 'text', writable: 'rows', read: z.string(), write: z.string(), sample: 'Ada Lovelace', wrong: { text: 'x' } }),
+  'long-text': spec({ type: 'long-text', writable: 'rows', read: z.string(), write: z.string(), sample: '# Notes\n\nTwo *lines*.', wrong: ['not', 'text'] }),
+  number: spec({ type: 'number', writable: 'rows', read: z.number(), write: z.union([z.number().finite(), numericString]), sample: 42.5, wrong: 'forty-two', data: { format: 'number', decimal: 'dot', thousands: 'no' } }),
+  checkbox: spec({ type: 'checkbox', writable: 'rows', read: z.boolean(), write: z.boolean(), sample: true, wrong: 'yes please' }),
+  date: spec({ type: 'date', writable: 'rows', read: isoDate, write: z.string().refine((s) => !Number.isNaN(Date.parse(s.replace(/\//g, '-'))), 'a date'), sample: '2030-06-20', wrong: 'not a date', data: { format: 'YYYY-MM-DD' } }),
+  duration: spec({ type: 'duration', writable: 'rows', read: z.number(), write: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+(:\d{1,2}){0,2}$/)]), sample: 5400, wrong: { hours: 1 }, data: { format: 'h:mm', duration_format: 'h:mm' } }),
+  'single-select': spec({ type: 'single-select', writable: 'rows', read: z.string(), write: z.string(), sample: 'Alpha', wrong: 17, data: { options: [{ name: 'Alpha', color: '#FFFCB5', textColor: '#202428', id: '100001' }] } }),
+  'multiple-select': spec({ type: 'multiple-select', writable: 'rows', read: z.array(z.string()), write: z.array(z.string()), sample: ['Alpha', 'Beta'], wrong: 'Alpha', data: { options: [{ name: 'Alpha', color: '#FFFCB5', textColor: '#202428', id: '100001' }, { name: 'Beta', color: '#E8F5E9', textColor: '#202428', id: '100002' }] } }),
+  link: spec({ type: 'link', writable: 'links', read: z.array(linkValue), write: z.never() }),
+  'link-formula': spec({ type: 'link-formula', writable: 'no', read: z.union([scalar, z.array(z.unknown())]), write: z.unknown() }),
+  formula: spec({ type: 'formula', writable: 'no', read: z.union([scalar, z.array(z.unknown())]), write: z.unknown() }),
+  collaborator: spec({ type: 'collaborator', writable: 'rows', read: z.array(userId), write: z.array(userId), wrong: 'someone@example.com' }),
+  url: spec({ type: 'url', writable: 'rows', read: z.string(), write: z.string(), sample: 'https://example.com/a?b=c', wrong: 12 }),
+  email: spec({ type: 'email', writable: 'rows', read: z.string(), write: z.string(), sample: 'ada@example.com', wrong: ['ada@example.com'] }),
+  rate: spec({ type: 'rate', writable: 'rows', read: z.number().int(), write: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]), sample: 4, wrong: 'four', data: { rate_max_number: 5, rate_style_color: '#FF8000', rate_style_type: 'dtable-icon-rate' } }),
+  'auto-number': spec({ type: 'auto-number', writable: 'no', read: z.string(), write: z.unknown(), data: { format: '0000', max_used_auto_number: 0, digits: 4, prefix_type: null, prefix: null } }),
+  ctime: spec({ type: 'ctime', writable: 'no', read: isoDate, write: z.unknown() }),
+  mtime: spec({ type: 'mtime', writable: 'no', read: isoDate, write: z.unknown() }),
+  creator: spec({ type: 'creator', writable: 'no', read: userId, write: z.unknown() }),
+  'last-modifier': spec({ type: 'last-modifier', writable: 'no', read: userId, write: z.unknown() }),
+  geolocation: spec({ type: 'geolocation', writable: 'rows', read: geolocation, write: geolocation, sample: { lng: 8.23, lat: 50.1 }, wrong: 'Berlin', data: { geo_format: 'lng_lat' } }),
+  file: spec({ type: 'file', writable: 'rows', read: z.array(fileValue), write: z.array(fileValue), sample: [{ name: 'a.txt', size: 3, type: 'file', url: 'https://example.com/files/a.txt' }], wrong: 'a.txt' }),
+  image: spec({ type: 'image', writable: 'rows', read: z.array(z.string()), write: z.array(z.string()), sample: ['https://example.com/images/x.png'], wrong: { url: 'x.png' } }),
+};
+
+/** Row fields every read may carry besides the columns (api-shapes §3). */
+export const ROW_INTERNALS = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', '_locked', '_locked_by', '_archived', '_participants'] as const;
+
+export function isColumnType(t: string): t is ColumnType {
+  return (COLUMN_TYPES as readonly string[]).includes(t);
+}
+
+/** Column types whose values are kept by the server, not written by clients. */
+export const READ_ONLY_TYPES: readonly ColumnType[] = COLUMN_TYPES.filter((t) => COLUMNS[t].writable === 'no');
+
+/**
+ * Does a value read back equal what was written? Real servers normalise some types
+ * (a date gains a time and offset, a numeric string becomes a number).
+ */
+export function sameValue(type: ColumnType, written: unknown, read: unknown): boolean {
+  switch (type) {
+    case 'date':
+      return typeof written === 'string' && typeof read === 'string' && read.slice(0, 10) === written.replace(/\//g, '-').slice(0, 10);
+    case 'number': case 'rate': case 'duration':
+      return Number(read) === Number(written);
+    case 'multiple-select': case 'collaborator': case 'image':
+      return Array.isArray(read) && Array.isArray(written) && read.length === written.length && written.every((w) => read.includes(w));
+    default:
+      return JSON.stringify(read) === JSON.stringify(written) || deepEqualLoose(written, read);
+  }
+}
+
+/** `written` is contained in `read` (objects may gain fields, e.g. a file's extra keys). */
+function deepEqualLoose(written: unknown, read: unknown): boolean {
+  if (written === read) return true;
+  if (Array.isArray(written)) return Array.isArray(read) && read.length === written.length && written.every((w, i) => deepEqualLoose(w, read[i]));
+  if (written && typeof written === 'object') {
+    if (!read || typeof read !== 'object') return false;
+    return Object.entries(written).every(([k, v]) => deepEqualLoose(v, (read as Record<string, unknown>)[k]));
+  }
+  return false;
+}

@@ -1,0 +1,36 @@
+/** The target descriptor (shared/spec/target-descriptor.md): how to reach a target. Unknown fields are an error. */
+import { z } from 'zod';
+import { EDITIONS, DEFAULT_EDITION, RATE_WINDOW_SECONDS } from './limits.js';
+import { NEWEST_VERSION, KNOWN_VERSIONS } from './versions.js';
+
+export const BaseDescriptor = z.strictObject({
+  name: z.string().min(1),
+  uuid: z.string().min(1),
+  api_token: z.string().min(1),
+});
+
+export const TargetDescriptor = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, '')),
+  edition: z.enum(EDITIONS).default(DEFAULT_EDITION),
+  api_version: z.string().refine((v) => KNOWN_VERSIONS.includes(v), { message: `a release of §9 (${KNOWN_VERSIONS.join(', ')})` }).default(NEWEST_VERSION),
+  username: z.string().min(1).optional(),
+  password: z.string().min(1).optional(),
+  account_token: z.string().min(1).optional(),
+  admin: z.boolean().default(false),
+  org_id: z.number().int().nonnegative().optional(),
+  workspace_id: z.number().int().nonnegative().optional(),
+  bases: z.array(BaseDescriptor).min(1),
+  rate_window_seconds: z.number().positive().default(RATE_WINDOW_SECONDS),
+});
+
+export type TargetDescriptor = z.output<typeof TargetDescriptor>;
+export type TargetDescriptorInput = z.input<typeof TargetDescriptor>;
+
+/** Fields that are not secrets (target-descriptor.md); everything else is redacted. */
+export const PUBLIC_DESCRIPTOR_FIELDS = ['url', 'edition', 'api_version', 'name', 'admin', 'org_id', 'workspace_id', 'rate_window_seconds', 'uuid'] as const;
+
+/** The secrets a descriptor carries, for redaction. */
+export function descriptorSecrets(d: Partial<TargetDescriptor>): string[] {
+  const s = [d.password, d.account_token, ...(d.bases ?? []).map((b) => b.api_token)];
+  return s.filter((x): x is string => typeof x === 'string' && x.length > 0);
+}

@@ -1,0 +1,8 @@
+/** The specification's facts: one module that server, suites, load scripts and reports read. */
+export * from './clauses.js';
+export * from './versions.js';
+export * from './limits.js';
+export * from './endpoints.js';
+export * from './removed.js';
+export * from './columns.js';
+export * from './descriptor.js';

@@ -1,0 +1,78 @@
+/** Limits of §8: rate limits per edition (8.1), the monthly quota (8.3), customising (8.4), size limits (8.5). */
+
+export const EDITIONS = ['cloud', 'dedicated', 'self-hosted'] as const;
+export type Edition = (typeof EDITIONS)[number];
+export const DEFAULT_EDITION: Edition = 'self-hosted';
+
+/** Rate-limit classes: which limit a call counts against (§8.1 table). */
+export const RATE_CLASSES = ['account', 'gateway', 'auth-token'] as const;
+export type RateClass = (typeof RATE_CLASSES)[number];
+
+/** Calls per window; `null` = unlimited. */
+export type RateLimits = Readonly<Record<RateClass, number | null>>;
+
+export const RATE_LIMITS: Readonly<Record<Edition, RateLimits>> = {
+  cloud: { account: 1000, gateway: 200, 'auth-token': 60 },
+  dedicated: { account: 3000, gateway: 500, 'auth-token': null },
+  'self-hosted': { account: 3000, gateway: 500, 'auth-token': null },
+};
+
+/** §8.1.4: the limit is per minute. */
+export const RATE_WINDOW_SECONDS = 60;
+
+/** What each class is counted per (§8.1.2: per base; where no base applies, per IP). */
+export const RATE_KEY_OF_CLASS: Readonly<Record<RateClass, 'base' | 'ip'>> = {
+  account: 'ip',
+  gateway: 'base',
+  'auth-token': 'ip',
+};
+
+/** Paths never rate-limited (§8.1.1). */
+export const RATE_EXEMPT_PATHS = ['/ping/', '/api2/ping/', '/server-info/'] as const;
+
+/**
+ * §8.4: on dedicated and self-hosted editions the limits come from one configuration file.
+ * The file is JSON; each key below overrides one limit (-1 = unlimited), and so does the
+ * environment variable named beside it. The gateway variable is the real service's (6.2+).
+ */
+export const LIMIT_SETTINGS: readonly { readonly rateClass: RateClass; readonly key: string; readonly env: string }[] = [
+  { rateClass: 'gateway', key: 'base_api_limit_per_minute', env: 'API_GATEWAY_BASE_API_LIMIT_PER_MINUTE' },
+  { rateClass: 'account', key: 'account_api_limit_per_minute', env: 'API_ACCOUNT_LIMIT_PER_MINUTE' },
+  { rateClass: 'auth-token', key: 'auth_token_limit_per_minute', env: 'API_AUTH_TOKEN_LIMIT_PER_MINUTE' },
+];
+
+/** §8.5: maximum rows per call; `null` = unlimited. */
+export const SIZE_LIMITS = {
+  listRows: 1000,
+  appendRows: 1000,
+  updateRows: 1000,
+  deleteRows: 10_000,
+  sqlList: 10_000,
+  sqlWrite: null,
+  /** Rows an SQL list returns without a LIMIT clause (api-shapes §2.2). */
+  sqlListDefault: 100,
+} as const;
+
+/**
+ * §8.3 (cloud only): the monthly API quota is a function of plan and team size. The numbers
+ * are not published; these defaults are ours and can be replaced in the configuration file
+ * (`monthly_quota`). limit = base[plan] + perUser[plan] × members.
+ */
+export const PLANS = ['org_default', 'org_plus', 'org_enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+export interface QuotaFormula {
+  readonly base: Readonly<Record<Plan, number>>;
+  readonly perUser: Readonly<Record<Plan, number>>;
+}
+export const DEFAULT_QUOTA_FORMULA: QuotaFormula = {
+  base: { org_default: 5_000, org_plus: 50_000, org_enterprise: 500_000 },
+  perUser: { org_default: 1_000, org_plus: 5_000, org_enterprise: 10_000 },
+};
+
+export function monthlyQuota(formula: QuotaFormula, plan: Plan, members: number): number {
+  return formula.base[plan] + formula.perUser[plan] * members;
+}
+
+export function isEdition(e: string): e is Edition {
+  return (EDITIONS as readonly string[]).includes(e);
+}
