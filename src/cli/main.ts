@@ -28,7 +28,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 const isEntry = process.argv[1] && /cli[\\/]main\.[jt]s$|bin[\\/]conformance(\.js)?$/.test(process.argv[1]);
-if (isEntry || process.env.CONFORMANCE_CLI_ENTRY === '1') {
+if (isEntry || process.env.CONFHARNESS_CLI_ENTRY === '1') {
   main(hideBin(process.argv)).then((code) => {
     process.exitCode = code;
   });

@@ -5,6 +5,7 @@
  */
 import type { ClauseId } from './clauses.js';
 import type { RateClass } from './limits.js';
+import { compareVersions } from './versions.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type EndpointFamily = 'public' | 'auth' | 'gateway' | 'base-v1' | 'account' | 'legacy';
@@ -143,4 +144,11 @@ export function fillPath(template: string, params: Readonly<Record<string, strin
 /** Parameters a path template needs. */
 export function pathParams(template: string): string[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+}
+
+/** Is the endpoint offered by release `version`? (its `since` and `removed`.) */
+export function offeredAt(ep: Endpoint, version: string): boolean {
+  if (ep.since && compareVersions(version, ep.since) < 0) return false;
+  if (ep.removed && compareVersions(version, ep.removed) >= 0) return false;
+  return true;
 }

@@ -4,7 +4,7 @@
  * monthly quota, then credentials. Errors become the component's error body here too.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { compareVersions, type Endpoint } from '../../spec/index.js';
+import { offeredAt, type Endpoint } from '../../spec/index.js';
 import type { ServerContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import { authenticate, type Principal } from './auth.js';
@@ -22,16 +22,9 @@ declare module 'fastify' {
 
 export type Handler = (req: FastifyRequest, reply: FastifyReply) => unknown;
 
-/** Is the endpoint served by the emulated release? (`since`/`removed` of the endpoint table.) */
-export function served(ep: Endpoint, version: string): boolean {
-  if (ep.since && compareVersions(version, ep.since) < 0) return false;
-  if (ep.removed && compareVersions(version, ep.removed) >= 0) return false;
-  return true;
-}
-
 /** Register the handler of endpoint `ep` at its method and path, if the release serves it. */
 export function route(app: FastifyInstance, ctx: ServerContext, ep: Endpoint, handler: Handler): void {
-  if (!served(ep, ctx.opts.apiVersion) && !ctx.faults.has(`serve:${ep.id}`)) return;
+  if (!offeredAt(ep, ctx.opts.apiVersion) && !ctx.faults.has(`serve:${ep.id}`)) return;
   const url = ep.path.replace(/\{(\w+)\}/g, ':$1');
   app.route({ method: ep.method, url, config: { endpoint: ep }, handler: handler as RouteHandlerMethod });
 }

@@ -1,0 +1,32 @@
+/** `conformance clean`: remove tables that earlier runs left in the target's bases. */
+import type { ArgumentsCamelCase, Argv } from 'yargs';
+import { closeAgents } from '../../client/http.js';
+import { RunState } from '../../harness/state.js';
+import { Target } from '../../harness/target.js';
+import { olderThan, PREFIX_RE } from '../../runner/fixtures.js';
+import { parseRunOptions, RUN_OPTIONS } from '../../runner/options.js';
+import { resolveTarget } from '../../runner/target.js';
+import { CliError, EXIT } from '../exit.js';
+
+export const command = 'clean';
+export const describe = 'Remove the tables earlier runs left behind (names cf_<timestamp>_<id>_…)';
+
+export const builder = (y: Argv) => y
+  .options({ target: RUN_OPTIONS.target, 'target-file': RUN_OPTIONS['target-file'], base: RUN_OPTIONS.base, 'account-token': RUN_OPTIONS['account-token'] })
+  .option('older-than', { type: 'number', default: 60, describe: 'Only tables of runs started at least this many minutes ago (0 = all)' })
+  .config('config');
+
+export async function handler(argv: ArgumentsCamelCase<Record<string, unknown>>): Promise<void> {
+  if (!argv.target && !argv.targetFile) throw new CliError('clean needs --target or --target-file', EXIT.usage);
+  const opts = parseRunOptions({ workers: 1, webhookListen: '127.0.0.1:0', requestTimeout: 15, maxBodyMb: 32, testTimeout: 60, embeddedWindow: 3, ...argv });
+  const resolved = await resolveTarget(opts);
+  const target = new Target(RunState.parse({
+    runId: 'clean', tablePrefix: 'cf_', target: resolved.descriptor, edition: resolved.descriptor.edition, apiVersion: resolved.descriptor.api_version,
+    http: { connectMs: 5000, headersMs: 15000, bodyMs: 30000, maxBodyBytes: 32 * 1024 * 1024 }, sourceIps: [], webhook: { listenHost: '127.0.0.1', listenPort: 0 },
+  }));
+  const { sweepTables } = await import('../../runner/fixtures.js');
+  const ms = Number(argv.olderThan) * 60_000;
+  const removed = await sweepTables(target, (name) => PREFIX_RE.test(name) && olderThan(name, ms));
+  await closeAgents();
+  process.stdout.write(removed.length ? `removed ${removed.length} table(s):\n${removed.map((n) => `  ${n}`).join('\n')}\n` : 'nothing to remove\n');
+}

@@ -1,0 +1,105 @@
+/**
+ * One HTTP call with explicit limits: connect, headers and body timeouts and a response
+ * size cap (undici's defaults — 300 s and unlimited — are wrong for a harness). Never
+ * throws: a response or a transport error comes back as a value. Redirects are not followed.
+ */
+import { Agent, request, type Dispatcher } from 'undici';
+import { fromException, transportError, type TransportError } from './errors.js';
+
+export interface Limits {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+  maxBodyBytes: number;
+}
+
+export const DEFAULT_LIMITS: Limits = { connectMs: 5_000, headersMs: 15_000, bodyMs: 30_000, maxBodyBytes: 32 * 1024 * 1024 };
+
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer | Uint8Array;
+}
+
+export interface HttpResponse {
+  ok: true;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  ms: number;
+}
+
+export type HttpResult = HttpResponse | TransportError;
+
+const agents = new Map<string, Agent>();
+
+/** One connection pool per (limits, local address): RATE-2 binds distinct source addresses. */
+export function agentFor(limits: Limits, localAddress?: string): Agent {
+  const key = `${limits.connectMs}/${limits.headersMs}/${limits.bodyMs}/${localAddress ?? ''}`;
+  let a = agents.get(key);
+  if (!a) {
+    a = new Agent({
+      connect: { timeout: limits.connectMs, ...(localAddress ? { localAddress } : {}) },
+      headersTimeout: limits.headersMs,
+      bodyTimeout: limits.bodyMs,
+      keepAliveTimeout: 4_000,
+      connections: 64,
+    });
+    agents.set(key, a);
+  }
+  return a;
+}
+
+export async function closeAgents(): Promise<void> {
+  const all = [...agents.values()];
+  agents.clear();
+  await Promise.allSettled(all.map((a) => a.close()));
+}
+
+function flatHeaders(h: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+export async function send(req: HttpRequest, limits: Limits = DEFAULT_LIMITS, localAddress?: string): Promise<HttpResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  // A whole-call deadline on top of undici's per-phase timeouts: a body trickled byte by
+  // byte would otherwise reset the body timeout forever.
+  const deadline = AbortSignal.timeout(limits.connectMs + limits.headersMs + limits.bodyMs);
+  let res: Dispatcher.ResponseData;
+  try {
+    res = await request(req.url, {
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body,
+      dispatcher: agentFor(limits, localAddress),
+      signal: deadline,
+    });
+  } catch (e) {
+    return fromException(e, elapsed());
+  }
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
+    res.body.destroy();
+    return transportError('too-large', `Content-Length ${declared} > cap ${limits.maxBodyBytes}`, elapsed());
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > limits.maxBodyBytes) {
+        res.body.destroy();
+        return transportError('too-large', `more than ${limits.maxBodyBytes} bytes`, elapsed());
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (e) {
+    const err = fromException(e, elapsed());
+    return err.kind === 'timeout-body' || err.kind === 'reset' || err.kind === 'network' ? { ...err, kind: err.kind === 'network' ? 'reset' : err.kind } : err;
+  }
+  return { ok: true, status: res.statusCode, headers: flatHeaders(res.headers), body: Buffer.concat(chunks), ms: elapsed() };
+}

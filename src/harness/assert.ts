@@ -1,0 +1,32 @@
+/** Assertions that say what the target did wrong in one readable line, with secrets redacted. */
+import { expect } from '@playwright/test';
+import type { z } from 'zod';
+import { redactText } from '../client/redact.js';
+import type { Reply } from './target.js';
+
+export function shapeIssues(schema: z.ZodType, value: unknown): string | undefined {
+  const r = schema.safeParse(value);
+  if (r.success) return undefined;
+  return r.error.issues.slice(0, 5).map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`).join('; ');
+}
+
+/** Parse the reply's JSON with `schema`; a mismatch fails the check with the issues. */
+export function expectShape<T extends z.ZodType>(reply: Reply, schema: T, what: string): z.output<T> {
+  const body = reply.json();
+  const issues = shapeIssues(schema, body);
+  expect(issues, `${what}: shape of the answer — ${issues}`).toBeUndefined();
+  return schema.parse(body);
+}
+
+/** The status must be one of `allowed`; the message shows the start of the body. */
+export function expectStatus(reply: Reply, allowed: number | readonly number[], what: string): void {
+  const list = typeof allowed === 'number' ? [allowed] : allowed;
+  const ok = list.includes(reply.status);
+  expect(ok, `${what}: expected status ${list.join(' or ')}, got ${reply.status}: ${redactText(reply.text.slice(0, 300))}`).toBe(true);
+}
+
+/** A 4xx with an error body (`error_msg`, `error_message`, `detail` or `non_field_errors`). */
+export function expectClientError(reply: Reply, what: string): void {
+  const inRange = reply.status >= 400 && reply.status < 500;
+  expect(inRange, `${what}: expected a 4xx, got ${reply.status}: ${redactText(reply.text.slice(0, 300))}`).toBe(true);
+}

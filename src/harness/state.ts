@@ -1,0 +1,46 @@
+/**
+ * What a conformance run hands its test workers: the target, what it is held to, limits,
+ * and the run's fixtures. Written by the runner to a private file (it holds secrets) and
+ * read once per worker.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { EDITIONS, KNOWN_VERSIONS, TargetDescriptor } from '../spec/index.js';
+
+export const Timeouts = z.object({
+  connectMs: z.number().int().positive(),
+  headersMs: z.number().int().positive(),
+  bodyMs: z.number().int().positive(),
+  maxBodyBytes: z.number().int().positive(),
+});
+
+export const RunState = z.object({
+  runId: z.string(),
+  /** Tables the run creates are named `${tablePrefix}…`; `conformance clean` sweeps such names. */
+  tablePrefix: z.string(),
+  target: TargetDescriptor,
+  /** The edition and release the run holds the target to (flags override the descriptor's claim). */
+  edition: z.enum(EDITIONS),
+  apiVersion: z.string().refine((v) => KNOWN_VERSIONS.includes(v)),
+  http: Timeouts,
+  /** Loopback source addresses for per-IP checks (RATE-2); empty = not available. */
+  sourceIps: z.array(z.string()),
+  webhook: z.object({ listenHost: z.string(), listenPort: z.number().int().min(0), publicUrl: z.string().optional() }),
+  /** RATE-7: a target started with this limits configuration file, and the values it sets. */
+  limitsConfig: z.object({ file: z.string(), values: z.record(z.string(), z.number()), target: TargetDescriptor }).optional(),
+  /** Fixture tables created before the functional phase, in base 0. */
+  fixtures: z.object({ types: z.string(), linked: z.string() }).optional(),
+});
+export type RunState = z.output<typeof RunState>;
+
+export const STATE_ENV = 'CONFHARNESS_STATE_FILE';
+
+let cached: RunState | undefined;
+
+export function loadState(): RunState {
+  if (cached) return cached;
+  const file = process.env[STATE_ENV];
+  if (!file) throw new Error(`${STATE_ENV} is not set: the suites run through \`conformance run\``);
+  cached = RunState.parse(JSON.parse(readFileSync(file, 'utf8')));
+  return cached;
+}

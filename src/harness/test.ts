@@ -1,0 +1,84 @@
+/**
+ * The suites' `test`: Playwright's, with the run's state and target as fixtures, every
+ * call recorded and attached (redacted, with curl reproducers), and `check()` to declare a
+ * test of a clause: its title starts with the clause ID and it carries the annotations
+ * `clause` and `basis` that flow into JUnit and the reports.
+ */
+import { test as base, type TestInfo } from '@playwright/test';
+import { behaviourAt, clause as clauseOf, type Behaviour, type ClauseId, type Edition } from '../spec/index.js';
+import { Recorder } from './recorder.js';
+import { loadState, type RunState } from './state.js';
+import { Target } from './target.js';
+
+export interface Fixtures {
+  target: Target;
+  rec: Recorder;
+}
+export interface WorkerFixtures {
+  state: RunState;
+  sharedTarget: Target;
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  state: [async ({}, use) => use(loadState()), { scope: 'worker' }],
+  sharedTarget: [async ({ state }, use) => use(new Target(state)), { scope: 'worker' }],
+  rec: async ({}, use) => use(new Recorder()),
+  target: async ({ sharedTarget, rec }, use, testInfo) => {
+    sharedTarget.recorder = rec;
+    await use(sharedTarget);
+    sharedTarget.recorder = undefined;
+    await attachCalls(rec, testInfo);
+  },
+});
+
+async function attachCalls(rec: Recorder, testInfo: TestInfo): Promise<void> {
+  await testInfo.attach('calls.json', { body: JSON.stringify({ calls: rec.calls, refused: rec.refused }), contentType: 'application/json' });
+  if (rec.exchanges.length === 0) return;
+  await testInfo.attach('requests and responses', { body: rec.transcript(), contentType: 'text/plain' });
+  await testInfo.attach('curl reproducer', { body: rec.curl(), contentType: 'text/plain' });
+}
+
+export type Basis = 'spec' | 'compat';
+
+/**
+ * Title and details of a check of clause `id`: `test(...clause('RATE-3', 'a 429 has an empty body', 'spec'), async (...) => …)`.
+ * (Spread into `test` at the call site so reports point at the suite file, not at this helper.)
+ */
+export function clause(id: ClauseId, title: string, basis: Basis): [string, { annotation: { type: string; description: string }[] }] {
+  const c = clauseOf(id);
+  return [`${id} ${title}`, {
+    annotation: [
+      { type: 'clause', description: id },
+      { type: 'basis', description: basis },
+      { type: 'source', description: `§${c.source}` },
+    ],
+  }];
+}
+
+/** The behaviour the run holds the target to (its `--api-version`). */
+export function behaviour(state: RunState): Readonly<Behaviour> {
+  return behaviourAt(state.apiVersion);
+}
+
+/** Skip unless the release the run holds the target to has `feature` (= `value`): clauses that do not apply are skipped with the reason, never silently. */
+export function needsRelease<K extends keyof Behaviour>(state: RunState, feature: K, value: Behaviour[K] = true as Behaviour[K], why = String(feature)): void {
+  test.skip(behaviour(state)[feature] !== value, `does not apply to release ${state.apiVersion}: ${why}`);
+}
+
+export function needsEdition(state: RunState, editions: readonly Edition[], why: string): void {
+  test.skip(!editions.includes(state.edition), `applies to the ${editions.join('/')} edition only (${why}); the run holds the target to ${state.edition}`);
+}
+
+export function needsBases(state: RunState, n: number): void {
+  test.skip(state.target.bases.length < n, `needs ${n} bases in the target descriptor (it has ${state.target.bases.length})`);
+}
+
+export function needsAdmin(state: RunState): void {
+  test.skip(!state.target.admin, 'needs an admin account (descriptor "admin": true)');
+}
+
+export function needsAccount(state: RunState): void {
+  test.skip(!state.target.account_token && !(state.target.username && state.target.password), 'needs an account (account_token, or username and password)');
+}
+
+export { expect } from '@playwright/test';

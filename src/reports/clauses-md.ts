@@ -1,0 +1,29 @@
+/** `clauses.md`: the clause-by-clause table a person reads (also the GitHub step summary). */
+import type { Results } from './results-schema.js';
+
+const ICON: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', skip: '⏭️ skip', error: '⚠️ error', 'not covered': '▫️ not covered' };
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
+
+export function clausesMarkdown(r: Results): string {
+  const t = r.totals;
+  const verdict = t.fail ? 'FAILED' : t.error ? 'UNDECIDED (errors)' : 'PASSED';
+  const lines = [
+    `# Conformance: ${verdict}`,
+    '',
+    `Target ${r.run.target ?? '?'} held to release ${r.run.apiVersion ?? '?'} (${r.run.edition ?? '?'} edition)${r.run.embedded ? ', embedded reference server' : ''}.`,
+    `${t.tests} checks: ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped — in ${(r.run.durationMs / 1000).toFixed(1)} s.`,
+    '',
+    '| Clause | Outcome | Checks (pass/fail/error/skip) | Clause text | Source |',
+    '|---|---|---|---|---|',
+    ...r.clauses.map((c) => `| ${c.id} | ${ICON[c.outcome]}${c.baseline ? ` (${c.baseline})` : ''} | ${c.tests.pass}/${c.tests.fail}/${c.tests.error}/${c.tests.skip} | ${cell(c.text)} | §${c.source} |`),
+  ];
+  const notable = r.tests.filter((x) => x.outcome !== 'pass' && x.message);
+  if (notable.length) {
+    lines.push('', '## Failures, errors and skips', '');
+    for (const x of notable) lines.push(`- **${x.outcome}** ${cell(x.title)} — ${cell(x.message!.split('\n')[0]!.slice(0, 400))}`);
+  }
+  if (r.baseline) {
+    lines.push('', `## Baseline (${r.baseline.file})`, '', `Known failures: ${r.baseline.known.join(', ') || 'none'}.`, `New failures: ${r.baseline.new.join(', ') || 'none'}.`, `Fixed (remove from the baseline): ${r.baseline.fixed.join(', ') || 'none'}.`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,49 @@
+/**
+ * From Playwright's statuses to the harness's outcomes, and from tests to clauses. A
+ * timeout or an `Undecided` error is `error`; a family whose calls were mostly refused
+ * (401/403/429/5xx nobody asked for) passes nothing: its passes become errors.
+ */
+import { CLAUSES } from '../spec/index.js';
+import { undecidedKind } from '../harness/outcome.js';
+import type { Results, TestResultT } from './results-schema.js';
+
+export type Outcome = TestResultT['outcome'];
+
+export function outcomeOf(status: string, errorMessage: string | undefined): Outcome {
+  if (status === 'passed') return 'pass';
+  if (status === 'skipped') return 'skip';
+  if (status === 'timedOut' || status === 'interrupted') return 'error';
+  return undecidedKind(errorMessage) ? 'error' : 'fail';
+}
+
+/** Share of unasked refusals above which a family's passes are not believed. */
+export const VACUOUS_SHARE = 0.5;
+const VACUOUS_MIN_CALLS = 5;
+
+export function applyVacuousGuard(tests: TestResultT[]): void {
+  const byFamily = new Map<string, { calls: number; refused: number }>();
+  for (const t of tests) {
+    if (!t.family) continue;
+    const f = byFamily.get(t.family) ?? { calls: 0, refused: 0 };
+    f.calls += t.calls ?? 0;
+    f.refused += t.refused ?? 0;
+    byFamily.set(t.family, f);
+  }
+  for (const [family, f] of byFamily) {
+    if (f.calls < VACUOUS_MIN_CALLS || f.refused / f.calls <= VACUOUS_SHARE) continue;
+    for (const t of tests.filter((x) => x.family === family && x.outcome === 'pass')) {
+      t.outcome = 'error';
+      t.message = `vacuous-pass guard: ${f.refused} of ${f.calls} calls of the ${family} family were refused (401/403/429/5xx) without the check asking for it; its passes prove nothing`;
+    }
+  }
+}
+
+export function clauseTable(tests: TestResultT[]): Results['clauses'] {
+  return CLAUSES.map((c) => {
+    const mine = tests.filter((t) => t.clause === c.id);
+    const n = (o: Outcome) => mine.filter((t) => t.outcome === o).length;
+    const tally = { pass: n('pass'), fail: n('fail'), skip: n('skip'), error: n('error') };
+    const outcome = tally.fail ? 'fail' : tally.error ? 'error' : tally.pass ? 'pass' : tally.skip ? 'skip' : 'not covered';
+    return { id: c.id, family: c.family, text: c.text, source: c.source, outcome, tests: tally };
+  });
+}

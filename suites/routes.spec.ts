@@ -1,0 +1,173 @@
+/**
+ * Routes (ROUTE-*): every base and account operation of §4.1/§4.2 exists with its method,
+ * generated from the facts module's endpoint table; the families live at their prefixes;
+ * ping, server-info and auth-token answer; row list ignores order_by; the gateway's
+ * base-unchanged check never serves stale rows.
+ */
+import { ENDPOINTS, fillPath, offeredAt, pathParams, type Endpoint } from '../src/spec/index.js';
+import { expectStatus } from '../src/harness/assert.js';
+import { appendAll, listRows, scratchTable } from '../src/harness/tables.js';
+import { behaviour, clause, expect, needsAccount, needsAdmin, test } from '../src/harness/test.js';
+import type { Auth, Target } from '../src/harness/target.js';
+
+/** Values for path parameters, discovered from the target where the descriptor does not give them. */
+async function pathValues(target: Target, ep: Endpoint): Promise<Record<string, string | number> | string> {
+  const s = target.state.target;
+  const v: Record<string, string | number> = { base_uuid: s.bases[0]!.uuid, base_name: s.bases[0]!.name };
+  for (const p of pathParams(ep.path)) {
+    if (p in v) continue;
+    if (p === 'org_id') { if (s.org_id === undefined) return 'needs org_id in the target descriptor'; v.org_id = s.org_id; }
+    else if (p === 'workspace_id') { if (s.workspace_id === undefined) return 'needs workspace_id in the target descriptor'; v.workspace_id = s.workspace_id; }
+    else if (p === 'app_token') {
+      const r = await target.account('GET', '/api/v2.1/universal-apps/', {}, { expect: [403] });
+      const apps = r.status === 200 ? r.json<{ my_managed_apps?: { app_token?: string }[] }>().my_managed_apps ?? [] : [];
+      const token = apps.find((a) => a.app_token)?.app_token;
+      if (!token) return 'needs a universal app (the account manages none)';
+      v.app_token = token;
+    } else if (p === 'username' || p === 'user_id') {
+      const r = await target.account('GET', '/api/v2.1/admin/search-user-by-org-id/', {}, { query: { org_id: s.org_id, query: s.username ?? '' }, expect: [403] });
+      const users = r.status === 200 ? r.json<{ users?: { email?: string }[] }>().users ?? [] : [];
+      if (!users[0]?.email) return 'needs the account\'s user id (search-user-by-org-id found none)';
+      v[p] = users[0].email;
+    } else if (p === 'webhook_id') v.webhook_id = 999_999_999;
+    else if (p === 'app_name') v.app_name = 'conformance-no-such-app';
+    else if (p === 'row_id') v.row_id = 'AAAAAAAAAAAAAAAAAAAAAA';
+    else return `no value for {${p}}`;
+  }
+  return v;
+}
+
+function authFor(ep: Endpoint): Auth {
+  switch (ep.credential) {
+    case 'base-token': return { base: 0 };
+    case 'api-token': return { api: 0 };
+    case 'none': case 'external-link': return 'none';
+    default: return 'account';
+  }
+}
+
+/** A body that names the fixture table, so a route that exists answers 200 or a 4xx other than 404/405. */
+function bodyFor(ep: Endpoint, target: Target): unknown {
+  if (ep.method === 'GET') return undefined;
+  if (ep.family === 'gateway' || ep.family === 'base-v1') return { table_name: target.state.fixtures?.types ?? 'no-such-table', rows: [], updates: [], row_ids: [], view_name: 'no-such-view' };
+  return {};
+}
+
+async function exists(target: Target, ep: Endpoint): Promise<void> {
+  const values = await pathValues(target, ep);
+  test.skip(typeof values === 'string', typeof values === 'string' ? values : '');
+  const path = fillPath(ep.path, values as Record<string, string | number>);
+  const query = ep.id === 'listRows' ? { table_name: target.state.fixtures?.types ?? 'no-such-table', limit: 1 } : undefined;
+  const r = await target.call({ method: ep.method, path, auth: authFor(ep), json: bodyFor(ep, target), query, expect: [400, 401, 403, 404] });
+  expect(r.status, `${ep.method} ${path}: answered ${r.status}: ${r.text.slice(0, 200)} — the operation must exist (not 404, not 405)`).not.toBe(404);
+  expect(r.status, `${ep.method} ${path}: answered 405`).not.toBe(405);
+  expect(r.status, `${ep.method} ${path}: answered ${r.status} to an authorised call`).toBeLessThan(500);
+}
+
+const ROUTE1 = ENDPOINTS.filter((e) => e.clauses.includes('ROUTE-1'));
+const ROUTE2 = ENDPOINTS.filter((e) => e.clauses.includes('ROUTE-2'));
+
+for (const ep of ROUTE1) {
+  test(...clause('ROUTE-1', `${ep.operation}: ${ep.method} ${ep.path} exists`, ep.basis), async ({ target, state }) => {
+    test.skip(!offeredAt(ep, state.apiVersion), `not offered by release ${state.apiVersion}`);
+    if (ep.credential === 'admin') needsAdmin(state);
+    if (ep.id === 'archiveView') {
+      // The real service moved this call to the gateway (api-shapes §7): either path satisfies the clause.
+      const gw = ENDPOINTS.find((e) => e.id === 'archiveViewGateway')!;
+      const values = { base_uuid: target.base(0).uuid };
+      const spec = await target.call({ method: 'POST', path: fillPath(ep.path, values), auth: { base: 0 }, json: bodyFor(ep, target), expect: [400, 403, 404] });
+      const r = spec.status === 404 ? await target.call({ method: 'POST', path: fillPath(gw.path, values), auth: { base: 0 }, json: bodyFor(ep, target), expect: [400, 403, 404] }) : spec;
+      expect(r.status, `POST archive-view (at ${ep.path} or ${gw.path}): answered ${r.status}: ${r.text.slice(0, 200)}`).not.toBe(404);
+      expect(r.status).not.toBe(405);
+      return;
+    }
+    await exists(target, ep);
+  });
+}
+
+for (const ep of ROUTE2) {
+  test(...clause('ROUTE-2', `${ep.operation}: ${ep.method} ${ep.path} exists`, ep.basis), async ({ target, state }) => {
+    test.skip(!offeredAt(ep, state.apiVersion), `not offered by release ${state.apiVersion}`);
+    needsAccount(state);
+    if (ep.credential === 'admin' || ep.credential === 'team-admin') needsAdmin(state);
+    await exists(target, ep);
+  });
+}
+
+test(...clause('ROUTE-3', 'base operations answer under /api-gateway/api/v2/, account operations under /api/v2.1/', 'spec'), async ({ target, state }) => {
+  needsAccount(state);
+  const token = await target.call({ path: '/api/v2.1/dtable/app-access-token/', auth: { api: 0 } });
+  expectStatus(token, 200, 'Get Base-Token (an account-family call under /api/v2.1/)');
+  const info = token.json<{ dtable_server?: string; use_api_gateway?: boolean }>();
+  if (info.use_api_gateway !== undefined) {
+    expect(info.dtable_server ?? '', 'the base token names the gateway as the base server').toMatch(/\/api-gateway\/?$/);
+  }
+  const meta = await target.gw(0, 'GET', 'metadata/');
+  expectStatus(meta, 200, 'GET /api-gateway/api/v2/dtables/{uuid}/metadata/');
+  const rows = await target.gw(0, 'GET', 'rows/', { query: { table_name: state.fixtures?.types ?? '', limit: 1 } });
+  expectStatus(rows, 200, 'GET /api-gateway/api/v2/dtables/{uuid}/rows/');
+  const search = await target.account('GET', '/api/v2.1/dtable/items-search/', {}, { query: { query_str: 'Conformance' } });
+  expect(search.status, `GET /api/v2.1/dtable/items-search/ answered ${search.status}`).toBe(200);
+});
+
+test(...clause('ROUTE-4', '/ping/ and /server-info/ answer without credentials', 'spec'), async ({ target }) => {
+  for (const path of ['/ping/', '/server-info/']) {
+    const r = await target.call({ path, auth: 'none' });
+    expectStatus(r, 200, `GET ${path} without credentials`);
+  }
+});
+
+test(...clause('ROUTE-4', '/ping/ says pong and /server-info/ gives version and edition as strings', 'compat'), async ({ target }) => {
+  const ping = await target.call({ path: '/ping/', auth: 'none' });
+  expect(ping.text.replace(/"/g, '').trim()).toBe('pong');
+  const info = (await target.call({ path: '/server-info/', auth: 'none' })).json<Record<string, unknown>>();
+  expect(typeof info.version, `server-info version: ${JSON.stringify(info.version)}`).toBe('string');
+  expect(typeof info.edition, `server-info edition: ${JSON.stringify(info.edition)}`).toBe('string');
+});
+
+test(...clause('ROUTE-5', '/api2/auth-token/ issues an account token that opens account operations', 'spec'), async ({ target, state }) => {
+  test.skip(!state.target.username || !state.target.password, 'needs username and password in the target descriptor');
+  const r = await target.call({ method: 'POST', path: '/api2/auth-token/', form: { username: state.target.username!, password: state.target.password! } });
+  expectStatus(r, 200, 'POST /api2/auth-token/');
+  const token = r.json<{ token?: unknown }>().token;
+  expect(typeof token === 'string' && token.length >= 20, 'the answer carries a token').toBe(true);
+  const use = await target.call({ path: '/api/v2.1/dtable/items-search/', query: { query_str: 'x' }, auth: { raw: `Token ${token as string}` } });
+  expect(use.status, `the issued token opens an account operation (items-search answered ${use.status})`).toBe(200);
+});
+
+test(...clause('ROUTE-6', 'row list ignores order_by and direction', 'spec'), async ({ target, state }) => {
+  test.skip(behaviour(state).rowListOrderBy, `release ${state.apiVersion} still has order_by (removed 4.4)`);
+  const t = await scratchTable(target, 'order', [{ column_name: 'Name', column_type: 'text' }]);
+  try {
+    await appendAll(target, t, ['m', 'z', 'a', 'q'].map((Name) => ({ Name })));
+    const plain = (await listRows(target, t)).map((r) => r.Name);
+    for (const direction of ['asc', 'desc']) {
+      const ordered = (await listRows(target, t, { order_by: 'Name', direction, start: 0, limit: 100 })).map((r) => r.Name);
+      expect(ordered, `order_by=Name&direction=${direction} changed the order`).toEqual(plain);
+    }
+  } finally {
+    await t.drop();
+  }
+});
+
+test(...clause('ROUTE-7', 'a repeated row list after a write, an update and a delete shows the change', 'spec'), async ({ target }) => {
+  const t = await scratchTable(target, 'fresh', [{ column_name: 'Name', column_type: 'text' }]);
+  try {
+    const [id] = await appendAll(target, t, [{ Name: 'first' }]);
+    const a = await listRows(target, t);
+    const b = await listRows(target, t);
+    expect(b, 'an unchanged base answers the same rows twice').toEqual(a);
+    await appendAll(target, t, [{ Name: 'second' }]);
+    expect((await listRows(target, t)).map((r) => r.Name), 'after an append').toEqual(['first', 'second']);
+    const u = await target.gw(t.base, 'PUT', 'rows/', { json: { table_name: t.name, updates: [{ row_id: id, row: { Name: 'changed' } }] } });
+    expectStatus(u, 200, 'update');
+    expect((await listRows(target, t)).map((r) => r.Name), 'after an update').toEqual(['changed', 'second']);
+    const single = await target.gw(t.base, 'GET', `rows/${id}/`, { query: { table_name: t.name, convert_keys: 'true' } });
+    expect(single.json<Record<string, unknown>>().Name, 'single-row read after an update').toBe('changed');
+    const d = await target.gw(t.base, 'DELETE', 'rows/', { json: { table_name: t.name, row_ids: [id] } });
+    expectStatus(d, 200, 'delete');
+    expect((await listRows(target, t)).map((r) => r.Name), 'after a delete').toEqual(['second']);
+  } finally {
+    await t.drop();
+  }
+});
