@@ -1,4 +1,8 @@
-/** `conformance`: the command-line entry. Commands live one per module in ./commands. */
+/**
+ * `conformance`: the command-line entry. Commands live one per module in ./commands.
+ * CONFORMANCE_* variables are read by `run` only (its builder): read here, a variable meant
+ * for `run` would be an unknown argument of every other command.
+ */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { COMMANDS } from './commands/index.js';
@@ -11,7 +15,6 @@ export async function main(argv: string[]): Promise<number> {
     .command(COMMANDS)
     .demandCommand(1, 'Name a command (see --help).')
     .strict()
-    .env('CONFORMANCE')
     .wrap(Math.min(120, process.stdout.columns || 100))
     .fail((msg, err) => {
       throw err ?? new CliError(msg);
@@ -21,7 +24,8 @@ export async function main(argv: string[]): Promise<number> {
     code = takeOutcome();
   } catch (err) {
     const e = err as Error;
-    process.stderr.write(`conformance: ${e.message}\n`);
+    // One line, whatever the source (yargs lists choices over several lines).
+    process.stderr.write(`conformance: ${e.message.trim().replace(/\s*\n\s*/g, ' ')}\n`);
     code = err instanceof CliError ? err.exitCode : EXIT.harness;
   }
   return code;

@@ -1,7 +1,8 @@
 /**
  * One HTTP call with explicit limits: connect, headers and body timeouts and a response
  * size cap (undici's defaults — 300 s and unlimited — are wrong for a harness). Never
- * throws: a response or a transport error comes back as a value. Redirects are not followed.
+ * throws: a response or a transport error comes back as a value. Redirects are not followed:
+ * a 301/302/303/307/308 is the transport error `redirect`.
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { fromException, transportError, type TransportError } from './errors.js';
@@ -33,6 +34,7 @@ export interface HttpResponse {
 export type HttpResult = HttpResponse | TransportError;
 
 const agents = new Map<string, Agent>();
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** One connection pool per (limits, local address): RATE-2 binds distinct source addresses. */
 export function agentFor(limits: Limits, localAddress?: string): Agent {
@@ -40,7 +42,9 @@ export function agentFor(limits: Limits, localAddress?: string): Agent {
   let a = agents.get(key);
   if (!a) {
     a = new Agent({
-      connect: { timeout: limits.connectMs, ...(localAddress ? { localAddress } : {}) },
+      // A top-level option: undici's Client passes its own `localAddress` to the connector, overriding `connect.localAddress`.
+      connect: { timeout: limits.connectMs },
+      ...(localAddress ? { localAddress } : {}),
       headersTimeout: limits.headersMs,
       bodyTimeout: limits.bodyMs,
       keepAliveTimeout: 4_000,
@@ -63,6 +67,12 @@ function flatHeaders(h: Dispatcher.ResponseData['headers']): Record<string, stri
   return out;
 }
 
+/** Drop a body unread. undici's body emits an AbortError when destroyed: without a listener that would be an uncaught exception. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 export async function send(req: HttpRequest, limits: Limits = DEFAULT_LIMITS, localAddress?: string): Promise<HttpResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -81,9 +91,15 @@ export async function send(req: HttpRequest, limits: Limits = DEFAULT_LIMITS, lo
   } catch (e) {
     return fromException(e, elapsed());
   }
+  // A redirect is never an answer of this API; the harness does not follow one (a loop would never end).
+  if (REDIRECTS.has(res.statusCode)) {
+    discard(res.body);
+    const location = res.headers.location;
+    return transportError('redirect', `${res.statusCode} → ${Array.isArray(location) ? location[0] : location ?? '(no location)'}`, elapsed());
+  }
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
-    res.body.destroy();
+    discard(res.body);
     return transportError('too-large', `Content-Length ${declared} > cap ${limits.maxBodyBytes}`, elapsed());
   }
   const chunks: Buffer[] = [];
@@ -92,7 +108,7 @@ export async function send(req: HttpRequest, limits: Limits = DEFAULT_LIMITS, lo
     for await (const chunk of res.body) {
       size += (chunk as Buffer).length;
       if (size > limits.maxBodyBytes) {
-        res.body.destroy();
+        discard(res.body);
         return transportError('too-large', `more than ${limits.maxBodyBytes} bytes`, elapsed());
       }
       chunks.push(chunk as Buffer);

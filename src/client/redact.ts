@@ -1,15 +1,42 @@
 /**
  * Redaction: no secret reaches a report, log or artefact. Secrets are registered as they
- * are learnt (descriptor credentials, tokens the target hands out); credential-bearing
+ * are learnt (descriptor credentials, tokens the target hands out — any value of a
+ * credential field or header passing through here is learnt too); credential-bearing
  * headers, form fields and JSON fields are masked whatever their value.
+ *
+ * A test worker learns tokens the runner never sees (each worker obtains its own base
+ * tokens). With `CONFHARNESS_SECRETS_FILE` set, every newly learnt secret is appended to
+ * that private file so the runner can scrub the phase's terminal output and blob reports.
  */
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+
 export const MASK = '«redacted»';
+export const SECRETS_FILE_ENV = 'CONFHARNESS_SECRETS_FILE';
 const secrets = new Set<string>();
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'x-seatable-signature', 'x-seafile-otp']);
 const SECRET_FIELDS = /^(password|token|access_token|api_token|account_token|secret|auth_token|external_link|app_token)$/i;
+/** Shorter values are too likely to occur by chance (a status, a small number) to be replaced everywhere. */
+const MIN_SECRET = 6;
 
 export function registerSecret(value: string | undefined | null): void {
-  if (typeof value === 'string' && value.length >= 6) secrets.add(value);
+  if (typeof value !== 'string' || value.length < MIN_SECRET || value === MASK || secrets.has(value)) return;
+  secrets.add(value);
+  const file = process.env[SECRETS_FILE_ENV];
+  if (file) {
+    try {
+      appendFileSync(file, `${Buffer.from(value).toString('base64')}\n`, { mode: 0o600 });
+    } catch {
+      // The runner's scrub still has the descriptor's secrets; nothing better to do here.
+    }
+  }
+}
+
+/** Learn the secrets another process appended to `file`; returns how many bytes were read. */
+export function loadSecretsFile(file: string): number {
+  if (!existsSync(file)) return 0;
+  const text = readFileSync(file, 'utf8');
+  for (const line of text.split('\n')) if (line) registerSecret(Buffer.from(line, 'base64').toString('utf8'));
+  return text.length;
 }
 
 export function knownSecrets(): readonly string[] {
@@ -18,7 +45,26 @@ export function knownSecrets(): readonly string[] {
 
 export function redactText(text: string): string {
   let out = text;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(MASK);
+  // Longest first: a secret that contains another is replaced whole.
+  for (const s of [...secrets].sort((a, b) => b.length - a.length)) if (out.includes(s)) out = out.split(s).join(MASK);
+  return out;
+}
+
+/** The same, on bytes (attachments of any type); unchanged input comes back as is. */
+export function redactBytes(buf: Buffer): Buffer {
+  let out = buf;
+  for (const s of [...secrets].sort((a, b) => b.length - a.length)) {
+    const needle = Buffer.from(s);
+    if (out.indexOf(needle) < 0) continue;
+    const parts: Buffer[] = [];
+    let from = 0;
+    for (let at = out.indexOf(needle); at >= 0; at = out.indexOf(needle, from)) {
+      parts.push(out.subarray(from, at), Buffer.from(MASK));
+      from = at + needle.length;
+    }
+    parts.push(out.subarray(from));
+    out = Buffer.concat(parts);
+  }
   return out;
 }
 
@@ -27,17 +73,25 @@ export function redactHeaders(h: Record<string, string | string[] | undefined>):
   for (const [k, v] of Object.entries(h)) {
     if (v === undefined) continue;
     const value = Array.isArray(v) ? v.join(', ') : v;
-    out[k] = SECRET_HEADERS.has(k.toLowerCase()) ? value.replace(/^(\w+\s+)?.*$/, (_, scheme: string | undefined) => `${scheme ?? ''}${MASK}`) : redactText(value);
+    if (SECRET_HEADERS.has(k.toLowerCase())) {
+      const m = /^(\w+\s+)?(.*)$/.exec(value)!;
+      registerSecret(m[2]);
+      out[k] = `${m[1] ?? ''}${MASK}`;
+    } else out[k] = redactText(value);
   }
   return out;
 }
 
-/** Deep copy with secret fields masked and known secrets replaced. */
+/** Deep copy with secret fields masked (and their values learnt) and known secrets replaced. */
 export function redactValue(v: unknown): unknown {
   if (typeof v === 'string') return redactText(v);
   if (Array.isArray(v)) return v.map(redactValue);
   if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_FIELDS.test(k) && (typeof x === 'string' || typeof x === 'number') ? MASK : redactValue(x)]));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => {
+      if (!SECRET_FIELDS.test(k) || (typeof x !== 'string' && typeof x !== 'number')) return [k, redactValue(x)];
+      registerSecret(String(x));
+      return [k, MASK];
+    }));
   }
   return v;
 }
@@ -53,7 +107,7 @@ export function redactBody(text: string, contentType = ''): string {
   }
   if (/x-www-form-urlencoded/i.test(contentType)) {
     const p = new URLSearchParams(text);
-    for (const k of [...p.keys()]) if (SECRET_FIELDS.test(k)) p.set(k, MASK);
+    for (const [k, v] of [...p.entries()]) if (SECRET_FIELDS.test(k)) { registerSecret(v); p.set(k, MASK); }
     return redactText(p.toString());
   }
   return redactText(text);
@@ -62,7 +116,7 @@ export function redactBody(text: string, contentType = ''): string {
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
-    for (const k of [...u.searchParams.keys()]) if (SECRET_FIELDS.test(k)) u.searchParams.set(k, MASK);
+    for (const [k, v] of [...u.searchParams.entries()]) if (SECRET_FIELDS.test(k)) { registerSecret(v); u.searchParams.set(k, MASK); }
     return redactText(u.toString());
   } catch {
     return redactText(url);

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { EDITIONS, KNOWN_VERSIONS, TargetDescriptor } from '../spec/index.js';
+import { registerSecret } from '../client/redact.js';
+import { descriptorSecrets, EDITIONS, KNOWN_VERSIONS, TargetDescriptor } from '../spec/index.js';
 
 export const Timeouts = z.object({
   connectMs: z.number().int().positive(),
@@ -42,5 +43,7 @@ export function loadState(): RunState {
   const file = process.env[STATE_ENV];
   if (!file) throw new Error(`${STATE_ENV} is not set: the suites run through \`conformance run\``);
   cached = RunState.parse(JSON.parse(readFileSync(file, 'utf8')));
+  // Known from the start in every worker, so redaction never depends on which fixture a check used.
+  for (const s of [...descriptorSecrets(cached.target), ...(cached.limitsConfig ? descriptorSecrets(cached.limitsConfig.target) : [])]) registerSecret(s);
   return cached;
 }

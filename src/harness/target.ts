@@ -54,6 +54,17 @@ export class Reply {
   }
 }
 
+/**
+ * `conformance selftest` (src/mutants/coverage.ts) learns which check reached which fault
+ * switch of its reference server: with CONFHARNESS_TAG_CALLS set, every call carries the
+ * running check's title. Never set against a real target.
+ */
+export const CALL_TAG_HEADER = 'x-conformance-check';
+let callTag: string | undefined;
+export function tagCalls(title: string | undefined): void {
+  callTag = title === undefined ? undefined : encodeURIComponent(title);
+}
+
 interface Budget { remaining: number; reset: number }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -153,6 +164,7 @@ export class Target {
     const url = new URL(o.path, this.url + '/');
     for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', ...o.headers };
+    if (callTag) headers[CALL_TAG_HEADER] = callTag;
     const auth = await this.authHeader(o.auth);
     if (auth) headers.authorization = auth;
     let body: string | Buffer | undefined;

@@ -2,24 +2,49 @@
  * The suites' `test`: Playwright's, with the run's state and target as fixtures, every
  * call recorded and attached (redacted, with curl reproducers), and `check()` to declare a
  * test of a clause: its title starts with the clause ID and it carries the annotations
- * `clause` and `basis` that flow into JUnit and the reports.
+ * `clause` and `basis` that flow into JUnit and the reports. Two automatic fixtures settle
+ * every check (src/harness/marks.ts): an `outcome` annotation when the harness could not
+ * decide, and secrets redacted from its errors and printed output.
  */
 import { test as base, type TestInfo } from '@playwright/test';
 import { behaviourAt, clause as clauseOf, type Behaviour, type ClauseId, type Edition } from '../spec/index.js';
+import { redactStdio, settleCheck } from './marks.js';
 import { Recorder } from './recorder.js';
-import { loadState, type RunState } from './state.js';
-import { Target } from './target.js';
+import { loadState, STATE_ENV, type RunState } from './state.js';
+import { tagCalls, Target } from './target.js';
 
 export interface Fixtures {
   target: Target;
   rec: Recorder;
+  /** Automatic: outcome annotation and redacted errors after every check. */
+  _settle: void;
+  /** Automatic: calls tagged with the check's title (selftest coverage only). */
+  _tag: void;
 }
 export interface WorkerFixtures {
   state: RunState;
   sharedTarget: Target;
+  /** Automatic: the worker's stdout/stderr redacted. */
+  _stdio: void;
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
+  _stdio: [async ({}, use) => {
+    if (process.env[STATE_ENV]) loadState(); // learn the descriptor's secrets before anything is printed
+    const restore = redactStdio();
+    await use();
+    restore();
+  }, { scope: 'worker', auto: true }],
+  _settle: [async ({}, use, testInfo) => {
+    await use();
+    settleCheck(testInfo);
+  }, { auto: true }],
+  _tag: [async ({}, use, testInfo) => {
+    const on = !!process.env.CONFHARNESS_TAG_CALLS; // selftest coverage only (src/mutants/coverage.ts)
+    if (on) tagCalls(testInfo.title);
+    await use();
+    if (on) tagCalls(undefined);
+  }, { auto: true }],
   state: [async ({}, use) => use(loadState()), { scope: 'worker' }],
   sharedTarget: [async ({ state }, use) => use(new Target(state)), { scope: 'worker' }],
   rec: async ({}, use) => use(new Recorder()),

@@ -12,7 +12,7 @@ export const TestResult = z.object({
   family: z.string().nullable(),
   project: z.string(),
   file: z.string(),
-  outcome: z.enum(OUTCOMES),
+  outcome: z.enum(OUTCOMES).describe('pass; fail (the target breaks the clause); skip (does not apply, reason in message); error (the harness could not decide)'),
   durationMs: z.number(),
   /** Why it failed, errored or was skipped (redacted). */
   message: z.string().optional(),
@@ -26,14 +26,14 @@ export const ClauseResult = z.object({
   family: z.string(),
   text: z.string(),
   source: z.string(),
-  outcome: z.enum(CLAUSE_OUTCOMES),
+  outcome: z.enum(CLAUSE_OUTCOMES).describe('the worst outcome of its checks (fail, error, pass, skip); not covered when no check ran'),
   tests: z.object({ pass: z.number(), fail: z.number(), skip: z.number(), error: z.number() }),
   /** Filled by the runner when a baseline is given. */
   baseline: z.enum(['known failure', 'new failure', 'fixed']).optional(),
 });
 
 export const Results = z.object({
-  schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
+  schemaVersion: z.literal(RESULTS_SCHEMA_VERSION).describe('bumped on any incompatible change'),
   tool: z.object({ name: z.string(), version: z.string() }),
   run: z.object({
     id: z.string().optional(),
@@ -54,5 +54,5 @@ export type Results = z.output<typeof Results>;
 export type TestResultT = z.output<typeof TestResult>;
 
 export function resultsJsonSchema(): unknown {
-  return z.toJSONSchema(Results, { target: 'draft-2020-12' });
+  return { title: 'conformance results.json', ...z.toJSONSchema(Results, { target: 'draft-2020-12' }) };
 }

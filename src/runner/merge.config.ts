@@ -1,14 +1,19 @@
-/** Reporters for the merged report of both phases: HTML, JUnit, and our results + clause table. */
+/**
+ * Reporters for the merged report of both phases. Ours come first: the results reporter
+ * settles each check's outcome (vacuous-pass guard included) and marks it on the test's
+ * annotations before the HTML reporter, which builds its report in `onEnd`, reads them.
+ */
 import { defineConfig } from '@playwright/test';
 import { join } from 'node:path';
 
 const dir = process.env.CONFHARNESS_REPORT_DIR ?? 'reports/latest';
+const reports = join(import.meta.dirname, '..', 'reports');
 
 export default defineConfig({
-  testDir: join(import.meta.dirname, '..', '..', 'suites'),
+  testDir: process.env.CONFHARNESS_SUITES_DIR ?? join(import.meta.dirname, '..', '..', 'suites'),
   reporter: [
-    ['html', { outputFolder: join(dir, 'html'), open: 'never' }],
-    ['junit', { outputFile: join(dir, 'junit.xml'), includeProjectInTestName: false }],
-    [join(import.meta.dirname, '..', 'reports', 'results-reporter.ts'), { outputDir: dir }],
+    [join(reports, 'results-reporter.ts'), { outputDir: dir }],
+    [join(reports, 'junit-reporter.ts'), { outputFile: join(dir, 'junit.xml') }],
+    ['html', { outputFolder: join(dir, 'html'), open: 'never', title: 'Conformance report', noCopyPrompt: true }],
   ],
 });

@@ -1,51 +1,77 @@
 /**
  * `conformance run` options. yargs gives the precedence — flags, then CONFORMANCE_*
  * environment variables, then the --config file, then defaults — and zod parses the result
- * once into one frozen configuration.
+ * once into one frozen configuration. Every option states its default in `--help`, in
+ * groups a reader can scan.
  */
 import type { Argv } from 'yargs';
 import { z } from 'zod';
-import { EDITIONS, KNOWN_VERSIONS } from '../spec/index.js';
+import { EDITIONS, KNOWN_VERSIONS, NEWEST_VERSION } from '../spec/index.js';
+
+const G = {
+  target: 'Target (default: the embedded reference server):',
+  creds: 'Credentials (override the descriptor):',
+  held: 'What the target is held to:',
+  select: 'Which checks:',
+  out: 'Reports:',
+  exec: 'Execution and limits:',
+} as const;
 
 export const RUN_OPTIONS = {
-  target: { type: 'string', describe: 'Base URL of the implementation under test (default: the embedded reference server)' },
-  'target-file': { type: 'string', describe: 'Target descriptor JSON (shared/spec/target-descriptor.md)' },
-  username: { type: 'string', describe: 'Account e-mail for /api2/auth-token/' },
-  password: { type: 'string', describe: 'Account password' },
-  'account-token': { type: 'string', describe: 'Account token (instead of username/password)' },
-  base: { type: 'string', array: true, describe: 'A base the run may write to: UUID:API_TOKEN[:NAME] (repeat for a second base)' },
-  admin: { type: 'boolean', describe: 'The account is a system and team admin (admin clauses apply)' },
-  'org-id': { type: 'number', describe: 'Team (org) id of the account' },
-  'workspace-id': { type: 'number', describe: 'Workspace holding the bases' },
-  'rate-window': { type: 'number', describe: 'Rate-limit window of the target in seconds (default: descriptor, else 60)' },
-  edition: { choices: EDITIONS, describe: 'Edition to hold the target to (default: the descriptor\'s claim)' },
-  'api-version': { choices: KNOWN_VERSIONS, describe: 'Release to hold the target to (default: the descriptor\'s claim, else 6.2)' },
-  clauses: { type: 'string', describe: 'Only these clauses: e.g. "RATE-*,SHAPE-1" or "/^SIZE-[1-3]$/"' },
-  grep: { type: 'string', describe: 'Only tests whose title matches this regular expression' },
-  workers: { type: 'number', default: 2, describe: 'Parallel test workers for the functional families' },
-  'report-dir': { type: 'string', describe: 'Where reports go (default: reports/<timestamp>/)' },
-  baseline: { type: 'string', describe: 'Expected failures per clause (JSON); only new failures fail the run' },
-  'source-ips': { type: 'string', describe: 'Loopback source addresses for per-IP checks, e.g. 127.0.0.2-127.0.0.9; "none" to skip (default: that range when the target is loopback)' },
-  'webhook-url': { type: 'string', describe: 'URL at which the target reaches the run\'s webhook receiver (remote targets)' },
-  'webhook-listen': { type: 'string', default: '127.0.0.1:0', describe: 'host:port the webhook receiver listens on' },
-  'limits-config': { type: 'string', describe: 'RATE-7: the limits configuration file the --limits-target was started with' },
-  'limits-target-file': { type: 'string', describe: 'RATE-7: descriptor of a target started with --limits-config (default: the main target)' },
-  'request-timeout': { type: 'number', default: 15, describe: 'Seconds to wait for response headers (connect: 5 s; body: twice this)' },
-  'max-body-mb': { type: 'number', default: 32, describe: 'Largest response body accepted, in MiB' },
-  'test-timeout': { type: 'number', default: 120, describe: 'Seconds one check may take' },
-  'embedded-window': { type: 'number', default: 3, describe: 'Rate window (seconds) of the embedded reference server' },
-  reporter: { type: 'string', describe: 'Terminal reporter: list, line or dot (default: list; line on CI)' },
+  target: { group: G.target, type: 'string', describe: 'Base URL of the implementation under test', defaultDescription: 'the embedded reference server' },
+  'target-file': { group: G.target, type: 'string', describe: 'Target descriptor JSON (spec/target-descriptor.md); not with --target', defaultDescription: 'none' },
+  'embedded-window': { group: G.target, type: 'number', default: 3, describe: 'Rate window (seconds) of the embedded reference server' },
+  'embedded-fault': { type: 'string', array: true, hidden: true, describe: 'Fault switch of the embedded reference server (mutation tests)' },
+  'embedded-coverage': { type: 'string', hidden: true, describe: 'File to write which check reached which fault switch of the embedded servers (selftest)' },
+  username: { group: G.creds, type: 'string', describe: 'Account e-mail for /api2/auth-token/', defaultDescription: 'descriptor' },
+  password: { group: G.creds, type: 'string', describe: 'Account password', defaultDescription: 'descriptor' },
+  'account-token': { group: G.creds, type: 'string', describe: 'Account token (instead of username/password)', defaultDescription: 'descriptor' },
+  base: { group: G.creds, type: 'string', array: true, describe: 'A base the run may write to: UUID:API_TOKEN[:NAME] (repeat for a second base)', defaultDescription: 'descriptor' },
+  admin: { group: G.creds, type: 'boolean', describe: 'The account is a system and team admin (admin clauses apply)', defaultDescription: 'descriptor, else false' },
+  'org-id': { group: G.creds, type: 'number', describe: 'Team (org) id of the account', defaultDescription: 'descriptor' },
+  'workspace-id': { group: G.creds, type: 'number', describe: 'Workspace holding the bases', defaultDescription: 'descriptor' },
+  'rate-window': { group: G.creds, type: 'number', describe: 'Rate-limit window of the target, seconds', defaultDescription: 'descriptor, else 60' },
+  edition: { group: G.held, choices: EDITIONS, describe: 'Edition whose limits apply', defaultDescription: 'descriptor, else self-hosted' },
+  'api-version': { group: G.held, type: 'string', describe: `Release whose behaviour applies (${KNOWN_VERSIONS[0]} … ${NEWEST_VERSION})`, defaultDescription: `descriptor, else ${NEWEST_VERSION}` },
+  clauses: { group: G.select, type: 'string', describe: 'Only these clauses: "RATE-*,SHAPE-1" or "/^SIZE-[1-3]$/"', defaultDescription: 'all' },
+  grep: { group: G.select, type: 'string', describe: 'Only checks whose title matches this regular expression', defaultDescription: 'all' },
+  'report-dir': { group: G.out, type: 'string', describe: 'Where reports go', defaultDescription: 'reports/<timestamp>/' },
+  baseline: { group: G.out, type: 'string', describe: 'Known failures per clause (JSON); only new failures fail the run', defaultDescription: 'none' },
+  reporter: { group: G.out, choices: ['progress', 'list', 'line', 'dot'], default: 'progress', describe: 'Terminal progress: ours (outcomes as in the reports) or Playwright\'s' },
+  'print-config': { group: G.out, type: 'boolean', default: false, describe: 'Print the resolved configuration (secrets masked) and exit' },
+  workers: { group: G.exec, type: 'number', default: 2, describe: 'Parallel workers for the functional families (rate runs alone, last)' },
+  'source-ips': { group: G.exec, type: 'string', describe: 'Loopback source addresses for per-IP checks ("127.0.0.2-127.0.0.9" or "none")', defaultDescription: '127.0.0.2-127.0.0.9 for a loopback target, else none' },
+  'webhook-url': { group: G.exec, type: 'string', describe: 'URL at which the target reaches the run\'s webhook receiver', defaultDescription: 'the receiver\'s own address' },
+  'webhook-listen': { group: G.exec, type: 'string', default: '127.0.0.1:0', describe: 'host:port the webhook receiver listens on' },
+  'limits-config': { group: G.exec, type: 'string', describe: 'RATE-7: the limits file the limits target was started with', defaultDescription: 'none: RATE-7 skipped (embedded: generated)' },
+  'limits-target-file': { group: G.exec, type: 'string', describe: 'RATE-7: descriptor of the target started with --limits-config', defaultDescription: 'the main target' },
+  'request-timeout': { group: G.exec, type: 'number', default: 15, describe: 'Seconds to wait for response headers (connect: 5 s; body: twice this)' },
+  'max-body-mb': { group: G.exec, type: 'number', default: 32, describe: 'Largest response body accepted, in MiB' },
+  'test-timeout': { group: G.exec, type: 'number', default: 120, describe: 'Seconds one check may take before it ends as error' },
 } as const;
 
 export function runBuilder(y: Argv) {
-  return y.options(RUN_OPTIONS).config('config', 'JSON file with any of these options (flags and CONFORMANCE_* variables win)');
+  return y.options(RUN_OPTIONS)
+    .env('CONFORMANCE')
+    .config('config', 'JSON file of options, keys as the flags (flags and variables win)')
+    .group(['config', 'help', 'version'], 'Other:')
+    .epilog([
+      'Every option can also be set as CONFORMANCE_<NAME>, e.g. CONFORMANCE_REPORT_DIR=out.',
+      'Precedence: flags, then CONFORMANCE_* variables, then --config, then defaults.',
+      'Exit codes: 0 nothing failed (skips allowed), 1 a check failed,',
+      '2 usage or harness error (also: checks the harness could not decide).',
+    ].join('\n'));
 }
 
-const ip = z.string().regex(/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/, 'a loopback address 127.x.y.z');
+const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+const seconds = z.number().positive('must be a positive number of seconds');
 
 export const RunOptions = z.object({
-  target: z.url().optional(),
-  targetFile: z.string().optional(),
+  target: z.url({ protocol: /^https?$/, message: 'an http(s) URL' }).optional(),
+  targetFile: z.string().min(1).optional(),
+  embeddedWindow: seconds,
+  embeddedFault: z.array(z.string()).default([]),
+  embeddedCoverage: z.string().min(1).optional(),
   username: z.string().optional(),
   password: z.string().optional(),
   accountToken: z.string().optional(),
@@ -53,25 +79,25 @@ export const RunOptions = z.object({
   admin: z.boolean().optional(),
   orgId: z.number().int().optional(),
   workspaceId: z.number().int().optional(),
-  rateWindow: z.number().positive().optional(),
+  rateWindow: seconds.optional(),
   edition: z.enum(EDITIONS).optional(),
-  apiVersion: z.string().optional(),
+  apiVersion: z.string().refine((v) => KNOWN_VERSIONS.includes(v), `a release of §9: ${KNOWN_VERSIONS.join(', ')}`).optional(),
   clauses: z.string().optional(),
   grep: z.string().optional(),
-  workers: z.number().int().min(1).max(16),
-  reportDir: z.string().optional(),
-  baseline: z.string().optional(),
+  reportDir: z.string().min(1).optional(),
+  baseline: z.string().min(1).optional(),
+  reporter: z.enum(['progress', 'list', 'line', 'dot']).default('progress'),
+  printConfig: z.boolean().default(false),
+  workers: z.number().int('a whole number').min(1).max(16),
   sourceIps: z.string().optional(),
-  webhookUrl: z.url().optional(),
+  webhookUrl: z.url({ message: 'a URL' }).optional(),
   webhookListen: z.string().regex(/^[^:]+:\d+$/, 'host:port'),
   limitsConfig: z.string().optional(),
   limitsTargetFile: z.string().optional(),
-  requestTimeout: z.number().positive(),
+  requestTimeout: seconds,
   maxBodyMb: z.number().positive(),
-  testTimeout: z.number().positive(),
-  embeddedWindow: z.number().positive(),
-  reporter: z.enum(['list', 'line', 'dot']).optional(),
-}).refine((o) => !(o.target && o.targetFile), { message: '--target and --target-file exclude each other' });
+  testTimeout: seconds,
+}).refine((o) => !(o.target && o.targetFile), { message: 'give --target or --target-file, not both', path: ['targetFile'] });
 export type RunOptions = Readonly<z.output<typeof RunOptions>>;
 
 /** "127.0.0.2-127.0.0.9" or "a,b,c" → addresses; "none" → []. */
@@ -80,9 +106,8 @@ export function parseSourceIps(spec: string): string[] {
   const out: string[] = [];
   for (const part of spec.split(',').map((s) => s.trim())) {
     const [from, to] = part.split('-');
-    ip.parse(from);
+    for (const a of [from, to]) if (a !== undefined && !LOOPBACK_V4.test(a)) throw new Error(`${a}: not a loopback address 127.x.y.z`);
     if (!to) { out.push(from!); continue; }
-    ip.parse(to);
     const a = from!.split('.').map(Number);
     const b = to.split('.').map(Number);
     if (a.slice(0, 3).join('.') !== b.slice(0, 3).join('.') || a[3]! > b[3]!) throw new Error(`source address range ${part}: same /24 and ascending`);
@@ -91,8 +116,25 @@ export function parseSourceIps(spec: string): string[] {
   return out;
 }
 
+const flag = (key: PropertyKey | undefined) => `--${String(key ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/** Parse once; a problem comes back as one line naming the flag(s). */
 export function parseRunOptions(argv: Record<string, unknown>): RunOptions {
   const r = RunOptions.safeParse(argv);
-  if (!r.success) throw new Error(r.error.issues.map((i) => `--${String(i.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${i.message}`).join('; '));
+  if (!r.success) throw new Error(r.error.issues.map((i) => `${flag(i.path[0])}: ${i.message}`).join('; '));
+  if (r.data.sourceIps) {
+    try { parseSourceIps(r.data.sourceIps); } catch (e) { throw new Error(`--source-ips: ${(e as Error).message}`); }
+  }
   return Object.freeze(r.data);
+}
+
+/** The configuration as `--print-config` shows it: credentials masked. */
+export function printableConfig(o: RunOptions): Record<string, unknown> {
+  const mask = (v: unknown) => (v === undefined ? undefined : '«redacted»');
+  return {
+    ...o,
+    password: mask(o.password),
+    accountToken: mask(o.accountToken),
+    base: o.base?.map((b) => b.replace(/^([^:]+):[^:]+/, '$1:«redacted»')),
+  };
 }

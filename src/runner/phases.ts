@@ -1,9 +1,16 @@
-/** Running Playwright: one child process per phase, then the merge of their blob reports. */
+/**
+ * Running Playwright: one child process per phase, then the merge of their blob reports.
+ * The children's output reaches the terminal through a redacting pipe, and their blob
+ * reports are scrubbed before the merge, so no reporter ever sees a secret.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { SECRETS_FILE_ENV } from '../client/redact.js';
 import { matchClauses } from '../spec/index.js';
+import { scrubBlob } from './blobs.js';
+import { pipeRedacted, SecretsFile } from './redact-stream.js';
 
 const require = createRequire(import.meta.url);
 const CLI = require.resolve('@playwright/test/cli');
@@ -16,15 +23,25 @@ export function interruptPhase(): void {
   current?.kill('SIGINT');
 }
 
-function runNode(args: string[], env: NodeJS.ProcessEnv, quiet = false): Promise<number> {
+/** Colours and a terminal width for the children when we have a terminal (their output is piped). */
+function ttyEnv(): NodeJS.ProcessEnv {
+  if (!process.stdout.isTTY) return {};
+  return { FORCE_COLOR: process.env.FORCE_COLOR ?? '1', PLAYWRIGHT_FORCE_TTY: String(process.stdout.columns || 100), CONFHARNESS_COLOR: '1' };
+}
+
+function runNode(args: string[], env: NodeJS.ProcessEnv, secrets: SecretsFile, quiet = false): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: quiet ? ['ignore', 'ignore', 'inherit'] : ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...env, ...ttyEnv() }, stdio: ['ignore', 'pipe', 'pipe'] });
     current = child;
-    child.on('exit', (code, signal) => {
-      current = undefined;
-      resolve(code ?? (signal ? 130 : 1));
-    });
+    const out = quiet ? (child.stdout.resume(), Promise.resolve()) : pipeRedacted(child.stdout, process.stdout, secrets);
+    const err = pipeRedacted(child.stderr, process.stderr, secrets);
+    let code = 1;
+    child.on('exit', (c, signal) => { code = c ?? (signal ? 130 : 1); });
     child.on('error', () => resolve(1));
+    child.on('close', () => {
+      current = undefined;
+      void Promise.all([out, err]).then(() => resolve(code));
+    });
   });
 }
 
@@ -33,48 +50,69 @@ export function grepFor(clauses: string | undefined, grep: string | undefined): 
   const parts: string[] = [];
   if (clauses) {
     const ids = matchClauses(clauses);
-    if (ids.length === 0) throw new Error(`--clauses ${clauses} matches no clause`);
+    if (ids.length === 0) throw new Error(`--clauses ${clauses}: matches no clause`);
     parts.push(`(?=.*(?:${ids.join('|')})(?![0-9]))`);
   }
-  if (grep) parts.push(`(?=.*(?:${grep}))`);
+  if (grep) {
+    try { new RegExp(grep); } catch (e) { throw new Error(`--grep: ${(e as Error).message}`); }
+    parts.push(`(?=.*(?:${grep}))`);
+  }
   return parts.length ? `^${parts.join('')}` : undefined;
+}
+
+export type Phase = 'functional' | 'rate';
+
+export const SUITES_DIR = process.env.CONFHARNESS_SUITES_DIR ?? join(HERE, '..', '..', 'suites');
+
+/** The phases a run needs: no Playwright start (a second or two) for a phase that would run nothing. */
+export function phasesFor(clauses: string | undefined, suitesDir = SUITES_DIR): Phase[] {
+  const files = existsSync(suitesDir) ? readdirSync(suitesDir).filter((f) => f.endsWith('.spec.ts')) : [];
+  const ids = clauses ? matchClauses(clauses) : undefined;
+  const rate = files.includes('rate.spec.ts') && (!ids || ids.some((id) => id.startsWith('RATE-')));
+  const other = files.some((f) => f !== 'rate.spec.ts') && (!ids || ids.some((id) => !id.startsWith('RATE-')));
+  return [...(other ? ['functional' as const] : []), ...(rate ? ['rate' as const] : [])];
 }
 
 export interface PhaseEnv {
   stateFile: string;
+  secrets: SecretsFile;
   workDir: string;
   workers: number;
   testTimeoutMs: number;
-  reporter?: string;
+  reporter: string;
 }
 
-export function runPhase(phase: 'functional' | 'rate', grep: string | undefined, p: PhaseEnv): Promise<number> {
+export function runPhase(phase: Phase, grep: string | undefined, p: PhaseEnv): Promise<number> {
   const args = ['test', '--config', join(HERE, 'playwright.config.ts'), '--project', phase, '--pass-with-no-tests'];
   if (grep) args.push('--grep', grep);
   return runNode(args, {
     ...process.env,
     CONFHARNESS_STATE_FILE: p.stateFile,
+    [SECRETS_FILE_ENV]: p.secrets.path,
     CONFHARNESS_PHASE: phase,
     CONFHARNESS_WORK_DIR: p.workDir,
     CONFHARNESS_WORKERS: String(phase === 'rate' ? 1 : p.workers),
     CONFHARNESS_TEST_TIMEOUT_MS: String(p.testTimeoutMs),
-    ...(p.reporter ? { CONFHARNESS_TERMINAL_REPORTER: p.reporter } : {}),
-  });
+    CONFHARNESS_TERMINAL_REPORTER: p.reporter,
+  }, p.secrets);
 }
 
-/** Merge the phases' blob reports; false when no phase produced one. */
-export async function mergeReports(workDir: string, reportDir: string, runInfo: object): Promise<boolean> {
+/** Scrub the phases' blob reports and merge them; false when no phase produced one. */
+export async function mergeReports(workDir: string, reportDir: string, runInfo: object, secrets: SecretsFile): Promise<boolean> {
   const all = join(workDir, 'blobs-all');
   mkdirSync(all, { recursive: true });
   for (const phase of ['functional', 'rate']) {
     const dir = join(workDir, 'blobs', phase);
     if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.endsWith('.zip')) copyFileSync(join(dir, f), join(all, f));
   }
-  if (readdirSync(all).length === 0) return false;
+  const blobs = readdirSync(all);
+  if (blobs.length === 0) return false;
+  secrets.refresh();
+  for (const f of blobs) await scrubBlob(join(all, f));
   await runNode(['merge-reports', '--config', join(HERE, 'merge.config.ts'), all], {
     ...process.env,
     CONFHARNESS_REPORT_DIR: reportDir,
     CONFHARNESS_RUN_INFO: JSON.stringify(runInfo),
-  }, true);
+  }, secrets, true);
   return true;
 }

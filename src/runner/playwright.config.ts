@@ -1,18 +1,22 @@
 /**
  * Playwright configuration of the conformance suites, used by `conformance run` in two
  * phases: `functional` (every family but rate, in parallel) and then `rate` (last, so its
- * bursts never starve functional checks). Each phase writes a blob report in a folder of its own (a blob reporter empties its folder
- * first); the runner collects and merges them into the HTML, JUnit and results reports.
+ * bursts never starve functional checks). Each phase writes a blob report in a folder of
+ * its own (a blob reporter empties its folder first); the runner scrubs and merges them
+ * into the HTML, JUnit and results reports. `CONFHARNESS_SUITES_DIR` points the runner at
+ * another suite folder (the project's own tests use small test-only suites).
  */
-import { defineConfig } from '@playwright/test';
+import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { join } from 'node:path';
 
 const env = process.env;
 const phase = env.CONFHARNESS_PHASE ?? 'functional';
 const work = env.CONFHARNESS_WORK_DIR ?? join(process.cwd(), '.tmp');
+const terminal = env.CONFHARNESS_TERMINAL_REPORTER ?? 'progress';
+const progress: ReporterDescription = [join(import.meta.dirname, '..', 'reports', 'progress-reporter.ts'), { phase }];
 
 export default defineConfig({
-  testDir: join(import.meta.dirname, '..', '..', 'suites'),
+  testDir: env.CONFHARNESS_SUITES_DIR ?? join(import.meta.dirname, '..', '..', 'suites'),
   testMatch: '*.spec.ts',
   outputDir: join(work, 'test-results', phase),
   timeout: Number(env.CONFHARNESS_TEST_TIMEOUT_MS ?? 120_000),
@@ -20,7 +24,7 @@ export default defineConfig({
   forbidOnly: !!env.CI,
   retries: 0,
   workers: Number(env.CONFHARNESS_WORKERS ?? 2),
-  reporter: [[env.CONFHARNESS_TERMINAL_REPORTER ?? (env.CI ? 'line' : 'list')], ['blob', { outputDir: join(work, 'blobs', phase), fileName: `${phase}.zip` }]],
+  reporter: [terminal === 'progress' ? progress : [terminal], ['blob', { outputDir: join(work, 'blobs', phase), fileName: `${phase}.zip` }]],
   projects: [
     { name: 'functional', testIgnore: 'rate.spec.ts' },
     { name: 'rate', testMatch: 'rate.spec.ts' },

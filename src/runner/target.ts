@@ -2,11 +2,11 @@
  * Which target a run judges: a descriptor file, a URL plus credential flags, or (neither
  * given) the embedded reference server, started in-process with a short rate window.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from '../server/index.js';
-import { LIMIT_SETTINGS, TargetDescriptor, type TargetDescriptorInput } from '../spec/index.js';
+import type { RunningServer } from '../server/index.js';
+import { EMULATED_VERSIONS, isEmulatedVersion, LIMIT_SETTINGS, TargetDescriptor, type TargetDescriptorInput } from '../spec/index.js';
 import type { RunOptions } from './options.js';
 
 export interface ResolvedTarget {
@@ -14,6 +14,8 @@ export interface ResolvedTarget {
   embedded: boolean;
   limitsConfig?: { file: string; values: Record<string, number>; target: TargetDescriptor };
   servers: RunningServer[];
+  /** Temporary folders to remove at the end of the run. */
+  tempDirs: string[];
 }
 
 function parseDescriptor(raw: unknown, where: string): TargetDescriptor {
@@ -53,6 +55,31 @@ function withFlags(base: Partial<TargetDescriptorInput>, o: RunOptions): TargetD
   return parseDescriptor(merged, 'target (flags and descriptor)');
 }
 
+/** The descriptor a run with --target or --target-file judges (undefined: the embedded server); throws on a bad one. */
+export function givenDescriptor(o: RunOptions): TargetDescriptor | undefined {
+  if (!o.target && !o.targetFile) return undefined;
+  return withFlags(o.targetFile ? readDescriptor(o.targetFile) : {}, o);
+}
+
+function readLimitsConfig(file: string): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
+  } catch (e) {
+    throw new Error(`--limits-config ${file}: ${(e as Error).message}`);
+  }
+}
+
+/** Problems with the target options that must stop a run before it starts (usage errors). */
+export function checkTargetOptions(o: RunOptions): void {
+  const d = givenDescriptor(o);
+  const credentialFlags = (['username', 'password', 'accountToken', 'base', 'orgId', 'workspaceId', 'admin', 'rateWindow'] as const).filter((k) => o[k] !== undefined);
+  if (!d && credentialFlags.length) throw new Error(`--${credentialFlags[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --target or --target-file (the embedded server brings its own credentials)`);
+  if (d && o.embeddedFault.length) throw new Error('--embedded-fault applies to the embedded reference server only');
+  if (!d && o.apiVersion && !isEmulatedVersion(o.apiVersion)) throw new Error(`--api-version ${o.apiVersion}: the embedded reference server emulates ${EMULATED_VERSIONS[0]} … ${EMULATED_VERSIONS.at(-1)}; give a --target for older releases`);
+  if (o.limitsConfig) readLimitsConfig(o.limitsConfig);
+  if (o.limitsTargetFile) readDescriptor(o.limitsTargetFile);
+}
+
 /** Limits for the RATE-7 probe: distinct from every edition's defaults, so a server that ignores the file is caught. */
 const PROBE_LIMITS: Record<string, number> = { base_api_limit_per_minute: 123, account_api_limit_per_minute: 456, auth_token_limit_per_minute: 78 };
 
@@ -64,14 +91,25 @@ export async function resolveTarget(o: RunOptions): Promise<ResolvedTarget> {
       const values = JSON.parse(readFileSync(o.limitsConfig, 'utf8')) as Record<string, number>;
       limitsConfig = { file: o.limitsConfig, values, target: o.limitsTargetFile ? readDescriptor(o.limitsTargetFile) : descriptor };
     }
-    return { descriptor, embedded: false, limitsConfig, servers: [] };
+    return { descriptor, embedded: false, limitsConfig, servers: [], tempDirs: [] };
   }
-  const common = { edition: o.edition, apiVersion: o.apiVersion, rateWindowSeconds: o.embeddedWindow };
+  const common = { edition: o.edition, apiVersion: o.apiVersion, rateWindowSeconds: o.embeddedWindow, faults: o.embeddedFault ?? [] };
+  // Loaded only when needed: the server's modules take a second or two to load.
+  const { startServer } = await import('../server/index.js');
   const main = await startServer(common);
   const dir = mkdtempSync(join(tmpdir(), 'conformance-limits-'));
   const file = join(dir, 'limits.json');
   writeFileSync(file, JSON.stringify(PROBE_LIMITS, null, 2));
-  const probe = await startServer({ ...common, configFile: file });
+  let probe: RunningServer;
+  try {
+    probe = await startServer({ ...common, configFile: file });
+  } catch (e) {
+    await main.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  // `conformance selftest`: learn which check reaches which fault switch (src/mutants/coverage.ts).
+  if (o.embeddedCoverage) (await import('../mutants/coverage.js')).recordCoverage([main, probe], o.embeddedCoverage);
   const values = Object.fromEntries(LIMIT_SETTINGS.map((s) => [s.key, PROBE_LIMITS[s.key]!]));
-  return { descriptor: main.descriptor, embedded: true, limitsConfig: { file, values, target: probe.descriptor }, servers: [main, probe] };
+  return { descriptor: main.descriptor, embedded: true, limitsConfig: { file, values, target: probe.descriptor }, servers: [main, probe], tempDirs: [dir] };
 }

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerContext } from './context.js';
 import { installPipeline } from './pipeline/hooks.js';
 import { registerAccount } from './routes/account/index.js';
+import { registerMultipart } from './routes/account/multipart.js';
 import { registerAuth } from './routes/auth.js';
 import { registerArchive } from './routes/gateway/archive.js';
 import { registerLinks } from './routes/gateway/links.js';
@@ -12,6 +13,7 @@ import { registerSql } from './routes/gateway/sql.js';
 import { registerTables } from './routes/gateway/tables.js';
 import { registerLegacy } from './routes/legacy.js';
 import { registerPublic } from './routes/public.js';
+import { registerZombies } from './routes/zombies.js';
 
 /** Larger than the biggest legitimate call (10,000 row ids to delete), smaller than a 10 MB abuse. */
 export const BODY_LIMIT = 4 * 1024 * 1024;
@@ -25,6 +27,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
+  await registerMultipart(app);
   installPipeline(app, ctx);
   registerPublic(app, ctx);
   registerAuth(app, ctx);
@@ -34,6 +37,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   registerSql(app, ctx);
   registerArchive(app, ctx);
   registerLegacy(app, ctx);
+  registerZombies(app, ctx);
   registerAccount(app, ctx);
   return app;
 }

@@ -18,7 +18,7 @@ export interface ServerContext extends RowsContext {
   events: RowEvents;
   now: () => number;
   /** Gateway GET responses per base, valid while the base's version is unchanged (ROUTE-7). */
-  responseCache: Map<string, { version: number; entries: Map<string, string> }>;
+  responseCache: Map<string, { version: number; entries: Map<string, string>; chars: number }>;
   /** Set by the families that need them (quota, webhooks); absent means not in use. */
   quota?: { admit(baseUuid: string): boolean };
   /** Closed with the server. */
@@ -26,8 +26,8 @@ export interface ServerContext extends RowsContext {
 }
 
 export function createContext(opts: ServerOptions): ServerContext {
-  const store = new Store(opts.dataFile);
   const now = opts.clock ?? Date.now;
+  const store = new Store(opts.dataFile, now);
   const ctx: ServerContext = {
     opts,
     behaviour: behaviourAt(opts.apiVersion),
@@ -46,19 +46,25 @@ export function createContext(opts: ServerOptions): ServerContext {
 }
 
 const CACHE_ENTRIES_PER_BASE = 256;
+/** Bodies of 1,000 rows run to half a megabyte: bound the bytes too, not only the entries. */
+const CACHE_CHARS_PER_BASE = 16 * 1024 * 1024;
 
 /** A cached gateway answer for this base and key, if the base has not changed since. */
 export function cached(ctx: ServerContext, baseUuid: string, version: number, key: string, make: () => string): string {
   let c = ctx.responseCache.get(baseUuid);
   if (!c || c.version !== version) {
-    c = { version, entries: new Map() };
+    c = { version, entries: new Map(), chars: 0 };
     ctx.responseCache.set(baseUuid, c);
   }
   let body = c.entries.get(key);
   if (body === undefined) {
     body = make();
-    if (c.entries.size >= CACHE_ENTRIES_PER_BASE) c.entries.clear();
+    if (c.entries.size >= CACHE_ENTRIES_PER_BASE || c.chars + body.length > CACHE_CHARS_PER_BASE) {
+      c.entries.clear();
+      c.chars = 0;
+    }
     c.entries.set(key, body);
+    c.chars += body.length;
   }
   return body;
 }

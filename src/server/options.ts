@@ -64,6 +64,7 @@ const limitValue = (n: number) => (n < 0 ? null : n);
 export function effectiveLimits(opts: ServerOptions): EffectiveLimits {
   const edition: Edition = opts.edition;
   const rate: Record<RateClass, number | null> = { ...RATE_LIMITS[edition] };
+  if (edition === 'cloud' && opts.faults.includes('auth-token-unlimited-on-cloud')) rate['auth-token'] = null; // mutant: the self-hosted default everywhere
   const sources: EffectiveLimits['sources'] = { account: 'edition', gateway: 'edition', 'auth-token': 'edition' };
   let quota = DEFAULT_QUOTA_FORMULA;
   const customisable = edition !== 'cloud';

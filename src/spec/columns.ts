@@ -15,6 +15,8 @@ export type ColumnType = (typeof COLUMN_TYPES)[number];
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/, 'an ISO date or date-time');
 const userId = z.string().min(1);
+/** Dates as the real service takes them on write (api-shapes §3): ISO, `2030/06/20`, `6/5/2024`, `20.06.2030 23:55`. */
+const writtenDate = z.string().regex(/^\s*(\d{4}[-/]\d{1,2}[-/]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}\.\d{1,2}\.\d{4}( \d{1,2}:\d{2})?|\d{1,2}\/\d{1,2}\/\d{4})\s*$/, 'a date');
 const fileValue = z.object({ name: z.string(), size: z.number().nonnegative(), type: z.string(), url: z.string() }).loose();
 const geolocation = z.union([
   z.object({ lng: z.number(), lat: z.number() }).loose(),
@@ -45,7 +47,7 @@ export const COLUMNS: Readonly<Record<ColumnType, ColumnSpec>> = {
   'long-text': spec({ type: 'long-text', writable: 'rows', read: z.string(), write: z.string(), sample: '# Notes\n\nTwo *lines*.', wrong: ['not', 'text'] }),
   number: spec({ type: 'number', writable: 'rows', read: z.number(), write: z.union([z.number().finite(), numericString]), sample: 42.5, wrong: 'forty-two', data: { format: 'number', decimal: 'dot', thousands: 'no' } }),
   checkbox: spec({ type: 'checkbox', writable: 'rows', read: z.boolean(), write: z.boolean(), sample: true, wrong: 'yes please' }),
-  date: spec({ type: 'date', writable: 'rows', read: isoDate, write: z.string().refine((s) => !Number.isNaN(Date.parse(s.replace(/\//g, '-'))), 'a date'), sample: '2030-06-20', wrong: 'not a date', data: { format: 'YYYY-MM-DD' } }),
+  date: spec({ type: 'date', writable: 'rows', read: isoDate, write: writtenDate, sample: '2030-06-20', wrong: 'not a date', data: { format: 'YYYY-MM-DD' } }),
   duration: spec({ type: 'duration', writable: 'rows', read: z.number(), write: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+(:\d{1,2}){0,2}$/)]), sample: 5400, wrong: { hours: 1 }, data: { format: 'h:mm', duration_format: 'h:mm' } }),
   'single-select': spec({ type: 'single-select', writable: 'rows', read: z.string(), write: z.string(), sample: 'Alpha', wrong: 17, data: { options: [{ name: 'Alpha', color: '#FFFCB5', textColor: '#202428', id: '100001' }] } }),
   'multiple-select': spec({ type: 'multiple-select', writable: 'rows', read: z.array(z.string()), write: z.array(z.string()), sample: ['Alpha', 'Beta'], wrong: 'Alpha', data: { options: [{ name: 'Alpha', color: '#FFFCB5', textColor: '#202428', id: '100001' }, { name: 'Beta', color: '#E8F5E9', textColor: '#202428', id: '100002' }] } }),

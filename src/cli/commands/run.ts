@@ -1,7 +1,7 @@
 /** `conformance run`: judge a target against the specification's clauses. */
 import type { ArgumentsCamelCase, Argv } from 'yargs';
-import { run } from '../../runner/run.js';
-import { parseRunOptions, runBuilder } from '../../runner/options.js';
+import { preflight, run } from '../../runner/run.js';
+import { parseRunOptions, printableConfig, runBuilder, type RunOptions } from '../../runner/options.js';
 import { CliError, EXIT, setOutcome } from '../exit.js';
 
 export const command = 'run';
@@ -9,11 +9,17 @@ export const describe = 'Run the conformance suites against a target (default: t
 export const builder = (y: Argv) => runBuilder(y);
 
 export async function handler(argv: ArgumentsCamelCase<Record<string, unknown>>): Promise<void> {
-  let opts;
+  let opts: RunOptions;
   try {
     opts = parseRunOptions(argv);
   } catch (e) {
     throw new CliError((e as Error).message, EXIT.usage);
+  }
+  const problem = preflight(opts);
+  if (problem) throw new CliError(problem, EXIT.usage);
+  if (opts.printConfig) {
+    process.stdout.write(`${JSON.stringify(printableConfig(opts), null, 2)}\n`);
+    return;
   }
   try {
     const outcome = await run(opts);

@@ -1,7 +1,6 @@
 /** `conformance serve`: start the reference server on loopback. */
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { EDITIONS, EMULATED_VERSIONS, NEWEST_VERSION, DEFAULT_EDITION } from '../../spec/index.js';
-import { startServer } from '../../server/index.js';
 
 interface Args {
   port: number;
@@ -36,15 +35,19 @@ export function builder(y: Argv): Argv<Args> {
 }
 
 export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
+  // Loaded here, not at the top: every other command (and --help) starts faster without the server.
+  const { startServer } = await import('../../server/index.js');
   const srv = await startServer({
     host: argv.host, port: argv.port, edition: argv.edition, apiVersion: argv.apiVersion, dataFile: argv.data,
     configFile: argv.config, rateWindowSeconds: argv.rateWindow, trustProxy: argv.trustProxy, unlimited: argv.unlimited, faults: argv.fault,
   });
-  if (argv.json) process.stdout.write(`${JSON.stringify(srv.descriptor)}\n`);
-  else process.stderr.write(`reference server ${srv.descriptor.api_version} (${srv.descriptor.edition}) listening on ${srv.url}\n`);
-  await new Promise<void>((resolve) => {
+  // Listen for the stop signal before announcing the server: a caller may send it as soon as it reads the line.
+  const stopped = new Promise<void>((resolve) => {
     const stop = () => { void srv.close().then(resolve); };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  if (argv.json) process.stdout.write(`${JSON.stringify(srv.descriptor)}\n`);
+  else process.stderr.write(`reference server ${srv.descriptor.api_version} (${srv.descriptor.edition}) listening on ${srv.url}\n`);
+  await stopped;
 }

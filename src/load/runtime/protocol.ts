@@ -4,6 +4,7 @@
  * and blocks in Atomics.wait on its control word until the main thread has written the
  * answer to its response port.
  */
+import type { MessagePort } from 'node:worker_threads';
 
 /** Control words in each VU's SharedArrayBuffer (Int32 indices). */
 export const CTL = {
@@ -81,8 +82,7 @@ export interface DeclaredMetric { name: string; type: 'counter' | 'gauge' | 'rat
 export type Report =
   | { t: 'ready'; options: string; metrics: DeclaredMetric[]; exports: string[] }
   | { t: 'init-error'; error: string }
-  | { t: 'http'; reqs: HttpRequestSpec[]; s: Sample[] }
-  | { t: 'sleep'; ms: number; s: Sample[] }
+  | { t: 'http'; reqs: HttpRequestSpec[]; s: Sample[]; seq?: number }
   | { t: 'flush'; s: Sample[]; metrics?: DeclaredMetric[] }
   | { t: 'done'; s: Sample[]; completed: number; interrupted: boolean; errors: string[]; result?: string; metrics?: DeclaredMetric[] }
   | { t: 'abort'; reason: string; s: Sample[] };

@@ -12,23 +12,31 @@ export interface Admission {
 }
 
 export class FixedWindowLimiter {
-  private readonly counts = new Map<string, { window: number; count: number }>();
+  private readonly counts = new Map<string, { window: number; count: number; sticky?: boolean }>();
   private lastPrune = 0;
 
   constructor(readonly windowMs: number, private readonly now: () => number = Date.now) {}
 
-  /** Count one call against `key`; `slack` admits that many extra calls (a mutant's off-by-one). */
-  take(key: string, limit: number, slack = 0): Admission {
+  /**
+   * Count one call against `key`; `slack` admits that many extra calls (a mutant's off-by-one);
+   * `sticky`: once the key is refused its count is kept across windows (a mutant: the
+   * counter loses its expiry when the limit is hit).
+   */
+  take(key: string, limit: number, slack = 0, sticky = false): Admission {
     const now = this.now();
     const window = Math.floor(now / this.windowMs);
     this.prune(window);
     let entry = this.counts.get(key);
-    if (!entry || entry.window !== window) {
+    if (!entry || (entry.window !== window && !entry.sticky)) {
       entry = { window, count: 0 };
       this.counts.set(key, entry);
     }
+    entry.window = window;
     const reset = Math.ceil(((window + 1) * this.windowMs) / 1000);
-    if (entry.count >= limit + slack) return { allowed: false, limit, remaining: 0, reset };
+    if (entry.count >= limit + slack) {
+      if (sticky) entry.sticky = true;
+      return { allowed: false, limit, remaining: 0, reset };
+    }
     entry.count++;
     return { allowed: true, limit, remaining: Math.max(0, limit - entry.count), reset };
   }
@@ -37,6 +45,6 @@ export class FixedWindowLimiter {
   private prune(window: number): void {
     if (window === this.lastPrune) return;
     this.lastPrune = window;
-    for (const [k, v] of this.counts) if (v.window < window) this.counts.delete(k);
+    for (const [k, v] of this.counts) if (v.window < window && !v.sticky) this.counts.delete(k);
   }
 }

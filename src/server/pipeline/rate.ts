@@ -18,6 +18,7 @@ function keyOf(ctx: ServerContext, ep: Endpoint, ip: string, params: Record<stri
   if (ep.rate === 'exempt') return '';
   const per = ctx.faults.has('limit-per-ip') ? 'ip' : RATE_KEY_OF_CLASS[ep.rate];
   if (per === 'base' && params.base_uuid) return `${ep.rate}:base:${params.base_uuid}`;
+  if (ep.rate === 'account' && ctx.faults.has('account-limit-global')) return 'account:all'; // mutant: one budget for every address
   return `${ep.rate}:ip:${ip}`;
 }
 
@@ -25,16 +26,18 @@ function keyOf(ctx: ServerContext, ep: Endpoint, ip: string, params: Record<stri
 export function admit(ctx: ServerContext, ep: Endpoint, ip: string, params: Record<string, string>): Admission | undefined {
   if (ctx.opts.unlimited) return undefined;
   const exempt = ep.rate === 'exempt' && !(ctx.faults.has('limit-server-info') && ep.id === 'serverInfo');
-  if (exempt) return undefined;
+  if (exempt || ctx.faults.has(`unlimited:${ep.id}`)) return undefined; // mutant unlimited:<id>: one endpoint forgot its limiter
   const rateClass = ep.rate === 'exempt' ? 'account' : ep.rate;
   const limit = ctx.limits.rate[rateClass];
   if (limit === null) return undefined;
   const key = keyOf(ctx, { ...ep, rate: rateClass }, ip, params);
-  return ctx.limiter.take(key, limit, ctx.faults.has('limit-plus-one') ? 1 : 0);
+  // Mutant window-never-resets: an account counter (per address) that hit the limit never expires.
+  const sticky = rateClass === 'account' && ctx.faults.has('window-never-resets');
+  return ctx.limiter.take(key, limit, ctx.faults.has('limit-plus-one') ? 1 : 0, sticky);
 }
 
 export function setRateHeaders(ctx: ServerContext, ep: Endpoint, reply: FastifyReply, a: Admission | undefined): void {
-  if (!a || !ctx.behaviour.rateLimitHeaders || !HEADER_FAMILIES.has(ep.family)) return;
+  if (!a || !ctx.behaviour.rateLimitHeaders || !HEADER_FAMILIES.has(ep.family) || ctx.faults.has('no-rate-headers')) return;
   const reset = ctx.faults.has('reset-relative') ? Math.max(0, a.reset - Math.floor(ctx.now() / 1000)) : a.reset;
   reply.header('x-ratelimit-limit', String(a.limit));
   reply.header('x-ratelimit-remaining', String(ctx.faults.has('remaining-stuck') ? a.limit : a.remaining));

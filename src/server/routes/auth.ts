@@ -7,6 +7,7 @@ import { endpoint } from '../../spec/index.js';
 import type { ServerContext } from '../context.js';
 import { badRequest, forbidden, HttpError, notFound } from '../errors.js';
 import { route } from '../pipeline/hooks.js';
+import { recordLogin } from '../store/account/logs.js';
 import type { User } from '../store/store.js';
 
 /** `exp` as the real service takes it: `5h`, `3d`, `30m` or seconds. */
@@ -44,7 +45,13 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
     const username = typeof body.username === 'string' ? body.username : '';
     const password = typeof body.password === 'string' ? body.password : '';
     const user = username && password ? ctx.store.login(username, password) : undefined;
+    const lax = !user && password && ctx.faults.has('auth-token-accepts-wrong-password') ? ctx.store.userByEmail(username) : undefined; // mutant: password not checked
+    if (lax) return { token: ctx.store.accountToken(lax.id) };
+    // List Team Logins (ACCT-4) shows real attempts of known users, failed ones included.
+    const known = user ?? (username ? ctx.store.userByEmail(username) : undefined);
+    if (known) recordLogin(ctx.db, known, req.clientIp, !!user, ctx.now());
     if (!user) throw new HttpError(400, 'Unable to login with provided credentials.', 'login');
+    if (ctx.faults.has('auth-token-wrong-field')) return { key: ctx.store.accountToken(user.id) };
     return { token: ctx.store.accountToken(user.id) };
   });
 
@@ -56,11 +63,14 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
     const seconds = expirySeconds((req.query as Record<string, string>).exp, ctx.opts.baseTokenSeconds);
     const bt = ctx.store.issueBaseToken(base.uuid, seconds, api.permission, api.app_name, null);
     ctx.db.prepare('UPDATE api_tokens SET last_access = ? WHERE token = ?').run(new Date().toISOString(), api.token);
-    const common = { app_name: api.app_name, access_token: bt.token, dtable_uuid: base.uuid, workspace_id: base.workspaceId, dtable_name: base.name };
+    // Mutant app-token-wrong-uuid: the answer names the workspace's first base, not the token's.
+    const named = ctx.faults.has('app-token-wrong-uuid') ? ctx.store.allBases().find((b) => b.workspaceId === base.workspaceId && b.uuid !== base.uuid) ?? base : base;
+    const common = { app_name: api.app_name, access_token: bt.token, dtable_uuid: named.uuid, workspace_id: base.workspaceId, dtable_name: base.name };
     if (ctx.behaviour.legacyFamilies) {
       const root = `${req.protocol}://${req.headers.host}`;
       return { ...common, dtable_server: `${root}/dtable-server/`, dtable_socket: `${root}/`, dtable_db: `${root}/dtable-db/`, use_api_gateway: true };
     }
+    if (ctx.faults.has('base-token-names-dtable-server')) return { ...common, dtable_server: `${req.protocol}://${req.headers.host}/dtable-server/`, use_api_gateway: true };
     return { ...common, dtable_server: gatewayUrl(req), use_api_gateway: true };
   });
 
@@ -69,7 +79,7 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
     const p = req.params as { workspace_id: string; base_name: string };
     const base = workspaceBase(ctx, user, p.workspace_id, p.base_name);
     const seconds = expirySeconds((req.query as Record<string, string>).exp, ctx.opts.baseTokenSeconds);
-    const bt = ctx.store.issueBaseToken(base.uuid, seconds, 'rw', null, user.id);
+    const bt = ctx.store.issueBaseToken(base.uuid, seconds, ctx.faults.has('account-base-token-read-only') ? 'r' : 'rw', null, user.id);
     return { access_token: bt.token, dtable_uuid: base.uuid };
   });
 

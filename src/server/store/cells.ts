@@ -2,16 +2,22 @@
  * Reading rows: from physical SQLite rows to the API's row objects. Stored columns are
  * decoded; links, link formulas, formulas and the row-internal column types are computed.
  * The shapes follow the emulated release (SHAPE-1..3, §9 5.0).
+ *
+ * Physical rows are fetched as arrays (`PhysRows`): better-sqlite3 then builds no object
+ * per row, and each API row is built once, in column order, from a per-call plan.
  */
 import type { Behaviour } from '../../spec/index.js';
-import type { Db } from './db.js';
+import { cachedStatement, qid, type Db } from './db.js';
 import { evaluateFormula } from './formula.js';
 import { linkData, linkedIds, linkSide } from './links.js';
 import { physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
-import { decodeValue } from './values.js';
+import { decoderOf } from './values.js';
 
+/** One physical row as an object (write paths, webhooks). */
 export type PhysRow = Record<string, unknown> & { _id: string };
 export type ApiRow = Record<string, unknown>;
+/** Physical rows as arrays, with the column names of the statement that read them. */
+export interface PhysRows { columns: string[]; rows: unknown[][] }
 
 export interface ReadOptions {
   /** Key the row by column names (`convert_keys=true`) or by column keys. */
@@ -28,99 +34,123 @@ export interface ReadContext {
 
 const INTERNAL_OF_TYPE: Partial<Record<string, string>> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
 
-function fetchByIds(db: Db, table: TableMeta, ids: string[]): Map<string, PhysRow> {
-  const rows = db.prepare(`SELECT * FROM ${table.phys} WHERE _id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as PhysRow[];
-  return new Map(rows.map((r) => [r._id, r]));
+/** Run a SELECT of whole physical rows, as arrays. */
+export function fetchPhys(db: Db, sql: string, params: readonly unknown[]): PhysRows {
+  const stmt = cachedStatement(db, sql, true);
+  const rows = stmt.all(...params) as unknown[][];
+  return { columns: stmt.columns().map((c) => c.name), rows };
 }
 
-/** Values of the linked rows for every link column of the table: row id → linked [{row_id, display_value}]. */
-function linkValues(ctx: ReadContext, base: Base, table: TableMeta, col: ColumnMeta, rowIds: string[]) {
+const indexOf = (columns: readonly string[]) => new Map(columns.map((c, i) => [c, i]));
+
+/** Linked rows of another table, by id, with a reader for their cells. */
+interface Linked { other: TableMeta | undefined; ids: Map<string, string[]>; rows: Map<string, unknown[]>; at: Map<string, number> }
+
+function linked(ctx: ReadContext, base: Base, table: TableMeta, col: ColumnMeta, rowIds: string[]): Linked {
   const ids = linkedIds(ctx.db, base, col, table, rowIds);
   const other = base.meta.tables.find((t) => t._id === linkSide(col, table).otherTableId);
   const all = [...new Set([...ids.values()].flat())];
-  const otherRows = other && all.length ? fetchByIds(ctx.db, other, all) : new Map<string, PhysRow>();
-  return { ids, other, otherRows };
+  if (!other || !all.length) return { other, ids, rows: new Map(), at: new Map() };
+  const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(other.phys)} WHERE _id IN (SELECT value FROM json_each(?))`, [JSON.stringify(all)]);
+  const at = indexOf(phys.columns);
+  const id = at.get('_id')!;
+  return { other, ids, rows: new Map(phys.rows.map((r) => [r[id] as string, r])), at };
 }
 
-function displayOf(other: TableMeta | undefined, row: PhysRow | undefined, key?: string): unknown {
-  if (!other || !row) return null;
-  const col = other.columns.find((c) => c.key === key) ?? other.columns[0];
+/** The display value of a linked row: its display column (or first column), typed like that column. */
+function displayOf(l: Linked, rowId: string, key?: string): unknown {
+  const row = l.rows.get(rowId);
+  if (!l.other || !row) return null;
+  const col = l.other.columns.find((c) => c.key === key) ?? l.other.columns[0];
   if (!col) return null;
-  const internal = INTERNAL_OF_TYPE[col.type];
-  return internal ? row[internal] : decodeValue(col, row[physColumn(col.key)]);
+  const i = l.at.get(INTERNAL_OF_TYPE[col.type] ?? physColumn(col.key));
+  return i === undefined ? null : decoderOf(col)(row[i]);
 }
 
-export function materialise(ctx: ReadContext, base: Base, table: TableMeta, phys: PhysRow[], opts: ReadOptions): ApiRow[] {
+type Kind = 'stored' | 'internal' | 'link' | 'computed';
+interface Cell { col: ColumnMeta; out: string; kind: Kind; at: number; decode: (v: unknown) => unknown }
+
+function planOf(table: TableMeta, at: Map<string, number>, byName: boolean): Cell[] {
+  return table.columns.map((col) => {
+    const internal = INTERNAL_OF_TYPE[col.type];
+    const kind: Kind = internal ? 'internal' : col.type === 'link' ? 'link' : col.type === 'formula' || col.type === 'link-formula' ? 'computed' : 'stored';
+    return { col, out: byName ? col.name : col.key, kind, at: at.get(internal ?? physColumn(col.key)) ?? -1, decode: decoderOf(col) };
+  });
+}
+
+export function materialise(ctx: ReadContext, base: Base, table: TableMeta, phys: PhysRows, opts: ReadOptions): ApiRow[] {
   const b = ctx.behaviour;
-  const rowIds = phys.map((r) => r._id);
-  const out: ApiRow[] = phys.map((r) => {
-    const row: ApiRow = { _id: r._id, _ctime: r._ctime, _mtime: r._mtime, _creator: r._creator ?? null, _last_modifier: r._last_modifier ?? null, _locked: null, _locked_by: null, _archived: r._archived ? true : false };
+  const at = indexOf(phys.columns);
+  const [iId, iCtime, iMtime, iCreator, iModifier, iArchived] = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', '_archived'].map((n) => at.get(n) ?? -1) as [number, number, number, number, number, number];
+  const plan = planOf(table, at, opts.byName);
+  const rowIds = phys.rows.map((r) => r[iId] as string);
+  const omitTimes = !!opts.single && b.rowGetOmitsTimes && table.columns.some((c) => c.type === 'ctime' || c.type === 'mtime') && !ctx.faults.has('keep-times-in-row-get');
+  const links = new Map<string, Linked>();
+  for (const c of plan) if (c.kind === 'link') links.set(c.col.key, linked(ctx, base, table, c.col, rowIds));
+  const linksAsString = ctx.faults.has('links-as-string') || !b.linkObjects;
+
+  const out = phys.rows.map((r): ApiRow => {
+    const row: ApiRow = omitTimes
+      ? { _id: r[iId], _creator: r[iCreator] ?? null, _last_modifier: r[iModifier] ?? null, _locked: null, _locked_by: null, _archived: !!r[iArchived] }
+      : { _id: r[iId], _ctime: r[iCtime], _mtime: r[iMtime], _creator: r[iCreator] ?? null, _last_modifier: r[iModifier] ?? null, _locked: null, _locked_by: null, _archived: !!r[iArchived] };
+    for (const c of plan) {
+      switch (c.kind) {
+        case 'stored': row[c.out] = c.at < 0 ? null : c.decode(r[c.at]); break;
+        case 'internal': row[c.out] = c.at < 0 ? null : (r[c.at] ?? null); break;
+        case 'link': row[c.out] = linkCell(links.get(c.col.key)!, c.col, table, r[iId] as string, linksAsString, ctx.faults.has('links-as-string')); break;
+        default: row[c.out] = null; // filled below, once the cells they read are known
+      }
+    }
     return row;
   });
-  const hasTimeColumns = table.columns.some((c) => c.type === 'ctime' || c.type === 'mtime');
-  // Values by column key first; formulas and link formulas need the stored ones.
-  const byKey: Map<string, unknown>[] = phys.map(() => new Map());
-  const links = new Map<string, ReturnType<typeof linkValues>>();
-  for (const col of table.columns) {
-    const internal = INTERNAL_OF_TYPE[col.type];
-    if (col.type === 'link') links.set(col.key, linkValues(ctx, base, table, col, rowIds));
-    phys.forEach((r, i) => {
-      let v: unknown;
-      if (internal) v = r[internal] ?? null;
-      else if (col.type === 'link') {
-        const l = links.get(col.key)!;
-        const ids = l.ids.get(r._id) ?? [];
-        const d = linkData(col);
-        const displayKey = d.table_id === table._id ? d.display_column_key : undefined;
-        const objects = ids.map((id) => ({ row_id: id, display_value: displayOf(l.other, l.otherRows.get(id), displayKey) }));
-        if (ctx.faults.has('links-as-string')) v = objects.map((o) => String(o.display_value ?? '')).join(', ');
-        else if (b.linkObjects) v = objects;
-        else v = objects.length ? objects.map((o) => String(o.display_value ?? '')).join(', ') : null;
-      } else if (col.type !== 'formula' && col.type !== 'link-formula') v = decodeValue(col, r[physColumn(col.key)]);
-      byKey[i]!.set(col.key, v);
+
+  // Link formulas first: formulas may read them.
+  const computed = plan.filter((c) => c.kind === 'computed').sort((x, y) => Number(x.col.type === 'formula') - Number(y.col.type === 'formula'));
+  if (computed.length) {
+    const outByName = new Map(plan.map((c) => [c.col.name, c.out]));
+    out.forEach((row, i) => {
+      for (const c of computed) {
+        if (c.col.type === 'link-formula') row[c.out] = linkFormula(ctx, table, c.col, links, rowIds[i]!);
+        else {
+          row[c.out] = evaluateFormula(String(c.col.data?.formula ?? ''), (name) => {
+            const key = outByName.get(name);
+            return key === undefined ? undefined : row[key];
+          });
+        }
+      }
     });
   }
-  for (const col of table.columns.filter((c) => c.type === 'link-formula')) {
-    phys.forEach((r, i) => byKey[i]!.set(col.key, linkFormula(ctx, base, table, col, links, r)));
+  // Before 5.0 a never-set value was left out (SHAPE-1).
+  if (!b.nullForUnset || ctx.faults.has('omit-null')) {
+    for (const row of out) for (const c of plan) if (row[c.out] === null) delete row[c.out];
   }
-  for (const col of table.columns.filter((c) => c.type === 'formula')) {
-    const src = String(col.data?.formula ?? '');
-    phys.forEach((_, i) => {
-      const values = byKey[i]!;
-      values.set(col.key, evaluateFormula(src, (name) => {
-        const c = table.columns.find((x) => x.name === name);
-        return c ? values.get(c.key) : undefined;
-      }));
-    });
-  }
-  out.forEach((row, i) => {
-    for (const col of table.columns) {
-      const v = byKey[i]!.get(col.key) ?? null;
-      if (v === null && !b.nullForUnset) continue;
-      if (v === null && ctx.faults.has('omit-null')) continue;
-      row[opts.byName ? col.name : col.key] = v;
-    }
-    if (opts.single && hasTimeColumns && b.rowGetOmitsTimes && !ctx.faults.has('keep-times-in-row-get')) {
-      delete row._ctime;
-      delete row._mtime;
-    }
-  });
+  // Mutant (SHAPE-1): columns the server fills itself (times, users, formula, auto-number) left out of row reads.
+  if (ctx.faults.has('omit-computed')) for (const row of out) for (const c of plan) if (c.kind === 'internal' || c.col.type === 'formula' || c.col.type === 'auto-number') delete row[c.out];
   return out;
 }
 
+/** A link cell: `[{row_id, display_value}]` from 5.0, before a comma-joined string (SHAPE-2). */
+function linkCell(l: Linked, col: ColumnMeta, table: TableMeta, rowId: string, asString: boolean, always: boolean): unknown {
+  const ids = l.ids.get(rowId) ?? [];
+  const d = linkData(col);
+  const displayKey = d.table_id === table._id ? d.display_column_key : undefined;
+  const objects = ids.map((id) => ({ row_id: id, display_value: displayOf(l, id, displayKey) }));
+  if (!asString) return objects;
+  return objects.length || always ? objects.map((o) => String(o.display_value ?? '')).join(', ') : null;
+}
+
 /** A link-formula cell: count, lookup, rollup, findmin/findmax over the linked rows (SHAPE-3). */
-function linkFormula(ctx: ReadContext, base: Base, table: TableMeta, col: ColumnMeta, links: Map<string, ReturnType<typeof linkValues>>, r: PhysRow): unknown {
+function linkFormula(ctx: ReadContext, table: TableMeta, col: ColumnMeta, links: Map<string, Linked>, rowId: string): unknown {
   const d = col.data ?? {};
   const linkCol = table.columns.find((c) => c.type === 'link' && (c.key === d.link_column_key || c.name === d.link_column || c.key === d.link_column));
-  if (!linkCol) return null;
-  const l = links.get(linkCol.key);
+  const l = linkCol && links.get(linkCol.key);
   if (!l) return null;
-  const ids = l.ids.get(r._id) ?? [];
+  const ids = l.ids.get(rowId) ?? [];
   const formula = String(d.formula ?? 'count_links');
   const typed = ctx.behaviour.linkFormulaTyped && !ctx.faults.has('link-formula-as-string');
   if (formula === 'count_links') return typed ? ids.length : String(ids.length);
   const target = l.other?.columns.find((c) => c.key === d.level1_linked_column_key || c.name === d.level1_linked_column || c.key === d.level1_linked_column);
-  const values = ids.map((id) => displayOf(l.other, l.otherRows.get(id), target?.key)).filter((v) => v !== null && v !== undefined);
+  const values = ids.map((id) => displayOf(l, id, target?.key)).filter((v) => v !== null && v !== undefined);
   const numbers = values.map(Number).filter((n) => Number.isFinite(n));
   let result: unknown;
   switch (formula) {

@@ -51,3 +51,25 @@ export function openDb(file?: string): Db {
 
 /** Quote an identifier for SQLite. Physical names are ours, but quote anyway. */
 export const qid = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+const MAX_STATEMENTS = 512;
+
+/**
+ * A prepared statement for `sql`, prepared once per database: the row paths prepare the same
+ * few statements on every call. SQLite re-prepares a statement itself after a schema change.
+ * `raw` statements answer rows as arrays (cached apart: the mode belongs to the statement).
+ */
+export function cachedStatement(db: Db, sql: string, raw = false): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  const key = raw ? `raw:${sql}` : sql;
+  let stmt = cache.get(key);
+  if (!stmt) {
+    stmt = db.prepare(sql);
+    if (raw) stmt.raw(true);
+    if (cache.size >= MAX_STATEMENTS) cache.clear();
+    cache.set(key, stmt);
+  }
+  return stmt;
+}

@@ -3,7 +3,7 @@
  * stored once per pair as (row_id of `table_id`, other_row_id of `other_table_id`), and each
  * of the two link columns reads them from its own side.
  */
-import type { Db } from './db.js';
+import { cachedStatement, type Db } from './db.js';
 import type { Base, ColumnMeta, TableMeta } from './model.js';
 
 export interface LinkData {
@@ -28,8 +28,7 @@ export function linkedIds(db: Db, base: Base, col: ColumnMeta, table: TableMeta,
   const theirs = mine === 'row_id' ? 'other_row_id' : 'row_id';
   const out = new Map<string, string[]>();
   if (rowIds.length === 0) return out;
-  const rows = db
-    .prepare(`SELECT ${mine} AS a, ${theirs} AS b FROM links WHERE base_uuid = ? AND link_id = ? AND ${mine} IN (SELECT value FROM json_each(?)) ORDER BY ctime, rowid`)
+  const rows = cachedStatement(db, `SELECT ${mine} AS a, ${theirs} AS b FROM links WHERE base_uuid = ? AND link_id = ? AND ${mine} IN (SELECT value FROM json_each(?)) ORDER BY ctime, rowid`)
     .all(base.uuid, linkData(col).link_id, JSON.stringify(rowIds)) as { a: string; b: string }[];
   for (const r of rows) {
     const list = out.get(r.a) ?? [];

@@ -3,15 +3,15 @@
  * is checked whole before anything is written and then written in one transaction, so a
  * refused batch writes nothing (SHAPE-7, SIZE-2..4).
  */
-import { SIZE_LIMITS, type Behaviour } from '../../spec/index.js';
+import { COLUMNS, SIZE_LIMITS, type Behaviour } from '../../spec/index.js';
 import { badRequest, notFound } from '../errors.js';
-import { materialise, type ApiRow, type PhysRow, type ReadContext } from './cells.js';
-import { qid, type Db } from './db.js';
+import { fetchPhys, materialise, type ApiRow, type PhysRow, type ReadContext } from './cells.js';
+import { cachedStatement, qid, type Db } from './db.js';
 import type { CellChange, RowChange, RowEvents } from './events.js';
 import { dropLinksOfRows } from './links.js';
 import { findColumn, isoNow, newRowId, physColumn, type Base, type ColumnMeta, type TableMeta, type ViewMeta } from './model.js';
-import { saveMeta } from './schema.js';
-import { encodeValue, type Stored } from './values.js';
+import { saveMeta, withMetaRollback } from './schema.js';
+import { encodeValue, looseStored, type Stored } from './values.js';
 
 export interface RowsContext extends ReadContext {
   events: RowEvents;
@@ -51,42 +51,45 @@ export interface ListQuery { start: number; limit: number; view?: ViewMeta; orde
 export function listRows(ctx: RowsContext, base: Base, table: TableMeta, q: ListQuery): ApiRow[] {
   const where = viewWhere(table, q.view);
   const order = q.orderBy ? `${INTERNAL[q.orderBy.type] ?? qid(physColumn(q.orderBy.key))} ${q.descending ? 'DESC' : 'ASC'}, rowid` : 'rowid';
-  const phys = ctx.db.prepare(`SELECT * FROM ${qid(table.phys)} ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...where.params, q.limit, q.start) as PhysRow[];
+  const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, [...where.params, q.limit, q.start]);
   return materialise(ctx, base, table, phys, { byName: q.byName });
 }
 
 export function getRow(ctx: RowsContext, base: Base, table: TableMeta, rowId: string, byName: boolean): ApiRow {
-  const phys = ctx.db.prepare(`SELECT * FROM ${qid(table.phys)} WHERE _id = ?`).get(rowId) as PhysRow | undefined;
-  if (!phys) throw notFound('row _id not exits');
-  return materialise(ctx, base, table, [phys], { byName, single: true })[0]!;
+  const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} WHERE _id = ?`, [rowId]);
+  if (!phys.rows.length) throw notFound('row _id not exits');
+  return materialise(ctx, base, table, phys, { byName, single: true })[0]!;
 }
 
 export function countRows(db: Db, table: TableMeta): number {
   return (db.prepare(`SELECT count(*) AS n FROM ${qid(table.phys)}`).get() as { n: number }).n;
 }
 
-/** Check and encode one row object written by a client: column name → stored value. */
-function encodeRow(ctx: RowsContext, table: TableMeta, row: unknown, index: number): { values: Map<ColumnMeta, Stored>; schemaChanged: boolean } {
+/** Check and encode one row object written by a client: column name → stored value. `byName`: the table's columns. */
+function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMeta>, row: unknown, index: number): { values: Map<ColumnMeta, Stored>; schemaChanged: boolean } {
+  if (ctx.faults.has('lax-rows-body') && (row === null || typeof row !== 'object' || Array.isArray(row))) row = {}; // mutant: a row that is no object read as an empty row
   if (row === null || typeof row !== 'object' || Array.isArray(row)) throw badRequest(`row ${index} must be an object`);
   const values = new Map<ColumnMeta, Stored>();
   let schemaChanged = false;
   for (const [name, value] of Object.entries(row)) {
     if (name.startsWith('_')) continue; // row internals are read-only; writes are ignored (api-shapes §3)
-    const col = table.columns.find((c) => c.name === name);
+    const col = byName.get(name);
     if (!col) {
       if (ctx.behaviour.strictRowChecks) throw badRequest(`row ${index}: column ${name} not found`);
       continue;
     }
     if (col.type === 'link') throw badRequest(`row ${index}: link column ${name} is set through links/`);
     if (!['text', 'long-text', 'number', 'checkbox', 'date', 'duration', 'single-select', 'multiple-select', 'collaborator', 'url', 'email', 'rate', 'geolocation', 'file', 'image'].includes(col.type)) continue;
-    if (ctx.faults.has('drop-unknown-options') && (col.type === 'single-select' || col.type === 'multiple-select')) {
+    // Mutants: each deviates only where its clause looks (a well-typed select value; a value of the wrong type).
+    const wellTyped = COLUMNS[col.type].write.safeParse(value).success;
+    if (ctx.faults.has('drop-unknown-options') && (col.type === 'single-select' || col.type === 'multiple-select') && wellTyped) {
       const known = ((col.data?.options as { name: string }[] | undefined) ?? []).map((o) => o.name);
       const keep = Array.isArray(value) ? value.filter((v) => known.includes(v)) : known.includes(value as string) ? value : null;
       values.set(col, keep === null ? null : Array.isArray(keep) ? JSON.stringify(keep) : (keep as Stored));
       continue;
     }
-    if (ctx.faults.has('lax-types')) {
-      values.set(col, typeof value === 'object' && value !== null ? JSON.stringify(value) : (value as Stored));
+    if (ctx.faults.has('lax-types') && !wellTyped) {
+      values.set(col, looseStored(value));
       continue;
     }
     const enc = encodeValue(col, value, ctx.behaviour);
@@ -97,7 +100,14 @@ function encodeRow(ctx: RowsContext, table: TableMeta, row: unknown, index: numb
   return { values, schemaChanged };
 }
 
-function requireArray(value: unknown, field: string): unknown[] {
+/** The INSERT for a table's stored columns (row internals first). */
+function insertStatement(db: Db, table: TableMeta, stored: ColumnMeta[]) {
+  const cols = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', ...stored.map((c) => physColumn(c.key))];
+  return cachedStatement(db, `INSERT INTO ${qid(table.phys)} (${cols.map(qid).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+}
+
+function requireArray(value: unknown, field: string, ctx?: RowsContext): unknown[] {
+  if (ctx?.faults.has('lax-rows-body') && value !== null && typeof value === 'object' && !Array.isArray(value)) return [value]; // mutant: one object taken for a list of one
   if (!Array.isArray(value)) throw badRequest(`${field} must be an array`);
   return value;
 }
@@ -129,24 +139,28 @@ function nextAutoNumbers(table: TableMeta): ((col: ColumnMeta) => string) {
 }
 
 export function appendRows(ctx: RowsContext, base: Base, table: TableMeta, rowsIn: unknown, actor: string): { inserted_row_count: number; row_ids: { _id: string }[]; first_row: ApiRow | null } {
-  const rows = requireArray(rowsIn, 'rows');
+  const rows = requireArray(rowsIn, 'rows', ctx);
   checkCount(rows.length, SIZE_LIMITS.appendRows, 'append', ctx.faults.has('append-1001') && rows.length <= SIZE_LIMITS.appendRows + 1);
-  const encoded = rows.map((r, i) => encodeRow(ctx, table, r, i));
   const stored = table.columns.filter((c) => !['link', 'link-formula', 'formula', 'ctime', 'mtime', 'creator', 'last-modifier'].includes(c.type));
   const autoNumbers = stored.filter((c) => c.type === 'auto-number');
   const nextAuto = nextAutoNumbers(table);
-  const cols = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', ...stored.map((c) => physColumn(c.key))];
-  const insert = ctx.db.prepare(`INSERT INTO ${qid(table.phys)} (${cols.map(qid).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+  const insert = insertStatement(ctx.db, table, stored);
   const ids: string[] = [];
   const now = isoNow();
-  ctx.db.transaction(() => {
-    for (const { values } of encoded) {
-      const id = newRowId();
-      ids.push(id);
-      insert.run(id, now, now, actor, actor, ...stored.map((c) => (c.type === 'auto-number' ? nextAuto(c) : (values.get(c) ?? null))));
-    }
-    if (autoNumbers.length || encoded.some((e) => e.schemaChanged)) saveMeta(ctx.db, base);
-  })();
+  // Encoding may create select options: a refused batch must not leave them behind.
+  const encoded = withMetaRollback(base, () => {
+    const byName = new Map(table.columns.map((c) => [c.name, c]));
+    const enc = rows.map((r, i) => encodeRow(ctx, byName, r, i));
+    ctx.db.transaction(() => {
+      for (const { values } of enc) {
+        const id = newRowId();
+        ids.push(id);
+        insert.run(id, now, now, actor, actor, ...stored.map((c) => (c.type === 'auto-number' ? nextAuto(c) : (values.get(c) ?? null))));
+      }
+      if (autoNumbers.length || enc.some((e) => e.schemaChanged)) saveMeta(ctx.db, base);
+    })();
+    return enc;
+  });
   touch(ctx, base);
   if (ctx.events.wants(base.uuid)) {
     ctx.events.emit(encoded.map((e, i) => change(base, table, ids[i]!, 'insert_row', actor, rowName(table, e.values), cellChanges(table, e.values))));
@@ -156,8 +170,7 @@ export function appendRows(ctx: RowsContext, base: Base, table: TableMeta, rowsI
 }
 
 function getRowByKeys(ctx: RowsContext, base: Base, table: TableMeta, id: string): ApiRow {
-  const phys = ctx.db.prepare(`SELECT * FROM ${qid(table.phys)} WHERE _id = ?`).get(id) as PhysRow;
-  return materialise(ctx, base, table, [phys], { byName: false })[0]!;
+  return materialise(ctx, base, table, fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} WHERE _id = ?`, [id]), { byName: false })[0]!;
 }
 
 function change(base: Base, table: TableMeta, rowId: string, op: RowChange['op_type'], actor: string, name: string, data: CellChange[]): RowChange {
@@ -170,30 +183,36 @@ function touch(ctx: RowsContext, base: Base): void {
 }
 
 export function updateRows(ctx: RowsContext, base: Base, table: TableMeta, updatesIn: unknown, actor: string): { success: true } {
-  const updates = requireArray(updatesIn, 'updates');
-  checkCount(updates.length, SIZE_LIMITS.updateRows, 'update', false);
-  const parsed = updates.map((u, i) => {
-    if (u === null || typeof u !== 'object') throw badRequest(`update ${i} must be an object {row_id, row}`);
-    const { row_id: rowId, row } = u as { row_id?: unknown; row?: unknown };
-    if (typeof rowId !== 'string' || !rowId) throw badRequest(`update ${i}: row_id is required`);
-    const newId = row && typeof row === 'object' && typeof (row as { _id?: unknown })._id === 'string' ? (row as { _id: string })._id : undefined;
-    return { rowId, ...encodeRow(ctx, table, row, i), newId };
-  });
-  const ids = [...new Set(parsed.map((p) => p.rowId))];
-  const existing = new Map((ctx.db.prepare(`SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as PhysRow[]).map((r) => [r._id, r]));
-  const missing = ids.find((id) => !existing.has(id));
-  if (missing) throw notFound(`row _id not exits: ${missing}`);
+  const updates = requireArray(updatesIn, 'updates', ctx);
+  checkCount(updates.length, SIZE_LIMITS.updateRows, 'update', ctx.faults.has('update-1001') && updates.length <= SIZE_LIMITS.updateRows + 1);
   const idChangeable = !ctx.behaviour.rowIdImmutable || ctx.faults.has('id-changeable');
   const now = isoNow();
-  ctx.db.transaction(() => {
-    for (const p of parsed) {
-      const sets = [...p.values.keys()].map((c) => `${qid(physColumn(c.key))} = ?`);
-      const params: unknown[] = [...p.values.values()];
-      if (idChangeable && p.newId && p.newId !== p.rowId) { sets.push('_id = ?'); params.push(p.newId); }
-      ctx.db.prepare(`UPDATE ${qid(table.phys)} SET ${[...sets, '_mtime = ?', '_last_modifier = ?'].join(', ')} WHERE _id = ?`).run(...params, now, actor, p.rowId);
-    }
-    if (parsed.some((p) => p.schemaChanged)) saveMeta(ctx.db, base);
-  })();
+  let existing = new Map<string, PhysRow>();
+  // Encoding may create select options: a refused batch must not leave them behind.
+  const parsed = withMetaRollback(base, () => {
+    const byName = new Map(table.columns.map((c) => [c.name, c]));
+    const list = updates.map((u, i) => {
+      if (u === null || typeof u !== 'object' || Array.isArray(u)) throw badRequest(`update ${i} must be an object {row_id, row}`);
+      const { row_id: rowId, row } = u as { row_id?: unknown; row?: unknown };
+      if (typeof rowId !== 'string' || !rowId) throw badRequest(`update ${i}: row_id is required`);
+      const newId = row && typeof row === 'object' && typeof (row as { _id?: unknown })._id === 'string' ? (row as { _id: string })._id : undefined;
+      return { rowId, ...encodeRow(ctx, byName, row, i), newId };
+    });
+    const ids = [...new Set(list.map((p) => p.rowId))];
+    existing = new Map((ctx.db.prepare(`SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as PhysRow[]).map((r) => [r._id, r]));
+    const missing = ids.find((id) => !existing.has(id));
+    if (missing) throw notFound(`row _id not exits: ${missing}`);
+    ctx.db.transaction(() => {
+      for (const p of list) {
+        const sets = [...p.values.keys()].map((c) => `${qid(physColumn(c.key))} = ?`);
+        const params: unknown[] = [...p.values.values()];
+        if (idChangeable && p.newId && p.newId !== p.rowId) { sets.push('_id = ?'); params.push(p.newId); }
+        cachedStatement(ctx.db, `UPDATE ${qid(table.phys)} SET ${[...sets, '_mtime = ?', '_last_modifier = ?'].join(', ')} WHERE _id = ?`).run(...params, now, actor, p.rowId);
+      }
+      if (list.some((p) => p.schemaChanged)) saveMeta(ctx.db, base);
+    })();
+    return list;
+  });
   touch(ctx, base);
   if (ctx.events.wants(base.uuid)) {
     ctx.events.emit(parsed.map((p) => change(base, table, p.rowId, 'modify_row', actor, rowName(table, existing.get(p.rowId)!), cellChanges(table, p.values, existing.get(p.rowId)))));
@@ -203,7 +222,7 @@ export function updateRows(ctx: RowsContext, base: Base, table: TableMeta, updat
 
 export function deleteRows(ctx: RowsContext, base: Base, table: TableMeta, idsIn: unknown, actor: string): { success: true; deleted_rows: number } {
   const ids = requireArray(idsIn, 'row_ids');
-  const cap = ctx.faults.has('delete-cap-1000') ? 1000 : SIZE_LIMITS.deleteRows;
+  const cap = ctx.faults.has('delete-cap-1000') ? 1000 : ctx.faults.has('delete-10001') ? SIZE_LIMITS.deleteRows + 1 : SIZE_LIMITS.deleteRows;
   checkCount(ids.length, cap, 'delete', false);
   if (ids.some((id) => typeof id !== 'string')) throw badRequest('row_ids must be strings');
   const list = JSON.stringify(ids);
@@ -213,6 +232,7 @@ export function deleteRows(ctx: RowsContext, base: Base, table: TableMeta, idsIn
     deleted = ctx.db.prepare(`DELETE FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`).run(list).changes;
     dropLinksOfRows(ctx.db, base, ids as string[]);
   })();
+  if (deleted === 0 && ctx.faults.has('delete-missing-404')) throw notFound('rows not found'); // mutant: "nothing to delete" as 404
   touch(ctx, base);
   if (doomed.length) ctx.events.emit(doomed.map((r) => change(base, table, r._id, 'delete_row', actor, rowName(table, r), [])));
   return { success: true, deleted_rows: deleted };
@@ -227,9 +247,12 @@ export function archiveView(ctx: RowsContext, base: Base, table: TableMeta, view
   return n;
 }
 
-/** Before 6.0 archive took a raw SQL `where` over column names (kept for --api-version < 6.0). */
-export function archiveWhere(ctx: RowsContext, base: Base, table: TableMeta, whereSql: string, translate: (sql: string) => string): number {
-  const n = ctx.db.prepare(translate(`UPDATE \`${table.name}\` SET _archived = 1 WHERE ${whereSql}`)).run().changes;
+/**
+ * Before 6.0 archive took a raw SQL condition over column names (kept for --api-version < 6.0).
+ * `selectIds` translates `SELECT _id FROM table WHERE <condition>` (the SQL endpoint's dialect and checks).
+ */
+export function archiveWhere(ctx: RowsContext, base: Base, table: TableMeta, selectIds: string): number {
+  const n = ctx.db.prepare(`UPDATE ${qid(table.phys)} SET _archived = 1 WHERE _archived = 0 AND _id IN (${selectIds})`).run().changes;
   touch(ctx, base);
   return n;
 }

@@ -17,6 +17,21 @@ export function saveMeta(db: Db, base: Base): void {
   base.version++;
 }
 
+/**
+ * Run a change that may alter the base's structure in memory (a new option, column or table).
+ * If it throws, the structure is restored, so a refused call leaves no trace (the enclosing
+ * SQLite transaction rolls back the rows; this rolls back the metadata).
+ */
+export function withMetaRollback<T>(base: Base, fn: () => T): T {
+  const saved = JSON.stringify(base.meta);
+  try {
+    return fn();
+  } catch (e) {
+    base.meta = JSON.parse(saved) as Base['meta'];
+    throw e;
+  }
+}
+
 function createPhysTable(db: Db, phys: string): void {
   db.exec(`CREATE TABLE ${qid(phys)} (
     _id TEXT PRIMARY KEY NOT NULL DEFAULT (lower(hex(randomblob(11)))),
@@ -86,7 +101,7 @@ function addLinkColumns(db: Db, base: Base, table: TableMeta, input: ColumnInput
 
 export function addColumn(db: Db, base: Base, table: TableMeta, input: ColumnInput): ColumnMeta {
   let col: ColumnMeta;
-  db.transaction(() => {
+  withMetaRollback(base, () => db.transaction(() => {
     if (input.column_type === 'link') col = addLinkColumns(db, base, table, input);
     else {
       col = columnFrom(base, table, input);
@@ -94,7 +109,7 @@ export function addColumn(db: Db, base: Base, table: TableMeta, input: ColumnInp
       table.columns.push(col);
     }
     saveMeta(db, base);
-  })();
+  })());
   return col!;
 }
 
@@ -102,34 +117,29 @@ export function createTable(db: Db, base: Base, name: unknown, columns: unknown)
   if (typeof name !== 'string' || name.trim() === '') throw badRequest('table_name is required');
   if (findTable(base.meta, name)) throw badRequest(`table ${name} exists`);
   if (columns !== undefined && !Array.isArray(columns)) throw badRequest('columns must be an array');
-  const phys = `rows_${base.meta.nextPhys++}_${base.uuid.replace(/-/g, '').slice(0, 8)}`;
+  const phys = `rows_${base.meta.nextPhys}_${base.uuid.replace(/-/g, '').slice(0, 8)}`;
   const table: TableMeta = { _id: shortId(base.meta.tables.map((t) => t._id)), name, phys, columns: [], views: [defaultView()] };
   const defs = (columns as ColumnInput[] | undefined)?.length ? (columns as ColumnInput[]) : [{ column_name: 'Name', column_type: 'text' }];
-  db.transaction(() => {
+  withMetaRollback(base, () => db.transaction(() => {
+    base.meta.nextPhys++;
     createPhysTable(db, phys);
     base.meta.tables.push(table);
-    try {
-      for (const def of defs) {
-        if (typeof def !== 'object' || def === null) throw badRequest('each column must be an object');
-        if (def.column_type === 'link') addLinkColumns(db, base, table, def);
-        else {
-          const col = columnFrom(base, table, def);
-          addPhysColumn(db, table, col);
-          table.columns.push(col);
-        }
+    for (const def of defs) {
+      if (typeof def !== 'object' || def === null) throw badRequest('each column must be an object');
+      if (def.column_type === 'link') addLinkColumns(db, base, table, def);
+      else {
+        const col = columnFrom(base, table, def);
+        addPhysColumn(db, table, col);
+        table.columns.push(col);
       }
-    } catch (e) {
-      base.meta.tables.pop();
-      base.meta.nextPhys--;
-      throw e;
     }
     saveMeta(db, base);
-  })();
+  })());
   return table;
 }
 
 export function deleteTable(db: Db, base: Base, table: TableMeta): void {
-  db.transaction(() => {
+  withMetaRollback(base, () => db.transaction(() => {
     db.exec(`DROP TABLE IF EXISTS ${qid(table.phys)}`);
     base.meta.tables = base.meta.tables.filter((t) => t !== table);
     for (const t of base.meta.tables) {
@@ -139,9 +149,10 @@ export function deleteTable(db: Db, base: Base, table: TableMeta): void {
     }
     for (const c of table.columns.filter((x) => x.type === 'link')) dropLink(db, base, String(c.data?.link_id));
     saveMeta(db, base);
-  })();
+  })());
 }
 
+const INTERNAL_TYPES = new Set(['ctime', 'mtime', 'creator', 'last-modifier']);
 const PREDICATES = new Set(['is', 'is_not', 'contains', 'does_not_contain', 'is_empty', 'is_not_empty', 'greater', 'less', 'greater_or_equal', 'less_or_equal']);
 
 export function createView(db: Db, base: Base, table: TableMeta, name: unknown, filters: unknown, conjunction: unknown): ViewMeta {
@@ -153,7 +164,11 @@ export function createView(db: Db, base: Base, table: TableMeta, name: unknown, 
     if (!col) throw badRequest(`filter column ${JSON.stringify(f?.column_name ?? f?.column_key)} not found`);
     const predicate = String(f.filter_predicate ?? 'is');
     if (!PREDICATES.has(predicate)) throw badRequest(`filter_predicate ${predicate} is not supported`);
-    return { column_key: col.key, filter_predicate: predicate as ViewFilter['filter_predicate'], filter_term: f.filter_term ?? null };
+    // Computed columns have no stored value to compare in SQL.
+    if (!STORED(col.type) && !INTERNAL_TYPES.has(col.type)) throw badRequest(`filter on column ${col.name} (${col.type}) is not supported`);
+    const term = f.filter_term ?? null;
+    if (term !== null && !['string', 'number', 'boolean'].includes(typeof term)) throw badRequest(`filter_term of column ${col.name} must be a string, number or boolean`);
+    return { column_key: col.key, filter_predicate: predicate as ViewFilter['filter_predicate'], filter_term: term };
   });
   const view: ViewMeta = { ...defaultView(shortId(table.views.map((v) => v._id))), name, filters: parsed, filter_conjunction: conjunction === 'Or' ? 'Or' : 'And' };
   table.views.push(view);

@@ -1,99 +1,22 @@
 /**
- * The `sql/` endpoint: the service's SQL over one table, translated to SQLite by renaming
- * table and column names to their physical names. Parameters are bound by SQLite, never
- * spliced (SQL-1). Lists return 100 rows without LIMIT and never more than 10,000 (SIZE-5);
- * INSERT, UPDATE and DELETE have no row limit (SIZE-6).
+ * The `sql/` endpoint. Parameters are bound by SQLite, never spliced (SQL-1). Lists return
+ * 100 rows without LIMIT and never more than 10,000 (SIZE-5); INSERT, UPDATE and DELETE
+ * have no row limit (SIZE-6). SQLite's errors become 400s worded in the base's own names.
  */
 import { SIZE_LIMITS } from '../../spec/index.js';
-import { badRequest } from '../errors.js';
-import { materialise, type ApiRow, type PhysRow } from './cells.js';
+import { badRequest, HttpError } from '../errors.js';
+import { fetchPhys, materialise, type ApiRow, type PhysRow, type PhysRows } from './cells.js';
+import type { Statement } from 'better-sqlite3';
 import { qid } from './db.js';
 import { dropLinksOfRows } from './links.js';
 import { physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
 import type { RowsContext } from './rows.js';
-import { SqlSyntaxError, sqlString, tokenize, type Token } from './sql-tokens.js';
+import { translate, type Translated } from './sql-translate.js';
+import { SqlSyntaxError } from './sql-tokens.js';
 import { decodeValue } from './values.js';
+import { sqlChanges } from '../webhooks/sql-changes.js';
 
-const KEYWORDS = new Set(('select from where and or not in is null like glob between order by asc desc limit offset group having as distinct ' +
-  'update set delete insert into values true false escape collate nocase all exists case when then else end').split(' '));
-const FORBIDDEN = new Set(['join', 'union', 'intersect', 'except', 'pragma', 'attach', 'detach', 'create', 'drop', 'alter', 'replace', 'vacuum', 'with', 'returning', 'window', 'over']);
-const INTERNALS = new Set(['_id', '_ctime', '_mtime', '_creator', '_last_modifier', '_archived']);
-const INTERNAL_OF_TYPE: Partial<Record<string, string>> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
-
-export type StatementKind = 'select' | 'insert' | 'update' | 'delete';
-
-export interface Translated {
-  kind: StatementKind;
-  sql: string;
-  table: TableMeta;
-  selectStar: boolean;
-  paramCount: number;
-}
-
-const lower = (t: Token) => (t.kind === 'word' ? t.text.toLowerCase() : '');
-
-/** Translate one statement; throws a 400 for anything outside the dialect. */
-export function translate(base: Base, sqlIn: string): Translated {
-  let tokens: Token[];
-  try {
-    tokens = tokenize(sqlIn);
-  } catch (e) {
-    throw badRequest(`SQL syntax error: ${(e as Error).message}`);
-  }
-  while (tokens.length && (tokens[tokens.length - 1]!.kind === 'space' || tokens[tokens.length - 1]!.text === ';')) tokens.pop();
-  const sig = tokens.filter((t) => t.kind !== 'space');
-  if (sig.length === 0) throw badRequest('sql is empty');
-  if (sig.some((t) => t.text === ';')) throw badRequest('only one SQL statement per call');
-  const kind = lower(sig[0]!) as StatementKind;
-  if (!['select', 'insert', 'update', 'delete'].includes(kind)) throw badRequest(`SQL statement ${sig[0]!.text} is not supported`);
-  const bad = sig.find((t) => FORBIDDEN.has(lower(t)));
-  if (bad) throw badRequest(`${bad.text.toUpperCase()} is not supported`);
-  if (sig.filter((t) => lower(t) === 'select').length > (kind === 'select' ? 1 : 0)) throw badRequest('subqueries are not supported');
-
-  // The table: after FROM (select, delete), UPDATE, or INTO.
-  const anchor = kind === 'update' ? 0 : sig.findIndex((t) => lower(t) === (kind === 'insert' ? 'into' : 'from'));
-  const tableTok = anchor >= 0 ? sig[anchor + 1] : undefined;
-  if (!tableTok || (tableTok.kind !== 'word' && tableTok.kind !== 'ident')) throw badRequest('SQL needs a table name');
-  const tableName = tableTok.value!;
-  const table = base.meta.tables.find((t) => t.name === tableName) ?? base.meta.tables.find((t) => t.name.toLowerCase() === tableName.toLowerCase());
-  if (!table) throw badRequest(`no such table: ${tableName}`);
-  const afterTable = sig[anchor + 2];
-  if (afterTable && afterTable.text === ',' && kind === 'select') throw badRequest('JOIN is not supported');
-
-  const columnRef = (name: string): string | undefined => {
-    if (INTERNALS.has(name)) return name;
-    const col = table.columns.find((c) => c.name === name) ?? table.columns.find((c) => c.key === name) ?? table.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
-    if (!col) return undefined;
-    const internal = INTERNAL_OF_TYPE[col.type];
-    if (internal) return internal;
-    if (['link', 'link-formula', 'formula'].includes(col.type)) return 'NULL';
-    return qid(physColumn(col.key));
-  };
-
-  let paramCount = 0;
-  const out: string[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (t === tableTok) { out.push(qid(table.phys)); continue; }
-    if (t.kind === 'param') { paramCount++; out.push('?'); continue; }
-    if (t.kind === 'string') { out.push(sqlString(t.value!)); continue; }
-    if (t.kind === 'word' || t.kind === 'ident') {
-      const next = tokens.slice(i + 1).find((x) => x.kind !== 'space');
-      const prev = [...out].reverse().find((x) => x !== ' ');
-      // `Table.column`: drop the qualifier, keep the column.
-      if (next?.text === '.' && (t.value === table.name)) { i = tokens.indexOf(next); continue; }
-      if (t.kind === 'word' && (KEYWORDS.has(lower(t)) || next?.text === '(')) { out.push(t.text); continue; }
-      if (prev && /^as$/i.test(prev)) { out.push(qid(t.value!)); continue; }
-      out.push(columnRef(t.value!) ?? qid(t.value!));
-      continue;
-    }
-    out.push(t.text);
-  }
-  const selectStar = kind === 'select' && sig[1]?.text === '*' && lower(sig[2] ?? { kind: 'space', text: '' }) === 'from';
-  let sql = out.join('');
-  if (kind === 'select' && !sig.some((t) => lower(t) === 'limit')) sql += ` LIMIT ${SIZE_LIMITS.sqlListDefault}`;
-  return { kind, sql, table, selectStar, paramCount };
-}
+export { translate };
 
 export interface SqlResult {
   metadata: { key: string; name: string; type: string; data: unknown }[];
@@ -104,11 +27,12 @@ export interface SqlResult {
   affected_rows?: number;
 }
 
-function checkParams(params: unknown): (string | number | null)[] {
+function checkParams(params: unknown, faults: ReadonlySet<string>): (string | number | null)[] {
   if (params === undefined || params === null) return [];
   if (!Array.isArray(params)) throw badRequest('parameters must be an array');
   return params.map((p, i) => {
-    if (p === null || typeof p === 'string' || typeof p === 'number') return p;
+    if (typeof p === 'number' && Number.isFinite(p) && faults.has('sql-params-as-text')) return String(p); // mutant: every parameter bound as text
+    if (p === null || typeof p === 'string' || (typeof p === 'number' && Number.isFinite(p))) return p;
     if (typeof p === 'boolean') return p ? 1 : 0;
     throw badRequest(`parameter ${i} must be a string, number, boolean or null`);
   });
@@ -120,62 +44,139 @@ function splice(sql: string, params: (string | number | null)[]): string {
   return sql.replace(/\?/g, () => { const p = params[i++]; return p === null || p === undefined ? 'NULL' : typeof p === 'number' ? String(p) : `'${p}'`; });
 }
 
+/** An error of SQLite or of the driver's binding: the client's statement is at fault. */
+export function isStatementError(e: unknown): boolean {
+  return e instanceof SqlSyntaxError || e instanceof RangeError || (e as { code?: string }).code?.startsWith('SQLITE_') === true;
+}
+
+/** SQLite's message in the base's names: no physical table or column names, no SQLite-specific hints. */
+export function sqlErrorMessage(e: unknown, table: TableMeta): string {
+  return String((e as Error).message)
+    .replace(/ - should this be a string literal in single-quotes\?/, '')
+    .replace(/rows_\d+_[0-9a-f]+/g, table.name)
+    .replace(/"?c_(\w{4})"?/g, (m, k: string) => table.columns.find((c) => c.key === k)?.name ?? m)
+    .replace(/^no such column: "(.*)"$/, 'no such column: $1')
+    .replace(/^incomplete input$/, 'SQL syntax error: incomplete statement')
+    .replace(/values were provided/, 'values were given for the ? placeholders');
+}
+
 export function runSql(ctx: RowsContext, base: Base, body: { sql?: unknown; parameters?: unknown; convert_keys?: unknown }): SqlResult {
   if (typeof body.sql !== 'string') throw badRequest('sql is required');
-  const params = checkParams(body.parameters);
+  const params = checkParams(body.parameters, ctx.faults);
   if (params.length && !ctx.behaviour.sqlParameters) throw badRequest('parameters are not supported before 5.0');
   const tr = translate(base, body.sql);
   if (tr.paramCount !== params.length) throw badRequest(`the statement has ${tr.paramCount} parameters, ${params.length} given`);
   const byName = body.convert_keys === true || body.convert_keys === 'true';
   const spliced = ctx.faults.has('sql-splice');
-  const sql = spliced ? splice(tr.sql, params) : tr.sql;
   const bound = spliced ? [] : params;
+  const hardCap = ctx.faults.has('sql-no-cap') ? SIZE_LIMITS.sqlList + 1 : SIZE_LIMITS.sqlList;
+  const list = tr.kind === 'select' ? capped(tr, hardCap, ctx.faults.has('sql-no-default-limit')) : { sql: tr.sql, plain: tr.sql };
+  const sql = spliced ? splice(list.sql, params) : list.sql;
   try {
-    if (tr.kind === 'select') return select(ctx, base, tr, sql, bound, byName);
+    if (tr.kind === 'select') return select(ctx, base, tr, sql, bound, byName, list);
     return write(ctx, base, tr, sql, bound);
   } catch (e) {
-    if (e instanceof SqlSyntaxError || (e as { code?: string }).code?.startsWith('SQLITE_')) {
-      if (tr.kind === 'select' && ctx.faults.has('sql-lax-filter')) return select(ctx, base, tr, sql.replace(/ WHERE .*?( LIMIT \d+)?$/i, '$1'), [], byName);
-      throw badRequest(String((e as Error).message).replace(/rows_\d+_[0-9a-f]+/g, tr.table.name).replace(/"?c_(\w{4})"?/g, (_, k: string) => tr.table.columns.find((c) => c.key === k)?.name ?? k));
-    }
+    if (e instanceof HttpError || !isStatementError(e)) throw e;
+    if (tr.kind === 'select' && ctx.faults.has('sql-lax-filter')) return select(ctx, base, tr, tr.sql.replace(/ WHERE .*$/i, ''), [], byName, { sql: '', plain: '', iterateCap: hardCap });
+    throw badRequest(sqlErrorMessage(e, tr.table));
+  }
+}
+
+/**
+ * The list's row cap, applied by SQLite where it can be: a LIMIT appended (100 rows) or a
+ * literal count lowered to the cap. A computed LIMIT (`LIMIT ?`) is capped while reading.
+ */
+interface Capped { sql: string; plain: string; iterateCap?: number }
+function capped(tr: Translated, hardCap: number, noDefault = false): Capped {
+  if (!tr.hasLimit) return { sql: `${tr.sql} LIMIT ${noDefault ? hardCap : Math.min(SIZE_LIMITS.sqlListDefault, hardCap)}`, plain: tr.sql };
+  if (tr.limitPart < 0) return { sql: tr.sql, plain: tr.sql, iterateCap: hardCap };
+  const parts = [...tr.parts];
+  parts[tr.limitPart] = String(Math.min(Number(parts[tr.limitPart]), hardCap));
+  return { sql: parts.join(''), plain: tr.sql };
+}
+
+function prepareList(ctx: RowsContext, sql: string, list: Capped) {
+  try {
+    return ctx.db.prepare(sql);
+  } catch (e) {
+    // The appended LIMIT must not show in a syntax error: the client's own statement answers.
+    if (list.plain && list.plain !== sql) ctx.db.prepare(list.plain);
     throw e;
   }
 }
 
-function select(ctx: RowsContext, base: Base, tr: Translated, sql: string, params: unknown[], byName: boolean): SqlResult {
-  const stmt = ctx.db.prepare(sql);
-  const cap = ctx.faults.has('sql-no-cap') ? SIZE_LIMITS.sqlList + 1 : SIZE_LIMITS.sqlList;
-  const raw: Record<string, unknown>[] = [];
-  for (const row of stmt.iterate(...params) as IterableIterator<Record<string, unknown>>) {
-    raw.push(row);
-    if (raw.length >= cap) break;
+/** Computed cells (links, formulas) of the rows whose ids a result column carries. */
+function computedCells(ctx: RowsContext, base: Base, table: TableMeta, ids: unknown[]): Map<string, ApiRow> {
+  const wanted = [...new Set(ids.filter((x): x is string => typeof x === 'string'))];
+  if (!wanted.length) return new Map();
+  const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`, [JSON.stringify(wanted)]);
+  const rows = materialise(ctx, base, table, phys, { byName: false });
+  return new Map(rows.map((r) => [r._id as string, r]));
+}
+
+/** Read at most `cap` rows (a LIMIT SQLite could not be given). */
+function readCapped<T>(stmt: Statement, params: unknown[], cap: number): T[] {
+  const out: T[] = [];
+  for (const row of stmt.iterate(...params) as IterableIterator<T>) {
+    out.push(row);
+    if (out.length >= cap) break;
   }
+  return out;
+}
+
+function select(ctx: RowsContext, base: Base, tr: Translated, sql: string, params: unknown[], byName: boolean, list: Capped): SqlResult {
+  const stmt = prepareList(ctx, sql, list);
+  if (!stmt.reader) throw badRequest('the statement returns no rows');
+  const read = <T>(): T[] => (list.iterateCap === undefined ? (stmt.all(...params) as T[]) : readCapped<T>(stmt, params, list.iterateCap));
+  if (tr.selectStar) {
+    stmt.raw(true);
+    const phys: PhysRows = { rows: read<unknown[]>(), columns: stmt.columns().map((c) => c.name) };
+    return ok(tr.table.columns.map(metaOf), materialise(ctx, base, tr.table, phys, { byName }));
+  }
+  const raw = read<Record<string, unknown>>();
   const byPhys = new Map<string, ColumnMeta>(tr.table.columns.map((c) => [physColumn(c.key), c]));
-  const columns = stmt.columns().map((c) => c.name);
-  const metaCols = tr.selectStar ? tr.table.columns : columns.map((n) => byPhys.get(n)).filter((c): c is ColumnMeta => !!c);
-  const metadata = metaCols.map((c) => ({ key: c.key, name: c.name, type: c.type, data: c.data }));
-  if (tr.selectStar) return ok(metadata, materialise(ctx, base, tr.table, raw as PhysRow[], { byName }));
+  // Each result column: a column of the table (decoded, or computed from its row), or an expression.
+  const columns = stmt.columns().map((c) => {
+    const named = tr.outputs.get(c.name);
+    const col = named?.col ?? byPhys.get(c.name);
+    const key = named?.alias ? c.name : col ? (byName ? col.name : col.key) : c.name.replace(/"?c_(\w{4})"?/g, (m, k: string) => tr.table.columns.find((x) => x.key === k)?.name ?? m);
+    return { name: c.name, col, key, computed: named?.computed ? computedCells(ctx, base, tr.table, raw.map((r) => r[c.name])) : undefined };
+  });
   const results = raw.map((r) => {
     const o: ApiRow = {};
-    for (const [k, v] of Object.entries(r)) {
-      const col = byPhys.get(k);
-      o[col ? (byName ? col.name : col.key) : k.replace(/"?c_(\w{4})"?/g, (m, key: string) => tr.table.columns.find((c) => c.key === key)?.name ?? m)] = col ? decodeValue(col, v) : v;
+    for (const c of columns) {
+      const v = r[c.name];
+      o[c.key] = c.computed ? (c.computed.get(v as string)?.[c.col!.key] ?? null) : c.col ? decodeValue(c.col, v) : v;
     }
     return o;
   });
+  const seen = new Set<ColumnMeta>();
+  const metadata = columns.flatMap((c) => (c.col && !seen.has(c.col) && seen.add(c.col) ? [metaOf(c.col)] : []));
   return ok(metadata, results);
 }
 
+const metaOf = (c: ColumnMeta) => ({ key: c.key, name: c.name, type: c.type, data: c.data });
+
 function write(ctx: RowsContext, base: Base, tr: Translated, sql: string, params: unknown[]): SqlResult {
   let affected = 0;
+  // Webhooks hear of SQL writes too; the changed rows are read back only when one listens.
+  const listened = ctx.events.wants(base.uuid);
+  let changed: PhysRow[] = [];
   ctx.db.transaction(() => {
     if (tr.kind === 'delete') {
-      const ids = (ctx.db.prepare(`${sql} RETURNING _id`).all(...params) as { _id: string }[]).map((r) => r._id);
+      const rows = ctx.db.prepare(`${sql} RETURNING ${listened ? '*' : '_id'}`).all(...params) as PhysRow[];
+      const ids = rows.map((r) => r._id);
       dropLinksOfRows(ctx.db, base, ids);
       affected = ids.length;
+      if (listened) changed = rows;
+    } else if (listened) {
+      changed = ctx.db.prepare(`${sql} RETURNING *`).all(...params) as PhysRow[];
+      affected = changed.length;
     } else affected = ctx.db.prepare(sql).run(...params).changes;
+    if (ctx.faults.has('sql-write-cap') && affected > SIZE_LIMITS.sqlList) throw badRequest(`the statement touches ${affected} rows, more than ${SIZE_LIMITS.sqlList}`);
   })();
   if (!ctx.faults.has('stale-cache')) base.version++;
+  if (changed.length) ctx.events.emit(sqlChanges(base, tr.table, tr.kind as 'insert' | 'update' | 'delete', changed, 'sql', Date.now()));
   return { ...ok([], []), affected_rows: affected };
 }
 

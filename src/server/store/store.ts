@@ -3,6 +3,7 @@
  * with the hot lookups (tokens, base structure) cached in memory.
  */
 import { randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import { openDb, type Db } from './db.js';
 import { isoNow, type Base, type BaseMeta } from './model.js';
 
@@ -36,13 +37,14 @@ export class Store {
   private readonly accountTokens = new Map<string, string>();
   private readonly baseTokens = new Map<string, BaseToken>();
 
-  constructor(file?: string) {
+  /** `now` is the server's clock, so token expiry follows a test's fake clock too. */
+  constructor(file?: string, private readonly now: () => number = Date.now) {
     this.db = openDb(file);
     for (const r of this.db.prepare('SELECT uuid, workspace_id, name, meta FROM bases').all() as { uuid: string; workspace_id: number; name: string; meta: string }[]) {
       this.bases.set(r.uuid, { uuid: r.uuid, workspaceId: r.workspace_id, name: r.name, meta: JSON.parse(r.meta) as BaseMeta, version: 1 });
     }
     for (const r of this.db.prepare('SELECT token, user_id FROM account_tokens').all() as { token: string; user_id: string }[]) this.accountTokens.set(r.token, r.user_id);
-    for (const r of this.db.prepare('SELECT * FROM base_tokens WHERE expires_at > ?').all(Date.now()) as BaseToken[]) this.baseTokens.set(r.token, r);
+    for (const r of this.db.prepare('SELECT * FROM base_tokens WHERE expires_at > ?').all(this.now()) as BaseToken[]) this.baseTokens.set(r.token, r);
   }
 
   close(): void {
@@ -57,8 +59,11 @@ export class Store {
   }
 
   // Users and account tokens
+  private userByIdStmt: Statement | undefined;
+  /** On every account-token call: compiled once (better-sqlite3 compiles on each prepare). */
   userById(id: string): User | undefined {
-    return this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as User | undefined;
+    this.userByIdStmt ??= this.db.prepare('SELECT * FROM users WHERE id = ?');
+    return this.userByIdStmt.get(id) as User | undefined;
   }
   userByEmail(email: string): User | undefined {
     return this.db.prepare('SELECT * FROM users WHERE email = ? OR id = ?').get(email, email) as User | undefined;
@@ -119,7 +124,7 @@ export class Store {
     return this.apiToken(token)!;
   }
   issueBaseToken(baseUuid: string, seconds: number, permission: 'r' | 'rw', appName: string | null, username: string | null): BaseToken {
-    const t: BaseToken = { token: randomBytes(32).toString('base64url'), base_uuid: baseUuid, permission, app_name: appName, username, expires_at: Date.now() + seconds * 1000 };
+    const t: BaseToken = { token: randomBytes(32).toString('base64url'), base_uuid: baseUuid, permission, app_name: appName, username, expires_at: this.now() + seconds * 1000 };
     this.db.prepare('INSERT INTO base_tokens (token, base_uuid, permission, app_name, username, expires_at) VALUES (?, ?, ?, ?, ?, ?)').run(t.token, t.base_uuid, t.permission, t.app_name, t.username, t.expires_at);
     this.baseTokens.set(t.token, t);
     return t;

@@ -8,7 +8,7 @@ import type { ServerContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { route, type Handler } from '../../pipeline/hooks.js';
 import { archiveView, archiveWhere } from '../../store/rows.js';
-import { translate } from '../../store/sql.js';
+import { isStatementError, sqlErrorMessage, translate } from '../../store/sql.js';
 import { baseOf, bodyOf, tableOf } from './common.js';
 
 export function archiveHandler(ctx: ServerContext): Handler {
@@ -26,8 +26,14 @@ export function archiveHandler(ctx: ServerContext): Handler {
     }
     const where = b.where ?? b.query ?? b.sql;
     if (typeof where !== 'string' || !where.trim()) throw badRequest('where is required (an SQL condition)');
-    const moved = archiveWhere(ctx, base, table, where, (sql) => translate(base, sql).sql.replace(/ LIMIT \d+$/, ''));
-    return { success: true, error_message: '', archived_rows: moved };
+    const tr = translate(base, `SELECT _id FROM \`${table.name.replace(/`/g, '``')}\` WHERE ${where}`);
+    if (tr.paramCount) throw badRequest('where cannot hold ? parameters');
+    try {
+      return { success: true, error_message: '', archived_rows: archiveWhere(ctx, base, table, tr.sql) };
+    } catch (e) {
+      if (isStatementError(e)) throw badRequest(sqlErrorMessage(e, table));
+      throw e;
+    }
   };
 }
 

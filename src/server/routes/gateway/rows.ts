@@ -4,11 +4,31 @@ import { endpoint, SIZE_LIMITS } from '../../../spec/index.js';
 import { cached, type ServerContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { route, type Handler } from '../../pipeline/hooks.js';
+import { tooMany } from '../../pipeline/rate.js';
 import { findColumn } from '../../store/model.js';
 import { appendRows, deleteRows, getRow, listRows, updateRows } from '../../store/rows.js';
 import { actor, baseOf, bodyOf, flag, intParam, tableOf } from './common.js';
 
 const json = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
+
+/**
+ * Mutant `bulk-calls-weighted` (SIZE-7): maximal calls (1,000 rows listed, appended or updated;
+ * 10,000 deleted) weigh more than one call behind the client's back — the fourth in a window
+ * on a base answers 429 while the x-ratelimit headers still show the budget left.
+ */
+const heavyCalls = new WeakMap<ServerContext, Map<string, { window: number; n: number }>>();
+function heavyRefused(ctx: ServerContext, baseUuid: string, rows: number, max: number): boolean {
+  if (!ctx.faults.has('bulk-calls-weighted') || rows < max) return false;
+  const byBase = heavyCalls.get(ctx) ?? new Map<string, { window: number; n: number }>();
+  heavyCalls.set(ctx, byBase);
+  const window = Math.floor(ctx.now() / (ctx.opts.rateWindowSeconds * 1000));
+  const e = byBase.get(baseUuid);
+  const entry = e && e.window === window ? e : { window, n: 0 };
+  entry.n++;
+  byBase.set(baseUuid, entry);
+  return entry.n > 3;
+}
+const arrayLength = (v: unknown) => (Array.isArray(v) ? v.length : 0);
 
 export function rowHandlers(ctx: ServerContext) {
   const list: Handler = (req, reply) => {
@@ -26,6 +46,7 @@ export function rowHandlers(ctx: ServerContext) {
       const rows = listRows(ctx, base, table, { start, limit, view, orderBy, descending: q.direction === 'desc', byName: flag(q.convert_keys) });
       return JSON.stringify({ rows });
     });
+    if (ctx.faults.has('bulk-calls-weighted') && heavyRefused(ctx, base.uuid, (JSON.parse(body) as { rows: unknown[] }).rows.length, SIZE_LIMITS.listRows)) return tooMany(ctx, reply);
     return json(reply, body);
   };
   const get: Handler = (req, reply) => {
@@ -35,21 +56,24 @@ export function rowHandlers(ctx: ServerContext) {
     const rowId = (req.params as { row_id: string }).row_id;
     return json(reply, cached(ctx, base.uuid, base.version, req.url, () => JSON.stringify(getRow(ctx, base, table, rowId, flag(q.convert_keys)))));
   };
-  const append: Handler = (req) => {
+  const append: Handler = (req, reply) => {
     const base = baseOf(ctx, req);
     const b = bodyOf(req);
+    if (heavyRefused(ctx, base.uuid, arrayLength(b.rows), SIZE_LIMITS.appendRows)) return tooMany(ctx, reply);
     return appendRows(ctx, base, tableOf(base, b.table_name ?? b.table_id), b.rows, actor(req));
   };
-  const update: Handler = (req) => {
+  const update: Handler = (req, reply) => {
     const base = baseOf(ctx, req);
     const b = bodyOf(req);
+    if (heavyRefused(ctx, base.uuid, arrayLength(b.updates), SIZE_LIMITS.updateRows)) return tooMany(ctx, reply);
     // A single {row_id, row} is accepted as one update, as the legacy endpoint took it.
     const updates = b.updates ?? (b.row_id !== undefined ? [{ row_id: b.row_id, row: b.row }] : undefined);
     return updateRows(ctx, base, tableOf(base, b.table_name ?? b.table_id), updates, actor(req));
   };
-  const remove: Handler = (req) => {
+  const remove: Handler = (req, reply) => {
     const base = baseOf(ctx, req);
     const b = bodyOf(req);
+    if (heavyRefused(ctx, base.uuid, arrayLength(b.row_ids), SIZE_LIMITS.deleteRows)) return tooMany(ctx, reply);
     const ids = b.row_ids ?? (b.row_id !== undefined ? [b.row_id] : undefined);
     return deleteRows(ctx, base, tableOf(base, b.table_name ?? b.table_id), ids, actor(req));
   };

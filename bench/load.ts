@@ -1,0 +1,75 @@
+/**
+ * The built-in runner's speed: a bare node:http server in a child process (its own core),
+ * a constant-vus GET script on the built-in runner, and autocannon (the npm baseline) against
+ * the same server in the same run. Then the capacity the runner reports for an arrival-rate
+ * ramp, and a constant run at that rate to confirm the generator drops no iteration there.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { bundleFile } from '../src/load/bundle.js';
+import { runBuiltin, type RunOutcome } from '../src/load/engine/run.js';
+import { capacity } from '../src/load/report/capacity.js';
+import { fillOffered } from '../src/load/report/results.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const SERVER = `
+const http = require('node:http');
+const s = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('ok'); });
+s.keepAliveTimeout = 60000;
+s.listen(0, '127.0.0.1', () => process.send(s.address().port));
+process.on('disconnect', () => process.exit(0));
+`;
+
+async function bareServer(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve(Number(m)));
+    child.once('exit', (c) => reject(new Error(`bench server exited (${c})`)));
+  });
+  return { url: `http://127.0.0.1:${port}/`, child };
+}
+
+const count = (o: RunOutcome, name: string) => { const s = o.registry.metrics.get(name)?.sink; return s?.type === 'counter' ? s.sum : 0; };
+
+export async function run(): Promise<Record<string, number | string>> {
+  const vus = Number(process.env.BENCH_VUS ?? 10);
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  const { url, child } = await bareServer();
+  try {
+    const get = await bundleFile(join(here, '../load/bench/get.ts'), 'bench-get');
+    const arrival = await bundleFile(join(here, '../load/bench/arrival.ts'), 'bench-arrival');
+    const log = () => undefined;
+    // Warm both paths once (JIT, connections), then measure.
+    await runBuiltin({ bundleCode: get.code, scriptDir: here, env: { URL: url, VUS: String(vus), DURATION: '1' }, log });
+    const b = await runBuiltin({ bundleCode: get.code, scriptDir: here, env: { URL: url, VUS: String(vus), DURATION: String(seconds) }, log });
+    const builtinRps = count(b, 'http_reqs') / (b.durationMs / 1000);
+    const ac = await autocannon({ url, connections: vus, duration: seconds });
+    const autocannonRps = ac.requests.total / (ac.duration || seconds);
+
+    // Capacity: climb in 2-s plateaus past what the generator and server can do; the report's rule picks the rate.
+    const peak = Math.ceil(builtinRps * 1.5);
+    const ramp = await runBuiltin({ bundleCode: arrival.code, scriptDir: here, env: { URL: url, PEAK: String(peak), STEPS: '8', VUS: '60' }, log });
+    fillOffered(ramp.series, ramp.scenarios, ramp.durationMs);
+    const cap = capacity(ramp.series, 500);
+    const sustained = Math.floor(cap?.sustainedRate ?? 0);
+    const confirm = await runBuiltin({ bundleCode: arrival.code, scriptDir: here, env: { URL: url, RATE: String(Math.max(1, sustained)), SECONDS: '5', VUS: '60' }, log });
+    return {
+      'load.builtin_rps': Math.round(builtinRps),
+      'load.autocannon_rps': Math.round(autocannonRps),
+      'load.ratio_builtin_to_autocannon': Math.round((builtinRps / autocannonRps) * 100) / 100,
+      'load.vus_and_connections': vus,
+      'load.capacity_reported_it_per_s': sustained,
+      'load.capacity_limited_by': cap?.limitedBy ?? 'no capacity figure',
+      'load.dropped_at_capacity_constant_run': count(confirm, 'dropped_iterations'),
+      'load.iterations_at_capacity_constant_run': count(confirm, 'iterations'),
+    };
+  } finally {
+    child.kill();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  run().then((r) => { for (const [k, v] of Object.entries(r)) process.stdout.write(`${k}: ${v}\n`); }, (e) => { process.stderr.write(`${(e as Error).stack}\n`); process.exitCode = 1; });
+}

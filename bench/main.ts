@@ -1,0 +1,72 @@
+/**
+ * `npm run bench`: runs every benchmark module `bench/*.ts` (each exports `run()` answering
+ * its figures), one after the other so they do not compete for the cores, prints one table
+ * and writes `reports/bench.json`. `npm run bench -- server` runs the modules whose file
+ * name contains `server` only.
+ */
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+type Figures = Record<string, number | string>;
+interface Outcome { module: string; seconds: number; figures?: Figures; error?: string }
+
+const DIR = import.meta.dirname;
+const REPORT = join(DIR, '..', 'reports', 'bench.json');
+
+function modules(filter: string[]): string[] {
+  return readdirSync(DIR)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== 'main.ts')
+    .filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)))
+    .sort();
+}
+
+async function runOne(file: string): Promise<Outcome> {
+  const module = file.replace(/\.ts$/, '');
+  const started = performance.now();
+  const seconds = () => Math.round((performance.now() - started) / 100) / 10;
+  try {
+    const mod = (await import(pathToFileURL(join(DIR, file)).href)) as { run?: () => Promise<Figures> };
+    if (typeof mod.run !== 'function') return { module, seconds: 0, error: 'exports no run()' };
+    process.stderr.write(`bench: ${module}…\n`);
+    return { module, figures: await mod.run(), seconds: seconds() };
+  } catch (e) {
+    return { module, seconds: seconds(), error: (e as Error).stack ?? String(e) };
+  }
+}
+
+function print(outcomes: Outcome[]): void {
+  const rows: [string, string, string][] = [];
+  for (const o of outcomes) {
+    if (o.error) rows.push([o.module, 'ERROR', o.error.split('\n')[0]!]);
+    for (const [k, v] of Object.entries(o.figures ?? {})) rows.push([o.module, k, String(v)]);
+  }
+  const w = [0, 1].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
+  const line = (r: [string, string, string]) => `${r[0].padEnd(w[0]!)}  ${r[1].padEnd(w[1]!)}  ${r[2]}`;
+  process.stdout.write(`${line(['module', 'figure', 'value'])}\n${'-'.repeat(w[0]! + w[1]! + 20)}\n${rows.map(line).join('\n')}\n`);
+}
+
+async function main(): Promise<number> {
+  const files = modules(process.argv.slice(2));
+  const startedAt = new Date().toISOString();
+  const load = loadavg();
+  const outcomes: Outcome[] = [];
+  for (const f of files) outcomes.push(await runOne(f));
+  print(outcomes);
+  mkdirSync(join(DIR, '..', 'reports'), { recursive: true });
+  const report = {
+    started_at: startedAt,
+    finished_at: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    // Figures are only comparable on an otherwise idle machine: the load when the run began.
+    load_average_at_start: load.map((x) => Math.round(x * 100) / 100),
+    results: Object.fromEntries(outcomes.map((o) => [o.module, o.error ? { error: o.error, seconds: o.seconds } : { ...o.figures, seconds: o.seconds }])),
+  };
+  writeFileSync(REPORT, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`\nwrote ${REPORT}\n`);
+  return outcomes.some((o) => o.error) ? 1 : 0;
+}
+
+main().then((code) => { process.exitCode = code; }, (e: unknown) => { process.stderr.write(`${(e as Error).stack}\n`); process.exitCode = 2; });

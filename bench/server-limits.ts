@@ -1,0 +1,158 @@
+/**
+ * Benchmarks of the reference server's limits and webhooks (issue 3):
+ * - gateway list of 1 row with the rate limiter (and quota counting) on vs `--unlimited`:
+ *   the median ratio of throughputs over paired rounds (target ≥ 0.9). The limit is set far
+ *   above what the run can reach, so every call is counted and answered with headers but
+ *   none is refused.
+ * - webhook delivery throughput (events/s) while single-row appends run (bounded by the
+ *   append rate), and the delivery capacity: 5,000 changes queued at once, delivered in how long.
+ * The server runs in a child process (`conformance serve --json`), so the load generator
+ * and the receiver do not share its event loop. Everything stays on loopback.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import type { TargetDescriptor } from '../src/spec/index.js';
+
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 3);
+const ROUNDS = 4;
+const CONNECTIONS = 16;
+
+interface Served { d: TargetDescriptor; child: ChildProcess }
+
+async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Served> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--json', ...args], {
+    env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`reference server exited (${code}) before printing its descriptor`)));
+  });
+  return { d: JSON.parse(line) as TargetDescriptor, child };
+}
+
+async function stop(s: Served): Promise<void> {
+  if (s.child.exitCode !== null) return;
+  const exited = new Promise((r) => s.child.once('exit', r));
+  s.child.kill('SIGTERM');
+  await exited;
+}
+
+async function json(url: string, method: string, token: string, body?: unknown): Promise<any> {
+  const r = await fetch(url, { method, headers: { authorization: `Token ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+/** A base token and a table `Bench` with one row. */
+async function prepare(d: TargetDescriptor): Promise<{ token: string; gw: string }> {
+  const base = d.bases[0]!;
+  const token = (await json(`${d.url}/api/v2.1/dtable/app-access-token/`, 'GET', base.api_token)).access_token as string;
+  const gw = `${d.url}/api-gateway/api/v2/dtables/${base.uuid}`;
+  await json(`${gw}/tables/`, 'POST', token, { table_name: 'Bench', columns: [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }] });
+  await json(`${gw}/rows/`, 'POST', token, { table_name: 'Bench', rows: [{ Name: 'one', N: 1 }] });
+  return { token, gw };
+}
+
+async function listRate(target: { token: string; gw: string }, seconds: number): Promise<{ rps: number; non2xx: number; p99: number }> {
+  const r = await autocannon({ url: `${target.gw}/rows/?table_name=Bench&limit=1`, connections: CONNECTIONS, duration: seconds, headers: { authorization: `Token ${target.token}` } });
+  return { rps: r.requests.average, non2xx: r.non2xx + r.errors, p99: r.latency.p99 };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+async function limiterRatio(): Promise<Record<string, number>> {
+  const limited = await serve(['--rate-window', '60'], { API_GATEWAY_BASE_API_LIMIT_PER_MINUTE: '1000000000', API_ACCOUNT_LIMIT_PER_MINUTE: '1000000' });
+  const unlimited = await serve(['--unlimited']);
+  try {
+    const on = await prepare(limited.d);
+    const off = await prepare(unlimited.d);
+    await listRate(on, 1); // warm-up: JIT, statement cache
+    await listRate(off, 1);
+    // Paired rounds, alternating which goes first, so drift of the machine's load cancels out.
+    const on_: number[] = [];
+    const off_: number[] = [];
+    let refused = 0;
+    for (let i = 0; i < ROUNDS; i++) {
+      const order = i % 2 ? [['off', off], ['on', on]] as const : [['on', on], ['off', off]] as const;
+      for (const [k, t] of order) {
+        const r = await listRate(t, ROUND_SECONDS);
+        (k === 'on' ? on_ : off_).push(r.rps);
+        refused += r.non2xx;
+      }
+    }
+    const ratios = on_.map((x, i) => x / off_[i]!);
+    const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+    return {
+      gateway_list_1_row_limiter_on_rps: Math.round(mean(on_)),
+      gateway_list_1_row_unlimited_rps: Math.round(mean(off_)),
+      gateway_limiter_on_off_ratio: Number(median(ratios).toFixed(3)),
+      gateway_limiter_non2xx: refused,
+    };
+  } finally {
+    await stop(limited);
+    await stop(unlimited);
+  }
+}
+
+async function webhookThroughput(): Promise<Record<string, number>> {
+  let received = 0;
+  let first = 0;
+  let last = 0;
+  const rx = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => { const now = performance.now(); if (!received) first = now; received++; last = now; res.end(); });
+  });
+  await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
+  const s = await serve(['--unlimited']);
+  try {
+    const t = await prepare(s.d);
+    await json(`${s.d.url}/api/v2.1/workspace/${s.d.workspace_id}/dtable/${encodeURIComponent(s.d.bases[0]!.name)}/webhooks/`, 'POST', s.d.account_token!, { url: `http://127.0.0.1:${(rx.address() as AddressInfo).port}/hook`, secret: 'bench' });
+    const start = performance.now();
+    const r = await autocannon({
+      url: `${t.gw}/rows/`, method: 'POST', connections: CONNECTIONS, duration: ROUND_SECONDS,
+      headers: { authorization: `Token ${t.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ table_name: 'Bench', rows: [{ Name: 'appended', N: 2 }] }),
+    });
+    const appends = r['2xx'];
+    const writesDone = performance.now();
+    const deadline = writesDone + 60_000;
+    while (received < appends && performance.now() < deadline) await new Promise((res) => setTimeout(res, 50));
+    const steady = { received, span: last - first, drain: Math.max(0, last - writesDone) };
+    // Delivery capacity: 5,000 changes queued at once (5 appends of 1,000 rows), time to deliver them all.
+    const before = received;
+    const burstStart = performance.now();
+    for (let i = 0; i < 5; i++) await json(`${t.gw}/rows/`, 'POST', t.token, { table_name: 'Bench', rows: Array.from({ length: 1000 }, (_, n) => ({ Name: `burst ${n}`, N: n })) });
+    while (received < before + 5000 && performance.now() < burstStart + 60_000) await new Promise((res) => setTimeout(res, 20));
+    const burstMs = last - burstStart;
+    return {
+      webhook_burst_5000_events_per_s: Math.round((received - before) / (burstMs / 1000)),
+      webhook_appends_per_s: Math.round(r.requests.average),
+      webhook_append_p99_ms: r.latency.p99,
+      webhook_appends_acknowledged: appends,
+      webhook_events_received: steady.received,
+      webhook_events_per_s: Math.round(steady.received / (steady.span / 1000 || 1)),
+      webhook_drain_after_writes_ms: Math.round(steady.drain),
+      webhook_first_event_ms: Math.round(first - start),
+    };
+  } finally {
+    await stop(s);
+    rx.closeAllConnections();
+    rx.close();
+  }
+}
+
+export async function run(): Promise<Record<string, number | string>> {
+  return { ...(await limiterRatio()), ...(await webhookThroughput()) };
+}
+
+if (process.argv[1] && /server-limits\.ts$/.test(process.argv[1])) {
+  run().then((r) => { for (const [k, v] of Object.entries(r)) process.stdout.write(`${k}: ${v}\n`); }, (e: unknown) => { process.stderr.write(`${(e as Error).stack}\n`); process.exitCode = 1; });
+}

@@ -1,0 +1,26 @@
+/**
+ * Benchmark script: an arrival rate against a bare server — ramping to find the capacity the
+ * report names, or constant (RATE set) to confirm that at that rate no iteration is dropped.
+ */
+import http from 'k6/http';
+import { stepStages } from '../lib/target.js';
+
+const RATE = Number(__ENV.RATE || 0);
+const PEAK = Number(__ENV.PEAK || 8000);
+const SECONDS = Number(__ENV.SECONDS || 5);
+const STEPS = Number(__ENV.STEPS || 8);
+const VUS = Number(__ENV.VUS || 60);
+
+export const options = {
+  discardResponseBodies: true,
+  scenarios: {
+    arrival: RATE > 0
+      ? { executor: 'constant-arrival-rate', rate: RATE, timeUnit: '1s', duration: SECONDS + 's', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s' }
+      : { executor: 'ramping-arrival-rate', startRate: 100, timeUnit: '1s', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s', stages: stepStages(100, PEAK, STEPS, 2) },
+  },
+  thresholds: { dropped_iterations: ['count==0'] },
+};
+
+export default function (): void {
+  http.get(__ENV.URL || 'http://127.0.0.1:8000/');
+}

@@ -1,0 +1,80 @@
+/**
+ * Capacity (SIZE-7's "calls in a row" at scale): an arrival rate climbing in plateaus over a realistic mix —
+ * 50 % list, 20 % append (10 rows), 15 % update (10 rows), 15 % SQL — spread over the bases
+ * of the target. Run it against a target without rate limits (`conformance load` starts the
+ * reference server so) or with many bases. The capacity report reads the per-second series:
+ * the highest rate sustained with p95 under the budget, no errors, no dropped iterations.
+ */
+import { check } from 'k6';
+import exec from 'k6/execution';
+import * as api from '../lib/api.js';
+import { envInt, stepStages, target } from '../lib/target.js';
+
+const START = envInt('START_RATE', 10);
+const PEAK = envInt('PEAK_RATE', 150);
+const STEPS = envInt('STEPS', 5);
+const HOLD = envInt('HOLD_SECONDS', 5);
+const BUDGET = envInt('P95_BUDGET_MS', 500);
+const TABLE = 'load_capacity';
+const SEED = 200;
+
+export const options = {
+  discardResponseBodies: false,
+  scenarios: {
+    capacity: {
+      executor: 'ramping-arrival-rate', startRate: START, timeUnit: '1s',
+      // Pre-allocated generously: VUs initialised mid-run cost CPU exactly when it is scarce.
+      preAllocatedVUs: envInt('PRE_VUS', 40), maxVUs: envInt('MAX_VUS', 60),
+      stages: stepStages(START, PEAK, STEPS, HOLD),
+      gracefulStop: '10s',
+    },
+  },
+  thresholds: {
+    'checks{clause:SIZE-7}': ['rate>0.99'],
+    http_req_failed: ['rate<0.01'],
+    'http_req_duration{scenario:capacity}': ['p(95)<' + BUDGET],
+    dropped_iterations: ['count==0'],
+  },
+};
+
+interface Data { sessions: api.Session[]; ids: string[][] }
+
+export function setup(): Data {
+  if (target.bases.length === 0) throw new Error('the target descriptor names no base');
+  const sessions = target.bases.slice(0, envInt('BASES', 8)).map((b, i) => api.baseToken(b, 'base-' + (i + 1)));
+  const ids = sessions.map((s) => {
+    api.deleteTable(s, TABLE, { name: 'setup' });
+    const c = api.createTable(s, TABLE, [{ column_name: 'n', column_type: 'number' }, { column_name: 'note', column_type: 'text' }], { name: 'setup' });
+    if (c.status !== 200) throw new Error('could not create ' + TABLE + ' in ' + s.base + ': ' + c.status);
+    const rows = [];
+    for (let i = 0; i < SEED; i++) rows.push({ n: i, note: 'seed ' + i });
+    const r = api.appendRows(s, TABLE, rows, { name: 'setup' });
+    return ((r.json('row_ids') as { _id: string }[]) || []).map((x) => x._id);
+  });
+  return { sessions: sessions, ids: ids };
+}
+
+export default function (data: Data): void {
+  const i = exec.scenario.iterationInTest;
+  const b = i % data.sessions.length;
+  const s = data.sessions[b]!;
+  const ids = data.ids[b] || [];
+  const slot = i % 20;
+  const tags = { clause: 'SIZE-7' };
+  let res: api.Res;
+  if (slot < 10) res = api.listRows(s, TABLE, 100, tags);
+  else if (slot < 14) {
+    const rows = [];
+    for (let k = 0; k < 10; k++) rows.push({ n: i, note: 'load ' + i });
+    res = api.appendRows(s, TABLE, rows, tags);
+  } else if (slot < 17) {
+    const updates = [];
+    for (let k = 0; k < 10 && ids.length; k++) updates.push({ row_id: ids[(i * 10 + k) % ids.length]!, row: { n: i } });
+    res = api.updateRows(s, TABLE, updates, tags);
+  } else res = api.sql(s, 'SELECT n, note FROM ' + TABLE + ' WHERE n >= ? LIMIT 100', [i % SEED], tags);
+  check(res, { 'SIZE-7 the call succeeds under load': (r) => r.status === 200 }, tags);
+}
+
+export function teardown(data: Data): void {
+  for (const s of data.sessions) api.deleteTable(s, TABLE, { name: 'teardown' });
+}

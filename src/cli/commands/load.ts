@@ -1,0 +1,109 @@
+/**
+ * `conformance load`: run a load scenario on stock k6 (when on PATH or given) or on the
+ * built-in runner; `--emit DIR` writes the k6 bundles and a k6-operator example;
+ * `conformance load merge FILE...` combines several instances into one report.
+ */
+import type { ArgumentsCamelCase, Argv } from 'yargs';
+import { CliError, EXIT, setOutcome } from '../exit.js';
+
+interface Args {
+  scenario?: string;
+  target?: string;
+  targetFile?: string;
+  k6?: string;
+  engine: 'auto' | 'k6' | 'builtin';
+  reportDir?: string;
+  p95Budget: number;
+  sourceIps?: string;
+  emit?: string;
+  env: string[];
+  serverWindow: number;
+  list: boolean;
+}
+
+interface MergeArgs { files: string[]; reportDir: string; p95Budget: number; scenario?: string }
+
+export const command = 'load';
+export const describe = 'Run a load scenario (k6 or the built-in runner), emit k6 bundles, or merge instances';
+
+function parseEnv(list: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kv of list) {
+    const i = kv.indexOf('=');
+    if (i <= 0) throw new CliError(`--env ${kv}: expected KEY=VALUE`);
+    out[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  return out;
+}
+
+/** k6's exit codes pass through for thresholds (99); any other failure is a harness error. */
+function outcome(code: number): number {
+  return code === 0 ? EXIT.ok : code === 99 ? EXIT.thresholds : EXIT.harness;
+}
+
+const merge = {
+  command: 'merge <files..>',
+  describe: 'Combine results.json (or k6 --out json files, with --scenario) of several instances into one report',
+  builder: (y: Argv) => y
+    .positional('files', { type: 'string', array: true, describe: 'results.json or k6 JSON output files' })
+    .option('report-dir', { type: 'string', default: 'reports/load/merged', describe: 'Where to write the merged reports' })
+    .option('p95-budget', { type: 'number', default: 500, describe: 'p95 budget (ms) for the capacity summary' })
+    .option('scenario', { type: 'string', describe: 'Scenario whose thresholds judge k6 JSON output files' }),
+  handler: async (argv: ArgumentsCamelCase<MergeArgs>) => {
+    const { mergeFiles } = await import('../../load/merge.js');
+    const { writeReports } = await import('../../load/report/write.js');
+    const r = await mergeFiles(argv.files, { p95BudgetMs: argv.p95Budget, ...(argv.scenario ? { scenario: argv.scenario } : {}) });
+    const w = writeReports(argv.reportDir, r);
+    const failed = r.thresholds.filter((t) => !t.ok);
+    process.stdout.write(`merged ${r.instances} instance(s) of ${r.scenario}: ${r.thresholds.length - failed.length}/${r.thresholds.length} thresholds met\n${w.results}\n${w.junit}\n${w.html}\n`);
+    setOutcome(outcome(r.exitCode));
+  },
+};
+
+export function builder(y: Argv): Argv<Args> {
+  return y
+    .command(merge as never)
+    .option('scenario', { type: 'string', describe: 'Scenario to run (see --list)' })
+    .option('target', { type: 'string', describe: 'Base URL of the target (loopback)' })
+    .option('target-file', { type: 'string', describe: 'Target descriptor (JSON)' })
+    .option('k6', { type: 'string', describe: 'Path of a k6 binary (default: k6 on PATH)' })
+    .option('engine', { choices: ['auto', 'k6', 'builtin'] as const, default: 'auto' as const, describe: 'auto: k6 when found, else the built-in runner' })
+    .option('report-dir', { type: 'string', describe: 'Where to write results.json, junit.xml, report.html (default reports/load/SCENARIO)' })
+    .option('p95-budget', { type: 'number', default: 500, describe: 'p95 budget (ms) for the capacity summary' })
+    .option('source-ips', { type: 'string', describe: 'Loopback source addresses for VUs, e.g. 127.0.0.2-127.0.0.9 (k6 --local-ips)' })
+    .option('emit', { type: 'string', describe: 'Write the k6 bundles and a k6-operator TestRun example to DIR, and run nothing' })
+    .option('env', { type: 'string', array: true, default: [], describe: 'KEY=VALUE for the script\'s __ENV (repeatable)' })
+    .option('server-window', { type: 'number', default: 5, describe: 'Rate window (s) of the reference server started when no target is given' })
+    .option('list', { type: 'boolean', default: false, describe: 'List the scenarios and the clauses they serve' }) as unknown as Argv<Args>;
+}
+
+export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
+  const { SCENARIOS } = await import('../../load/scenarios.js');
+  if (argv.list) {
+    for (const s of SCENARIOS) process.stdout.write(`${s.name.padEnd(14)} ${s.clauses.join(',').padEnd(36)} ${s.describe}\n`);
+    return;
+  }
+  if (argv.emit) {
+    const { emit } = await import('../../load/emit.js');
+    for (const f of await emit(argv.emit)) process.stdout.write(`${f}\n`);
+    return;
+  }
+  if (!argv.scenario) throw new CliError(`name a --scenario (${SCENARIOS.map((s) => s.name).join(', ')}), or --emit DIR, or --list`);
+  const { runLoad } = await import('../../load/run.js');
+  const r = await runLoad({
+    scenario: argv.scenario, engine: argv.engine, reportDir: argv.reportDir ?? `reports/load/${argv.scenario}`,
+    p95BudgetMs: argv.p95Budget, env: parseEnv(argv.env), serverWindowSeconds: argv.serverWindow,
+    ...(argv.target ? { target: argv.target } : {}), ...(argv.targetFile ? { targetFile: argv.targetFile } : {}),
+    ...(argv.k6 ? { k6: argv.k6 } : {}), ...(argv.sourceIps ? { sourceIps: argv.sourceIps } : {}),
+  }).catch((e: Error) => { throw new CliError(e.message, EXIT.harness); });
+  const failed = r.results.thresholds.filter((t) => !t.ok);
+  const lines = r.results.thresholds.map((t) => `  ${t.ok ? '✓' : '✗'} ${t.selector} ${t.source} (measured ${t.measured})`);
+  const cap = r.results.capacity;
+  process.stdout.write([
+    `load ${argv.scenario} on the ${r.engine === 'k6' ? 'k6' : 'built-in'} engine: ${r.results.thresholds.length - failed.length}/${r.results.thresholds.length} thresholds met, exit ${r.exitCode}`,
+    ...lines,
+    ...(cap ? [`  capacity: ${cap.sustainedRate} it/s sustained (p95 ≤ ${cap.p95BudgetMs} ms, no errors, no drops); ${cap.limitedBy}`] : []),
+    `  ${r.written.results}`, `  ${r.written.junit}`, `  ${r.written.html}`, '',
+  ].join('\n'));
+  setOutcome(outcome(r.exitCode));
+}

@@ -1,0 +1,137 @@
+/**
+ * k6's executors on the VU pool. Closed models (shared-iterations, per-vu-iterations,
+ * constant-vus) hand each VU a loop it runs by itself, with a shared atomic counter for
+ * shared iterations; arrival-rate executors start each iteration from the main thread at
+ * the scheduled time and count `dropped_iterations` when no VU is free (allocating more, up
+ * to maxVUs, as k6 does). Every executor ends at its duration/maxDuration; iterations still
+ * running after gracefulStop are interrupted.
+ */
+import type { ScenarioRef } from '../runtime/protocol.js';
+import type { Collector } from './collect.js';
+import { startedBy, type Scenario } from './options.js';
+import type { VU, VuPool } from './vus.js';
+
+export interface ExecContext {
+  pool: VuPool;
+  collector: Collector;
+  setupData: string;
+  /** Resolves when the run is aborted (exec.test.abort, a threshold with abortOnFail). */
+  aborted: Promise<void>;
+  owner: Map<VU, string>;
+}
+
+export interface ExecResult { completed: number; interrupted: boolean; dropped: number }
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)).unref?.());
+
+function ref(s: Scenario, startedAt: number): ScenarioRef {
+  return { name: s.name, executor: s.executor, startTime: startedAt, exec: s.exec, env: s.env, tags: s.tags };
+}
+
+/** VUs owned by this scenario: free ones from the pool first, then new ones. */
+async function acquire(ctx: ExecContext, n: number, name: string): Promise<VU[]> {
+  const got: VU[] = [];
+  for (const v of ctx.pool.all) {
+    if (got.length >= n) break;
+    if (!v.busy && !ctx.owner.has(v)) { ctx.owner.set(v, name); got.push(v); }
+  }
+  while (got.length < n) {
+    const v = await ctx.pool.spawn();
+    ctx.owner.set(v, name);
+    got.push(v);
+  }
+  return got;
+}
+
+function release(ctx: ExecContext, vus: readonly VU[]): void {
+  for (const v of vus) ctx.owner.delete(v);
+}
+
+/** Wait for the VUs' loops; stop them at `endAt`, interrupt them gracefulStop later. */
+async function supervise(ctx: ExecContext, vus: VU[], runs: Promise<{ completed: number; interrupted: boolean }>[], endAt: number, graceMs: number): Promise<ExecResult> {
+  let finished = false;
+  const all = Promise.all(runs).finally(() => { finished = true; });
+  const watchdog = (async () => {
+    await Promise.race([sleep(endAt - Date.now()), ctx.aborted, all]);
+    if (finished) return;
+    for (const v of vus) v.stop();
+    await Promise.race([sleep(graceMs), all]);
+    if (!finished) for (const v of vus) v.interrupt();
+  })();
+  const res = await all;
+  await watchdog;
+  return { completed: res.reduce((a, r) => a + r.completed, 0), interrupted: res.some((r) => r.interrupted), dropped: 0 };
+}
+
+async function closed(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
+  const vus = await acquire(ctx, s.vus, s.name);
+  const startedAt = Date.now();
+  const endAt = startedAt + s.durationMs;
+  const shared = s.executor === 'shared-iterations' ? new SharedArrayBuffer(4) : null;
+  const perVu = s.executor === 'per-vu-iterations' ? s.iterations : Number.MAX_SAFE_INTEGER;
+  const total = s.executor === 'shared-iterations' ? s.iterations : 0;
+  const runs = vus.map((v) => v.send({ t: 'run', scenario: ref(s, startedAt), mode: 'loop', iterations: perVu, shared, total, deadline: endAt, setupData: ctx.setupData }));
+  const r = await supervise(ctx, vus, runs, endAt, s.gracefulStopMs);
+  release(ctx, vus);
+  return r;
+}
+
+async function arrival(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
+  const own = await acquire(ctx, s.preAllocatedVUs, s.name);
+  const startedAt = Date.now();
+  const endAt = startedAt + s.durationMs;
+  const total = Math.ceil(startedBy(s, s.durationMs) - 1e-9);
+  const running = new Set<Promise<unknown>>();
+  let started = 0, completed = 0, dropped = 0, spawning = 0, interrupted = false, stopped = false;
+  void ctx.aborted.then(() => { stopped = true; });
+  const idle: VU[] = [...own];
+  const sref = ref(s, startedAt);
+  const grow = () => {
+    // One VU initialises at a time: a worker's start-up is CPU-heavy, and a burst of them would
+    // starve the dispatcher and drop more iterations than it saves (pre-allocate instead).
+    if (own.length + spawning >= s.maxVUs || spawning > 0) return;
+    spawning++;
+    ctx.pool.spawn().then((v) => { ctx.owner.set(v, s.name); own.push(v); idle.push(v); }, () => undefined).finally(() => { spawning--; });
+  };
+  // Time (ms from start) at which iteration number `i` is due: invert the rate integral.
+  const dueAt = (i: number): number => {
+    let lo = 0, hi = s.durationMs;
+    for (let k = 0; k < 40 && hi - lo > 0.05; k++) { const mid = (lo + hi) / 2; if (startedBy(s, mid) >= i) hi = mid; else lo = mid; }
+    return hi;
+  };
+  while (!stopped && started < total) {
+    const now = Date.now() - startedAt;
+    if (now >= s.durationMs) break;
+    const due = Math.min(total, Math.floor(startedBy(s, now) + 1e-9) + 1);
+    for (; started < due; started++) {
+      const vu = idle.pop();
+      if (!vu) {
+        dropped++;
+        ctx.collector.dropped(s.name, Date.now());
+        grow();
+        continue;
+      }
+      const p = vu.send({ t: 'run', scenario: sref, mode: 'once', iterationInTest: started, iterationInScenario: started, setupData: ctx.setupData }).then((d) => {
+        completed += d.completed;
+        if (d.interrupted) interrupted = true;
+        idle.push(vu);
+        running.delete(p);
+      });
+      running.add(p);
+    }
+    if (started >= total) break;
+    await sleep(Math.min(dueAt(started) - (Date.now() - startedAt), endAt - Date.now()));
+  }
+  const all = Promise.all(running);
+  let finished = false;
+  void all.then(() => { finished = true; });
+  await Promise.race([all, sleep(Math.max(0, endAt - Date.now()) + s.gracefulStopMs)]);
+  if (!finished) for (const v of own) if (v.busy) v.interrupt();
+  await all;
+  release(ctx, own);
+  return { completed, interrupted, dropped };
+}
+
+export function runExecutor(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
+  return s.executor.endsWith('arrival-rate') ? arrival(ctx, s) : closed(ctx, s);
+}

@@ -1,0 +1,159 @@
+/**
+ * The built-in runner: k6's test life cycle on the VU pool — init, setup, the scenarios at
+ * their start times, teardown, thresholds, handleSummary — and k6's exit codes (99 for
+ * breached thresholds, 104 invalid options, 107 script error, 108 aborted by the script).
+ */
+import { Registry } from '../metrics/registry.js';
+import { TimeSeries } from '../metrics/timeseries.js';
+import { abortingFailures, bindThresholds, evaluate, parseThresholds, type ThresholdResult } from '../metrics/thresholds.js';
+import { summaryData, type CheckTally } from '../metrics/summary.js';
+import { toCommonJs, workerBundle } from '../runtime/build.js';
+import { Collector } from './collect.js';
+import { runExecutor, type ExecContext } from './executors.js';
+import { HttpIo } from './io.js';
+import { normaliseScenarios, scenarioEndMs, type Scenario } from './options.js';
+import { VuPool, type ReadyReport, type VU } from './vus.js';
+
+export const EXIT_CODES = { ok: 0, thresholds: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
+
+export interface RunInput {
+  bundleCode: string;
+  scriptDir: string;
+  env: Record<string, string>;
+  sourceIps?: readonly string[];
+  /** Called for script errors and logs (already redacted by the caller's sink). */
+  log?: (line: string) => void;
+  setupTimeoutMs?: number;
+}
+
+export interface RunOutcome {
+  engine: 'builtin' | 'k6';
+  registry: Registry;
+  series: TimeSeries;
+  checks: CheckTally[];
+  thresholds: ThresholdResult[];
+  scenarios: Scenario[];
+  options: Record<string, unknown>;
+  startedAt: number;
+  durationMs: number;
+  exitCode: number;
+  aborted?: string;
+  errors: string[];
+  summaryOutputs: Record<string, string>;
+}
+
+export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
+  const log = input.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const registry = new Registry();
+  registry.declareBuiltins();
+  const series = new TimeSeries(Date.now());
+  const collector = new Collector(registry, series);
+  const io = new HttpIo();
+  const errors: string[] = [];
+  let abortReason: string | undefined;
+  let signalAbort!: () => void;
+  const aborted = new Promise<void>((r) => { signalAbort = r; });
+  const abort = (reason: string) => { if (abortReason === undefined) { abortReason = reason; signalAbort(); } };
+  const seenErrors = new Map<string, number>();
+  const onError = (m: string) => {
+    const key = m.replace(/^VU \d+: /, '');
+    const n = (seenErrors.get(key) ?? 0) + 1;
+    seenErrors.set(key, n);
+    if (n <= 3) { log(`ERROR ${m}`); errors.push(m); }
+  };
+  const pool = new VuPool({
+    workerFile: await workerBundle(), code: await toCommonJs(input.bundleCode), env: input.env, scriptDir: input.scriptDir,
+    optionsJSON: '{}', sourceIps: input.sourceIps ?? [], testStart: Date.now(), io, collector, onAbort: abort, onError,
+  });
+  const base: Omit<RunOutcome, 'exitCode' | 'thresholds' | 'durationMs'> = { engine: 'builtin', registry, series, checks: [], scenarios: [], options: {}, startedAt: Date.now(), errors, summaryOutputs: {} };
+  const finish = async (exitCode: number, thresholds: ThresholdResult[] = [], durationMs = 0): Promise<RunOutcome> => {
+    await pool.close();
+    await io.close();
+    return { ...base, checks: [...collector.checks.values()], exitCode, thresholds, durationMs, ...(abortReason !== undefined ? { aborted: abortReason } : {}) };
+  };
+
+  let setupVu: VU;
+  try {
+    setupVu = await pool.spawn(0);
+  } catch (e) {
+    log(`ERROR ${(e as Error).message}`);
+    errors.push((e as Error).message);
+    return finish(EXIT_CODES.scriptException);
+  }
+  const ready = (setupVu as VU & { ready: ReadyReport }).ready;
+  const options = JSON.parse(ready.options) as Record<string, unknown>;
+  base.options = options;
+  let scenarios: Scenario[];
+  const parsed = parseThresholds(options.thresholds);
+  try {
+    scenarios = normaliseScenarios(options);
+    if ('error' in parsed) throw new Error(parsed.error);
+    const bad = bindThresholds(parsed.specs, registry);
+    if (bad) throw new Error(bad);
+  } catch (e) {
+    log(`ERROR invalid options: ${(e as Error).message}`);
+    errors.push((e as Error).message);
+    await setupVu.worker.terminate();
+    return finish(EXIT_CODES.invalidConfig);
+  }
+  const specs = 'specs' in parsed ? parsed.specs : [];
+  base.scenarios = scenarios;
+
+  let setupData = '';
+  if (ready.exports.includes('setup')) {
+    const timeout = input.setupTimeoutMs ?? 60_000;
+    const r = await Promise.race([setupVu.send({ t: 'call', fn: 'setup', arg: '' }), new Promise<null>((res) => setTimeout(() => res(null), timeout).unref())]);
+    if (r === null) { setupVu.interrupt(); await setupVu.worker.terminate(); errors.push('setup() timed out'); return finish(EXIT_CODES.setupTimeout); }
+    if (r.errors.length) { for (const e of r.errors) onError(`setup: ${e}`); await setupVu.worker.terminate(); return finish(EXIT_CODES.scriptException); }
+    setupData = r.result ?? '';
+  }
+
+  // Pre-allocate every scenario's VUs before the clock starts, as k6 does.
+  const want = scenarios.reduce((a, s) => a + (s.executor.endsWith('arrival-rate') ? s.preAllocatedVUs : s.vus), 0);
+  try {
+    for (let i = 0; i < want; i += 8) await Promise.all(Array.from({ length: Math.min(8, want - i) }, () => pool.spawn()));
+  } catch (e) {
+    onError((e as Error).message);
+    return finish(EXIT_CODES.scriptException);
+  }
+
+  const t0 = Date.now();
+  series.t0 = t0;
+  base.startedAt = t0;
+  const ctx: ExecContext = { pool, collector, setupData, aborted, owner: new Map() };
+  const ticker = setInterval(() => {
+    collector.vus(pool.active, pool.initialized, Date.now());
+    const failing = abortingFailures(specs, registry, Date.now() - t0);
+    if (failing.length) abort(`thresholds ${failing.map((f) => `${f.selector}: ${f.source}`).join(', ')} crossed`);
+  }, 1000);
+  // A hard bound on the whole run, whatever the script does.
+  const hardEnd = Math.max(...scenarios.map(scenarioEndMs)) + 30_000;
+  const hard = setTimeout(() => abort('the run exceeded its maximum duration'), hardEnd).unref();
+  await Promise.all(scenarios.map(async (s) => {
+    await Promise.race([new Promise((r) => setTimeout(r, s.startTimeMs).unref()), aborted]);
+    if (abortReason !== undefined) return;
+    await runExecutor(ctx, s);
+  }));
+  clearInterval(ticker);
+  clearTimeout(hard);
+  collector.vus(0, pool.initialized, Date.now());
+  const durationMs = Date.now() - t0;
+
+  if (ready.exports.includes('teardown')) {
+    const r = await setupVu.send({ t: 'call', fn: 'teardown', arg: setupData });
+    for (const e of r.errors) onError(`teardown: ${e}`);
+  }
+  const thresholds = evaluate(specs, registry, durationMs);
+  if (ready.exports.includes('handleSummary')) {
+    const data = summaryData(registry, thresholds, [...collector.checks.values()], durationMs, (options.summaryTrendStats as string[] | undefined) ?? undefined);
+    if (setupData) data.setup_data = JSON.parse(setupData);
+    const r = await setupVu.send({ t: 'call', fn: 'handleSummary', arg: JSON.stringify(data) });
+    for (const e of r.errors) onError(`handleSummary: ${e}`);
+    if (r.result) {
+      const out = JSON.parse(r.result) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(out ?? {})) base.summaryOutputs[k] = typeof v === 'string' ? v : JSON.stringify(v);
+    }
+  }
+  const code = abortReason !== undefined && !thresholds.some((t) => !t.ok) ? EXIT_CODES.scriptAborted : thresholds.some((t) => !t.ok) ? EXIT_CODES.thresholds : EXIT_CODES.ok;
+  return finish(code, thresholds, durationMs);
+}

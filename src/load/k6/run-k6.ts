@@ -1,0 +1,68 @@
+/**
+ * Runs stock k6 on the emitted bundle: the target reaches the script through the process
+ * environment (k6 copies it into __ENV; never on the command line, where `ps` would show a
+ * token), samples go to `--out json`, and the run's reports are built from those samples.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { evaluate, parseThresholds } from '../metrics/thresholds.js';
+import { normaliseScenarios } from '../engine/options.js';
+import type { RunOutcome } from '../engine/run.js';
+import { Registry } from '../metrics/registry.js';
+import { TimeSeries } from '../metrics/timeseries.js';
+import { ingestNdjson } from './ndjson.js';
+
+/** `k6` on PATH, or undefined. */
+export function findK6(pathEnv = process.env.PATH ?? ''): string | undefined {
+  for (const dir of pathEnv.split(delimiter)) {
+    if (!dir) continue;
+    const f = join(dir, 'k6');
+    try { accessSync(f, constants.X_OK); return f; } catch { /* not here */ }
+  }
+  return undefined;
+}
+
+export interface K6Input {
+  k6: string;
+  bundleCode: string;
+  options: Record<string, unknown>;
+  env: Record<string, string>;
+  sourceIps?: readonly string[];
+  log?: (line: string) => void;
+}
+
+export async function runK6(input: K6Input): Promise<RunOutcome> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-k6-'));
+  const script = join(dir, 'script.js');
+  const samples = join(dir, 'samples.json');
+  writeFileSync(script, input.bundleCode);
+  const args = ['run', '--quiet', '--no-usage-report', '--out', `json=${samples}`];
+  if (input.sourceIps?.length) args.push('--local-ips', input.sourceIps.join(','));
+  args.push(script);
+  const log = input.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const started = Date.now();
+  const exitCode = await new Promise<number>((resolve) => {
+    const child = spawn(input.k6, args, { env: { ...process.env, ...input.env }, stdio: ['ignore', 'inherit', 'pipe'] });
+    child.stderr.on('data', (b: Buffer) => log(b.toString().trimEnd()));
+    child.on('error', (e) => { log(`k6 could not start: ${e.message}`); resolve(2); });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 2 : 0)));
+  });
+  const durationMs = Date.now() - started;
+  const parsed = parseThresholds(input.options.thresholds);
+  const specs = 'specs' in parsed ? parsed.specs : [];
+  const got = await ingestNdjson(samples, specs).catch(() => undefined);
+  rmSync(dir, { recursive: true, force: true });
+  const errors: string[] = got ? (got.badLines ? [`${got.badLines} unreadable lines in k6's JSON output`] : []) : ['k6 wrote no samples'];
+  const registry = got?.registry;
+  const runMs = got && Number.isFinite(got.firstMs) ? got.lastMs - got.firstMs : durationMs;
+  const thresholds = registry ? evaluate(specs, registry, runMs) : [];
+  let scenarios: RunOutcome['scenarios'] = [];
+  try { scenarios = normaliseScenarios(input.options); } catch { /* k6 judged the options itself */ }
+  return {
+    engine: 'k6', registry: registry ?? new Registry(), series: got?.series ?? new TimeSeries(started), checks: got?.checks ?? [],
+    thresholds, scenarios, options: input.options, startedAt: got && Number.isFinite(got.firstMs) ? got.firstMs : started,
+    durationMs: runMs, exitCode, errors, summaryOutputs: {},
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * `conformance load`: bundle the scenario, resolve the target (or start the reference server),
+ * run it on stock k6 when available and wanted, else on the built-in runner, and write
+ * results.json, JUnit and the HTML report. The report names the engine that ran.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { bundleScenario, LOAD_DIR, type Bundle } from './bundle.js';
+import { scenarioInfo } from './scenarios.js';
+import { resolveTarget, targetEnv } from './target.js';
+import { runBuiltin, type RunOutcome } from './engine/run.js';
+import { readOptions } from './engine/inspect.js';
+import { findK6, runK6 } from './k6/run-k6.js';
+import { resultsOfRun, scrub } from './report/results.js';
+import { writeReports, type Written } from './report/write.js';
+import type { Results } from './report/schema.js';
+
+export type EngineChoice = 'auto' | 'k6' | 'builtin';
+
+export interface LoadRunOptions {
+  scenario: string;
+  /** A bundle to run instead of the named scenario's (tests, custom scripts). */
+  bundle?: Bundle;
+  clauses?: readonly string[];
+  target?: string;
+  targetFile?: string;
+  engine?: EngineChoice;
+  k6?: string;
+  reportDir: string;
+  p95BudgetMs?: number;
+  sourceIps?: string;
+  env?: Record<string, string>;
+  /** The self-started reference server: window (s) and extra environment (limit overrides). */
+  serverWindowSeconds?: number;
+  serverEnv?: Record<string, string>;
+  log?: (line: string) => void;
+}
+
+export interface LoadRunResult { results: Results; written: Written; exitCode: number; engine: 'k6' | 'builtin' }
+
+/** `127.0.0.2-127.0.0.9` or a comma list; loopback addresses only. */
+export function parseSourceIps(spec: string | undefined): string[] {
+  if (!spec) return [];
+  const out: string[] = [];
+  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:-127\.\1\.\2\.(\d{1,3}))?$/.exec(part);
+    if (!m) throw new Error(`source address ${part}: only loopback addresses (127.x.y.z, or a range 127.x.y.a-127.x.y.b) are allowed`);
+    const from = Number(m[3]), to = m[4] === undefined ? from : Number(m[4]);
+    if (from > 255 || to > 255 || to < from) throw new Error(`source address range ${part} is invalid`);
+    for (let i = from; i <= to; i++) out.push(`127.${m[1]}.${m[2]}.${i}`);
+  }
+  return out;
+}
+
+export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
+  const log = o.log ?? ((l: string) => process.stderr.write(`${scrub(l)}\n`));
+  const info = scenarioInfo(o.scenario);
+  const bundle = o.bundle ?? (await bundleScenario(o.scenario));
+  const sourceIps = parseSourceIps(o.sourceIps);
+  const k6 = o.engine === 'builtin' ? undefined : o.k6 ?? findK6();
+  if (o.engine === 'k6' && !k6) throw new Error('--engine k6: no k6 on PATH; give --k6 PATH');
+  const target = await resolveTarget({
+    ...(o.target ? { url: o.target } : {}), ...(o.targetFile ? { file: o.targetFile } : {}),
+    windowSeconds: o.serverWindowSeconds ?? 5, unlimited: info?.unlimited ?? false, ...(o.serverEnv ? { serverEnv: o.serverEnv } : {}),
+  });
+  try {
+    const env: Record<string, string> = {
+      ...targetEnv(target.descriptor),
+      ...(sourceIps.length ? { SOURCE_IPS: sourceIps.join(',') } : {}),
+      P95_BUDGET_MS: String(o.p95BudgetMs ?? 500),
+      ...(o.env ?? {}),
+    };
+    let out: RunOutcome;
+    if (k6) {
+      const ready = await readOptions(bundle.code, env, LOAD_DIR);
+      log(`conformance load: running ${bundle.name} on k6 (${k6})`);
+      out = await runK6({ k6, bundleCode: bundle.code, options: JSON.parse(ready.options) as Record<string, unknown>, env, sourceIps, log });
+    } else {
+      log(`conformance load: running ${bundle.name} on the built-in runner`);
+      out = await runBuiltin({ bundleCode: bundle.code, scriptDir: LOAD_DIR, env, sourceIps, log });
+    }
+    for (const [k, v] of Object.entries(out.summaryOutputs)) {
+      if (k === 'stdout') process.stdout.write(scrub(v));
+      else if (k === 'stderr') process.stderr.write(scrub(v));
+      else writeFileSync(resolvePath(k), scrub(v));
+    }
+    const results = resultsOfRun(out, {
+      scenario: bundle.name, clauses: o.clauses ?? info?.clauses ?? [],
+      target: { url: target.descriptor.url, edition: target.descriptor.edition, api_version: target.descriptor.api_version },
+      p95BudgetMs: o.p95BudgetMs ?? 500,
+    });
+    const written = writeReports(o.reportDir, results);
+    return { results, written, exitCode: out.exitCode, engine: out.engine };
+  } finally {
+    await target.close();
+  }
+}

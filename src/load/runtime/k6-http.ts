@@ -1,0 +1,110 @@
+/**
+ * `k6/http`: request methods, batch, expectedStatuses and setResponseCallback. A call turns
+ * its arguments into an HttpRequestSpec, hands it to the main thread and blocks until the
+ * answer is back; the main thread emits the http_req_* metrics.
+ */
+import type { Expected, HttpRequestSpec, HttpResult } from './protocol.js';
+import { baseTags, block, state, takeSamples } from './vu-state.js';
+import { Response, type RequestInfo } from './k6-response.js';
+import { stringTags } from './k6-core.js';
+import { parseDuration } from '../engine/duration.js';
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+export const USER_AGENT = 'k6/0.49.0 (https://k6.io/) conformance-builtin';
+
+/** What expectedStatuses() returns: opaque to scripts, as in k6. */
+export class ExpectedStatuses {
+  constructor(readonly ranges: [number, number][]) {}
+}
+
+export function expectedStatuses(...args: (number | { min: number; max: number })[]): ExpectedStatuses {
+  const ranges: [number, number][] = [];
+  for (const a of args) {
+    if (typeof a === 'number' && Number.isInteger(a)) ranges.push([a, a]);
+    else if (a && typeof a === 'object' && Number.isInteger(a.min) && Number.isInteger(a.max)) ranges.push([a.min, a.max]);
+    else throw new Error(`expectedStatuses: ${JSON.stringify(a)} is neither an integer nor {min, max}`);
+  }
+  return new ExpectedStatuses(ranges);
+}
+
+/** k6 default: 200–399 are expected. */
+let defaultCallback: Expected = [[200, 399]];
+
+export function setResponseCallback(cb: ExpectedStatuses | null): void {
+  if (cb !== null && !(cb instanceof ExpectedStatuses)) throw new Error('setResponseCallback takes the result of http.expectedStatuses() or null');
+  defaultCallback = cb ? cb.ranges : null;
+}
+
+export let discardBodies = false;
+export function setDiscardResponseBodies(v: boolean): void { discardBodies = v; }
+
+interface Params {
+  headers?: Record<string, unknown>;
+  tags?: Record<string, unknown>;
+  timeout?: string | number;
+  responseType?: 'text' | 'binary' | 'none';
+  responseCallback?: ExpectedStatuses | null;
+}
+
+type Body = string | ArrayBuffer | ArrayBufferView | Record<string, unknown> | null | undefined;
+
+function toSpec(method: string, url: unknown, body: Body, params: Params | null | undefined): [HttpRequestSpec, RequestInfo] {
+  if (state.inInit) throw new Error('making HTTP requests in the init context is not supported');
+  const u = String(url);
+  const p = params ?? {};
+  const headers: Record<string, string> = { 'User-Agent': USER_AGENT };
+  for (const [k, v] of Object.entries(p.headers ?? {})) headers[k] = String(v);
+  let payload: string | Uint8Array | null = null;
+  if (typeof body === 'string') payload = body;
+  else if (body instanceof ArrayBuffer) payload = new Uint8Array(body);
+  else if (ArrayBuffer.isView(body)) payload = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  else if (body && typeof body === 'object') {
+    payload = new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  }
+  const timeoutMs = p.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(p.timeout);
+  if (timeoutMs === undefined) throw new Error(`invalid timeout ${String(p.timeout)}`);
+  // As in k6: a responseCallback key that is present but null or undefined disables http_req_failed.
+  const expected = !Object.prototype.hasOwnProperty.call(p, 'responseCallback') ? defaultCallback : p.responseCallback ? p.responseCallback.ranges : null;
+  const userTags = stringTags(p.tags);
+  const spec: HttpRequestSpec = {
+    method, url: u, headers, body: payload, timeoutMs, expected,
+    responseType: p.responseType ?? (discardBodies ? 'none' : 'text'),
+    tags: { ...baseTags(), ...userTags },
+  };
+  const info: RequestInfo = { method, url: u, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])), body: typeof payload === 'string' ? payload : '' };
+  return [spec, info];
+}
+
+function send(list: [HttpRequestSpec, RequestInfo][]): Response[] {
+  const results = block<HttpResult[]>({ t: 'http', reqs: list.map((x) => x[0]), s: takeSamples() });
+  return results.map((r, i) => new Response(r, list[i]![1]));
+}
+
+export function request(method: string, url: unknown, body?: Body, params?: Params | null): Response {
+  return send([toSpec(String(method).toUpperCase(), url, body, params)])[0]!;
+}
+
+export const get = (url: unknown, params?: Params) => request('GET', url, null, params);
+export const head = (url: unknown, params?: Params) => request('HEAD', url, null, params);
+export const options = (url: unknown, body?: Body, params?: Params) => request('OPTIONS', url, body, params);
+export const post = (url: unknown, body?: Body, params?: Params) => request('POST', url, body, params);
+export const put = (url: unknown, body?: Body, params?: Params) => request('PUT', url, body, params);
+export const patch = (url: unknown, body?: Body, params?: Params) => request('PATCH', url, body, params);
+export const del = (url: unknown, body?: Body, params?: Params) => request('DELETE', url, body, params);
+
+type BatchItem = string | [string, unknown, Body?, Params?] | { method: string; url: unknown; body?: Body; params?: Params };
+
+function batchSpec(item: BatchItem): [HttpRequestSpec, RequestInfo] {
+  if (typeof item === 'string') return toSpec('GET', item, null, null);
+  if (Array.isArray(item)) return toSpec(String(item[0]).toUpperCase(), item[1], item[2], item[3]);
+  return toSpec(String(item.method ?? 'GET').toUpperCase(), item.url, item.body, item.params);
+}
+
+/** Issues the requests in parallel; an array in gives an array out, an object gives an object. */
+export function batch(reqs: BatchItem[] | Record<string, BatchItem>): Response[] | Record<string, Response> {
+  if (Array.isArray(reqs)) return send(reqs.map(batchSpec));
+  const keys = Object.keys(reqs);
+  const out = send(keys.map((k) => batchSpec(reqs[k]!)));
+  return Object.fromEntries(keys.map((k, i) => [k, out[i]!]));
+}

@@ -1,0 +1,66 @@
+/** k6's Response object, built from the main thread's HttpResult. */
+import type { HttpResult, Timings } from './protocol.js';
+
+export interface RequestInfo { method: string; url: string; headers: Record<string, string[]>; body: string }
+
+export class Response {
+  readonly status: number;
+  readonly status_text: string;
+  readonly proto: string;
+  readonly headers: Record<string, string>;
+  readonly body: string | ArrayBuffer | null;
+  readonly timings: Timings;
+  readonly error: string;
+  readonly error_code: number;
+  readonly url: string;
+  readonly remote_ip: string;
+  readonly remote_port: number;
+  readonly cookies: Record<string, unknown[]> = {};
+  readonly tls_version = '';
+  readonly tls_cipher_suite = '';
+  readonly ocsp = { status: 'unknown' };
+  private parsed: { ok: true; value: unknown } | { ok: false; err: Error } | undefined;
+
+  constructor(r: HttpResult, readonly request: RequestInfo) {
+    this.status = r.status;
+    this.status_text = r.status_text;
+    this.proto = r.proto;
+    this.headers = r.headers;
+    this.body = r.body instanceof Uint8Array ? r.body.buffer.slice(r.body.byteOffset, r.body.byteOffset + r.body.byteLength) as ArrayBuffer : r.body;
+    this.timings = r.timings;
+    this.error = r.error;
+    this.error_code = r.error_code;
+    this.url = r.url;
+    this.remote_ip = r.remote_ip;
+    this.remote_port = r.remote_port;
+  }
+
+  /** The body parsed as JSON; with a selector (`a.b.0`, gjson's dotted path), that part of it. */
+  json(selector?: string): unknown {
+    if (this.parsed === undefined) {
+      try {
+        if (typeof this.body !== 'string') throw new Error('the response has no text body (responseType "none" or "binary")');
+        this.parsed = { ok: true, value: JSON.parse(this.body) };
+      } catch (e) {
+        this.parsed = { ok: false, err: e as Error };
+      }
+    }
+    if (!this.parsed.ok) throw new Error(`cannot parse json due to an error: ${this.parsed.err.message}`);
+    if (selector === undefined || selector === '') return this.parsed.value;
+    let cur: unknown = this.parsed.value;
+    for (const part of selector.split('.')) {
+      if (cur === null || typeof cur !== 'object') return undefined;
+      cur = part === '#' && Array.isArray(cur) ? cur.length : (cur as Record<string, unknown>)[part];
+    }
+    return cur;
+  }
+
+  html(): never {
+    throw new Error('Response.html() is not supported by the built-in runner');
+  }
+}
+
+/** Go's canonical header name, as k6 exposes response headers (`X-Ratelimit-Limit`). */
+export function canonicalHeader(name: string): string {
+  return name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
+}

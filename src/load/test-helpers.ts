@@ -1,0 +1,49 @@
+/** Helpers for the load tests: a tiny loopback HTTP server and a one-call script runner. */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runBuiltin, type RunOutcome } from './engine/run.js';
+
+export interface StubServer { url: string; seen: { method: string; url: string; remote: string }[]; close(): Promise<void> }
+
+/** Routes: /status/NNN, /json, /bad-json, /slow/MS, /echo, /headers; anything else 200 "ok". */
+export async function stubServer(): Promise<StubServer> {
+  const seen: StubServer['seen'] = [];
+  const srv = createServer((req: IncomingMessage, res: ServerResponse) => {
+    seen.push({ method: req.method ?? '', url: req.url ?? '', remote: req.socket.remoteAddress ?? '' });
+    const u = req.url ?? '/';
+    let body = '';
+    req.on('data', (c: Buffer) => { body += c.toString(); });
+    req.on('end', () => {
+      const status = /^\/status\/(\d{3})/.exec(u);
+      if (status) { res.writeHead(Number(status[1]), { 'content-length': '0' }); res.end(); return; }
+      if (u.startsWith('/json')) { res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '7' }); res.end(JSON.stringify({ a: { b: [1, 2, 3] }, remote: req.socket.remoteAddress })); return; }
+      if (u.startsWith('/bad-json')) { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"a":'); return; }
+      const slow = /^\/slow\/(\d+)/.exec(u);
+      if (slow) { setTimeout(() => { res.writeHead(200); res.end('late'); }, Number(slow[1])); return; }
+      if (u.startsWith('/echo')) { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify({ method: req.method, body, headers: req.headers })); return; }
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`, seen,
+    close: () => new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); }),
+  };
+}
+
+/** Run a k6 script (ES module source, as stock k6 takes it) on the built-in runner. */
+export function runScript(code: string, env: Record<string, string> = {}, sourceIps: string[] = []): Promise<RunOutcome> {
+  const lines: string[] = [];
+  return runBuiltin({ bundleCode: code, scriptDir: process.cwd(), env, sourceIps, log: (l) => lines.push(l) });
+}
+
+/** A metric's (or submetric's) sink from a run, by selector. */
+export function sinkOf(out: RunOutcome, selector: string) {
+  for (const m of out.registry.metrics.values()) {
+    if (m.name === selector) return m.sink;
+    for (const s of m.subs) if (s.name === selector) return s.sink;
+  }
+  return undefined;
+}

@@ -1,0 +1,66 @@
+/** The selftest's outputs: `selftest.json`, `selftest.md` (a table per run) and the terminal summary. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Mutant } from './catalog.js';
+import type { MutantReport, SelftestReport } from './selftest.js';
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
+const secs = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+const ICON: Record<string, string> = { killed: '✅ killed', survived: '❌ survived', undecided: '⚠️ undecided', 'no-results': '⚠️ no results' };
+
+/** Why a mutant was not killed, as far as the results tell. */
+export function survivorCause(m: MutantReport): string {
+  if (m.problem) return m.problem;
+  if (m.ran.checks === 0) return `no check reaches its fault(s): ${m.ran.why ?? ''} (coverage gap)`;
+  if (m.verdict.status === 'undecided') return `its clause ended as error (the harness could not decide): ${m.verdict.evidence ?? ''}`;
+  if (m.cleanOutcome && m.cleanOutcome !== 'pass') return `${m.clause} is "${m.cleanOutcome}" in the clean run too: no check of it runs against this target (coverage gap)`;
+  if (m.verdict.clauseOutcome === 'not covered') return `no check of ${m.clause} ran`;
+  return `the checks of ${m.clause} passed against the mutant (${m.verdict.clauseOutcome}): a suite gap, or the fault does not reach what they check${m.verdict.evidence ? ` — ${m.verdict.evidence}` : ''}`;
+}
+
+export function markdown(r: SelftestReport): string {
+  const lines = [
+    `# Selftest: ${r.ok ? 'PASSED' : 'FAILED'}`,
+    '',
+    `Mutation score **${r.score.killed}/${r.score.total}**; wall time ${secs(r.wallMs)} with ${r.parallel} runs in parallel (${r.workers} worker(s) each, ${r.rateWindowSeconds} s rate window); ${r.selection === 'coverage' ? 'each mutant ran the checks that reach its faults in the clean run' : 'each mutant ran every check'}.`,
+    '',
+    '## Clean runs',
+    '',
+    '| Run | Verdict | pass/fail/error/skip | Time | Broken clauses |',
+    '|---|---|---|---|---|',
+    ...r.clean.map((c) => `| ${c.label} | ${c.verdict.ok ? '✅ ok' : '❌ broken'} | ${c.verdict.totals ? `${c.verdict.totals.pass}/${c.verdict.totals.fail}/${c.verdict.totals.error}/${c.verdict.totals.skip}` : '-'} | ${secs(c.durationMs)} | ${cell(c.verdict.broken.map((b) => `${b.clause} ${b.outcome}${b.message ? `: ${b.message}` : ''}`).join('; ') || c.problem || '')} |`),
+    '',
+    '## Mutants',
+    '',
+    '| Mutant | Clause | Faults | Edition | Checks run | Verdict | Also broke | Time |',
+    '|---|---|---|---|---|---|---|---|',
+    ...r.mutants.map((m) => `| ${m.id} | ${m.clause} | ${m.faults.map((f) => `\`${f}\``).join(' ')} | ${m.edition} ${m.apiVersion} | ${m.ran.checks} | ${ICON[m.verdict.status]} | ${cell(m.verdict.collateral.map((c) => `${c.clause} (${c.outcome})`).join(', '))} | ${secs(m.durationMs)} |`),
+  ];
+  const notKilled = r.mutants.filter((m) => m.verdict.status !== 'killed');
+  if (notKilled.length) lines.push('', '## Survivors', '', ...notKilled.map((m) => `- **${m.id}** (${m.clause}, ${m.description}) — ${cell(survivorCause(m))}`));
+  const coll = r.mutants.filter((m) => m.verdict.collateral.length);
+  if (coll.length) {
+    lines.push('', '## Mutants that also broke unrelated clauses', '');
+    for (const m of coll) for (const c of m.verdict.collateral) lines.push(`- **${m.id}** → ${c.clause} ${c.outcome}${c.message ? `: ${cell(c.message)}` : ''}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function writeReports(dir: string, r: SelftestReport): void {
+  writeFileSync(join(dir, 'selftest.json'), JSON.stringify(r, null, 2));
+  writeFileSync(join(dir, 'selftest.md'), markdown(r));
+}
+
+export function summary(r: SelftestReport, dir: string): string {
+  const out = [`selftest: mutation score ${r.score.killed}/${r.score.total} in ${secs(r.wallMs)} (${r.parallel} in parallel)`];
+  for (const c of r.clean.filter((x) => !x.verdict.ok)) out.push(`selftest: clean run ${c.label} broke: ${c.verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ') || c.problem}`);
+  for (const m of r.mutants.filter((x) => x.verdict.status !== 'killed')) out.push(`selftest: survivor ${m.id} (${m.clause}): ${survivorCause(m)}`);
+  for (const m of r.mutants.filter((x) => x.verdict.collateral.length)) out.push(`selftest: ${m.id} (${m.clause}) also broke ${m.verdict.collateral.map((c) => `${c.clause} (${c.outcome})`).join(', ')}`);
+  out.push(`selftest: ${r.ok ? 'PASSED' : 'FAILED'} — reports in ${dir}`);
+  return out.join('\n') + '\n';
+}
+
+export function catalogTable(list: readonly Mutant[]): string {
+  const w = Math.max(...list.map((m) => m.id.length));
+  return list.map((m) => `${m.clause.padEnd(8)} ${m.id.padEnd(w)}  ${m.faults.join(' ')}${m.serverOptions ? `  [${Object.values(m.serverOptions).join(' ')}]` : ''}\n${' '.repeat(9 + w + 2)}${m.description}`).join('\n') + `\n${list.length} mutant(s)\n`;
+}

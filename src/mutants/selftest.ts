@@ -1,0 +1,174 @@
+/**
+ * `conformance selftest`: the suites judged by known-good and known-bad targets. Clean runs
+ * (the reference server as specified, self-hosted and cloud, plus any edition/release a
+ * mutant needs) must pass everything; each mutant of the catalog must fail its clause and
+ * nothing else. Runs go through a bounded pool of child `conformance run`s, each against
+ * its own embedded servers (own ports, so per-IP rate keys never collide across runs).
+ *
+ * Speed: the clean runs record which check reaches which fault switch (coverage.ts); a
+ * mutant then runs only the checks that reach its faults, and every other check keeps its
+ * clean verdict. `full: true` runs every check against every mutant instead.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Results } from '../reports/results-schema.js';
+import { NEWEST_VERSION, type Edition } from '../spec/index.js';
+import type { Mutant } from './catalog.js';
+import { runConformance, type RunResult } from './child-run.js';
+import { grepForTitles, selectChecks, sharedStateFiles, widen, type Coverage, type Selection } from './coverage.js';
+import { judgeClean, judgeMutant, mergeResults, type CleanVerdict, type MutantVerdict } from './verdict.js';
+
+export interface SelftestOptions {
+  mutants: readonly Mutant[];
+  parallel: number;
+  workers: number;
+  window: number;
+  runTimeoutMs: number;
+  reportDir: string;
+  /** Run the clean targets (default); without them there is no coverage either, so mutants run in full. */
+  clean: boolean;
+  /** A `--mutants` subset: only the clean runs its mutants need. */
+  subset: boolean;
+  /** Every check against every mutant (no coverage selection). */
+  full: boolean;
+  log: (line: string) => void;
+}
+
+interface Combo { edition: Edition; apiVersion: string }
+const comboKey = (c: Combo) => `${c.edition}-${c.apiVersion}`;
+
+export interface RunInfo { exitCode: number | null; durationMs: number; reportDir: string; problem?: string }
+export interface CleanRunReport extends RunInfo, Combo { label: string; verdict: CleanVerdict; checks: number }
+export interface MutantReport extends RunInfo, Combo {
+  id: string; clause: string; faults: readonly string[]; description: string;
+  verdict: MutantVerdict;
+  /** Checks run against the mutant: all, or those that reach its faults (with the reason when all). */
+  ran: { checks: number | 'all'; why?: string };
+  /** The clause's outcome in the clean run of the same edition and release: a survivor whose clause the clean run never passed is a coverage gap. */
+  cleanOutcome?: string;
+}
+
+export interface SelftestReport {
+  schemaVersion: 1;
+  startedAt: string;
+  wallMs: number;
+  parallel: number;
+  workers: number;
+  rateWindowSeconds: number;
+  selection: 'coverage' | 'full';
+  score: { killed: number; total: number };
+  clean: CleanRunReport[];
+  mutants: MutantReport[];
+  survivors: string[];
+  collateral: string[];
+  ok: boolean;
+}
+
+const DEFAULT_COMBOS: Combo[] = [{ edition: 'self-hosted', apiVersion: NEWEST_VERSION }, { edition: 'cloud', apiVersion: NEWEST_VERSION }];
+
+export function comboOf(m: Mutant): Combo {
+  return { edition: m.serverOptions?.edition ?? 'self-hosted', apiVersion: m.serverOptions?.apiVersion ?? NEWEST_VERSION };
+}
+
+/** Run `f` over `items`, at most `n` at a time, in order of the list. */
+async function pool<T>(items: readonly T[], n: number, f: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await f(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, lane));
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+/** The clause IDs check titles begin with; undefined when one does not (then no clause filter). */
+function clausesOf(titles: readonly string[]): string[] | undefined {
+  const ids = titles.map((t) => /^([A-Z]+-\d+)\b/.exec(t)?.[1]);
+  return ids.every(Boolean) ? [...new Set(ids as string[])] : undefined;
+}
+/** Playwright's --grep travels as one argument; Linux caps one at 128 KiB. */
+const MAX_GREP = 100_000;
+
+interface CleanState { results?: Results; coverage?: Coverage }
+
+function readCoverage(file: string): Coverage | undefined {
+  if (!existsSync(file)) return undefined;
+  try { return JSON.parse(readFileSync(file, 'utf8')) as Coverage; } catch { return undefined; }
+}
+
+const SUITES = join(import.meta.dirname, '..', '..', 'suites');
+
+export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
+  const started = Date.now();
+  const sharedFiles = sharedStateFiles(SUITES);
+  const combos = new Map<string, Combo>();
+  // The whole catalog: both default combos; a subset: only the clean runs its mutants need.
+  if (o.clean) for (const c of [...(o.subset ? [] : DEFAULT_COMBOS), ...o.mutants.map(comboOf)]) combos.set(comboKey(c), c);
+  // Mutants wait for the clean run of their edition and release: its coverage selects their checks.
+  const cleanDone = new Map<string, { promise: Promise<CleanState>; resolve: (s: CleanState) => void }>();
+  for (const k of combos.keys()) {
+    let resolve!: (s: CleanState) => void;
+    cleanDone.set(k, { promise: new Promise<CleanState>((r) => { resolve = r; }), resolve });
+  }
+  type Job = { kind: 'clean'; combo: Combo } | { kind: 'mutant'; mutant: Mutant };
+  const jobs: Job[] = [...[...combos.values()].map((combo) => ({ kind: 'clean' as const, combo })), ...o.mutants.map((mutant) => ({ kind: 'mutant' as const, mutant }))];
+  const clean: CleanRunReport[] = [];
+  const mutants: MutantReport[] = [];
+  let done = 0;
+  const run = (label: string, faults: readonly string[], combo: Combo, extra: { grep?: string; clauses?: string[]; coverageFile?: string } = {}): Promise<RunResult & { reportDir: string }> => {
+    const reportDir = join(o.reportDir, 'runs', label);
+    return runConformance({ faults, ...combo, reportDir, logFile: join(o.reportDir, 'logs', `${label}.log`), workers: o.workers, window: o.window, timeoutMs: o.runTimeoutMs, ...extra })
+      .then((r) => ({ ...r, reportDir }));
+  };
+
+  const cleanJob = async (combo: Combo) => {
+    const label = `clean-${comboKey(combo)}`;
+    const coverageFile = join(o.reportDir, 'runs', `${label}.coverage.json`);
+    const r = await run(label, [], combo, o.full ? {} : { coverageFile });
+    const verdict = judgeClean(r.results);
+    clean.push({ label, ...combo, exitCode: r.exitCode, durationMs: r.durationMs, reportDir: r.reportDir, problem: r.problem, verdict, checks: r.results?.tests.length ?? 0 });
+    cleanDone.get(comboKey(combo))!.resolve({ results: r.results, coverage: o.full ? undefined : readCoverage(coverageFile) });
+    o.log(`[${++done}/${jobs.length}] ${verdict.ok ? 'clean ok ' : 'CLEAN BROKEN'} ${label} (${secs(r.durationMs)})${verdict.ok ? '' : `: ${verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ')}`}${r.problem ? ` — ${r.problem}` : ''}`);
+  };
+
+  const mutantJob = async (m: Mutant) => {
+    const combo = comboOf(m);
+    const base = await (cleanDone.get(comboKey(combo))?.promise ?? Promise.resolve<CleanState>({}));
+    let selection: Selection = { kind: 'all', reason: o.full ? 'full selftest' : 'no clean coverage' };
+    if (!o.full && base.coverage && base.results) {
+      const fileOf = new Map(base.results.tests.map((t) => [t.title, t.file]));
+      selection = widen(selectChecks(base.coverage, m.faults), { fileOf, shared: sharedFiles });
+    }
+    let grep: string | undefined;
+    if (selection.kind === 'some') {
+      grep = grepForTitles(selection.titles);
+      if (grep.length > MAX_GREP) { selection = { kind: 'all', reason: 'too many checks to name' }; grep = undefined; }
+    }
+    const ran: MutantReport['ran'] = selection.kind === 'some' ? { checks: selection.titles.length } : selection.kind === 'none' ? { checks: 0, why: selection.reason } : { checks: 'all', why: selection.reason };
+    let r: RunResult & { reportDir: string };
+    if (selection.kind === 'none') r = { exitCode: null, durationMs: 0, timedOut: false, results: base.results, reportDir: '' };
+    else r = await run(m.id, m.faults, combo, { grep, clauses: selection.kind === 'some' ? clausesOf(selection.titles) : undefined });
+    const results = r.results && selection.kind === 'some' && base.results ? mergeResults(base.results, r.results) : r.results;
+    const verdict = judgeMutant(m, results, base.results);
+    mutants.push({ id: m.id, clause: m.clause, faults: m.faults, description: m.description, ...combo, exitCode: r.exitCode, durationMs: r.durationMs, reportDir: r.reportDir, problem: r.problem, verdict, ran });
+    const extra = verdict.collateral.length ? ` — also broke ${verdict.collateral.map((c) => `${c.clause} (${c.outcome})`).join(', ')}` : '';
+    const checks = ran.checks === 'all' ? 'all checks' : `${ran.checks} check(s)`;
+    o.log(`[${++done}/${jobs.length}] ${verdict.status.padEnd(9)} ${m.clause} ${m.id} (${checks}, ${secs(r.durationMs)})${extra}${r.problem ? ` — ${r.problem}` : ''}`);
+  };
+
+  await pool(jobs, o.parallel, (job) => (job.kind === 'clean' ? cleanJob(job.combo) : mutantJob(job.mutant)));
+
+  const cleanBy = new Map(clean.map((c) => [comboKey(c), c]));
+  for (const m of mutants) m.cleanOutcome = cleanBy.get(comboKey(m))?.verdict.clauses?.[m.clause];
+  const order = new Map(o.mutants.map((m, i) => [m.id, i]));
+  mutants.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  clean.sort((a, b) => a.label.localeCompare(b.label));
+  const killed = mutants.filter((m) => m.verdict.status === 'killed').length;
+  const survivors = mutants.filter((m) => m.verdict.status !== 'killed').map((m) => m.id);
+  const collateral = mutants.filter((m) => m.verdict.collateral.length).map((m) => m.id);
+  return {
+    schemaVersion: 1, startedAt: new Date(started).toISOString(), wallMs: Date.now() - started,
+    parallel: o.parallel, workers: o.workers, rateWindowSeconds: o.window, selection: o.full || !o.clean ? 'full' : 'coverage',
+    score: { killed, total: mutants.length }, clean, mutants, survivors, collateral,
+    ok: survivors.length === 0 && clean.every((c) => c.verdict.ok),
+  };
+}

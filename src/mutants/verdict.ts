@@ -1,0 +1,73 @@
+/**
+ * Judging one selftest run from its results.json: a clean run must pass every clause (skips
+ * allowed); a mutant is killed when its clause fails, and whatever else it broke (fail or
+ * error outside its clause and its declared overlaps) is reported as collateral.
+ */
+import { clauseTable } from '../reports/outcomes.js';
+import type { Results } from '../reports/results-schema.js';
+import type { Mutant } from './catalog.js';
+
+export type MutantStatus = 'killed' | 'survived' | 'undecided' | 'no-results';
+
+export interface ClauseBreak { clause: string; outcome: string; message?: string }
+
+export interface MutantVerdict {
+  status: MutantStatus;
+  /** Outcome of the mutant's clause in this run. */
+  clauseOutcome: string;
+  /** Unrelated clauses that failed or errored. */
+  collateral: ClauseBreak[];
+  /** Declared overlaps that did not fail (information only). */
+  overlapsMissed: string[];
+  /** First failure message of the mutant's clause, as evidence of the kill. */
+  evidence?: string;
+}
+
+const broken = (o: string) => o === 'fail' || o === 'error';
+
+function firstMessage(r: Results, clause: string, outcomes: readonly string[]): string | undefined {
+  const t = r.tests.find((x) => x.clause === clause && outcomes.includes(x.outcome) && x.message);
+  return t ? `${t.title}: ${t.message!.split('\n').find((l) => l.trim()) ?? ''}`.slice(0, 300) : undefined;
+}
+
+/** `clean`: the clean run of the same edition and release — what it broke already is its problem, not the mutant's. */
+export function judgeMutant(m: Mutant, r: Results | undefined, clean?: Results): MutantVerdict {
+  if (!r) return { status: 'no-results', clauseOutcome: 'none', collateral: [], overlapsMissed: [] };
+  const outcomeOf = (id: string) => r.clauses.find((c) => c.id === id)?.outcome ?? 'not covered';
+  const own = outcomeOf(m.clause);
+  const expected = new Set<string>([m.clause, ...(m.alsoFails ?? [])]);
+  const brokenClean = new Set((clean?.clauses ?? []).filter((c) => broken(c.outcome)).map((c) => c.id));
+  const collateral = r.clauses
+    .filter((c) => !expected.has(c.id) && !brokenClean.has(c.id) && broken(c.outcome))
+    .map((c) => ({ clause: c.id, outcome: c.outcome, message: firstMessage(r, c.id, ['fail', 'error']) }));
+  const overlapsMissed = (m.alsoFails ?? []).filter((id) => outcomeOf(id) !== 'fail');
+  const status: MutantStatus = own === 'fail' ? 'killed' : own === 'error' ? 'undecided' : 'survived';
+  return { status, clauseOutcome: own, collateral, overlapsMissed, evidence: firstMessage(r, m.clause, own === 'fail' ? ['fail'] : ['error', 'skip']) };
+}
+
+export interface CleanVerdict {
+  ok: boolean;
+  broken: ClauseBreak[];
+  totals?: Results['totals'];
+  /** Every clause's outcome, to tell a survivor whose clause the clean run never exercised. */
+  clauses?: Record<string, string>;
+}
+
+export function judgeClean(r: Results | undefined): CleanVerdict {
+  if (!r) return { ok: false, broken: [{ clause: '(run)', outcome: 'no results' }] };
+  const list = r.clauses.filter((c) => broken(c.outcome)).map((c) => ({ clause: c.id, outcome: c.outcome, message: firstMessage(r, c.id, ['fail', 'error']) }));
+  return { ok: list.length === 0, broken: list, totals: r.totals, clauses: Object.fromEntries(r.clauses.map((c) => [c.id, c.outcome])) };
+}
+
+/**
+ * A coverage-selected mutant run completed by the clean run: the checks it ran, plus every
+ * other check with its clean outcome (those never reached the mutant's faults).
+ */
+export function mergeResults(clean: Results, subset: Results): Results {
+  const key = (t: Results['tests'][number]) => `${t.project}\u0000${t.title}`;
+  const ran = new Set(subset.tests.map(key));
+  const tests = [...subset.tests, ...clean.tests.filter((t) => !ran.has(key(t)))];
+  const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: tests.length };
+  for (const t of tests) totals[t.outcome]++;
+  return { ...subset, totals, tests, clauses: clauseTable(tests) };
+}

@@ -1,0 +1,101 @@
+/**
+ * JUnit XML for CI dashboards, valid against the Jenkins xunit-plugin's junit-10.xsd
+ * (vendored in fixtures/junit/). Playwright's own JUnit reporter has no "error" outcome and
+ * writes attributes and per-testcase <properties> that schema does not allow, so we write
+ * our own. A check the harness could not decide is an <error>, a broken clause a <failure>.
+ *
+ * junit-10.xsd gives properties to suites only, so checks are grouped in one <testsuite>
+ * per clause and basis: its <property> elements (clause, basis, source, text) are those of
+ * every <testcase> in it. Failing and erroring checks carry their redacted transcript and
+ * curl reproducer in <system-out>.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { redactText } from '../client/redact.js';
+import { CLAUSES, isClauseId, clause as clauseOf } from '../spec/index.js';
+import { attachmentText, collect } from './collect.js';
+import { applyVacuousGuard } from './outcomes.js';
+import type { TestResultT } from './results-schema.js';
+
+const SYSTEM_OUT_MAX = 16_000;
+
+// XML 1.0 allows tab, newline, carriage return and everything from U+0020 up (bar surrogates and U+FFFE/F).
+// eslint-disable-next-line no-control-regex
+const INVALID_XML = /[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd]/gu;
+export const xml = (s: string) => s.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const secs = (ms: number) => (ms / 1000).toFixed(3);
+
+interface Case { t: TestResultT; out?: string }
+
+function suiteKey(t: TestResultT): string {
+  return t.clause ? `${t.clause}${t.basis === 'compat' ? ' (compat)' : ''}` : '(no clause)';
+}
+
+function caseXml({ t, out }: Case): string {
+  const first = (t.message ?? '').split('\n')[0]!.slice(0, 500);
+  const kind = /^harness could not decide \(([\w-]+)\)/.exec(t.message ?? '')?.[1] ?? (t.message?.startsWith('vacuous-pass guard') ? 'vacuous-pass' : 'undecided');
+  const body = t.outcome === 'fail' ? `<failure type="fail" message="${xml(first)}">${xml(t.message ?? '')}</failure>`
+    : t.outcome === 'error' ? `<error type="${xml(kind)}" message="${xml(first)}">${xml(t.message ?? '')}</error>`
+      : t.outcome === 'skip' ? `<skipped message="${xml(t.message ?? 'skipped')}"/>` : '';
+  const sysout = out ? `<system-out>${xml(out)}</system-out>` : '';
+  return `    <testcase name="${xml(t.title)}" classname="${xml(t.file)}" time="${secs(t.durationMs)}">${body}${sysout}</testcase>`;
+}
+
+export function junitXml(cases: Case[], startedAt: string, name: string): string {
+  const groups = new Map<string, Case[]>();
+  const order = (k: string) => { const i = CLAUSES.findIndex((c) => c.id === k.split(' ')[0]); return i < 0 ? CLAUSES.length : i; };
+  for (const c of cases) groups.set(suiteKey(c.t), [...(groups.get(suiteKey(c.t)) ?? []), c]);
+  const count = (cs: Case[], o: string) => cs.filter((c) => c.t.outcome === o).length;
+  const time = (cs: Case[]) => secs(cs.reduce((n, c) => n + c.t.durationMs, 0));
+  const suites = [...groups.entries()].sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b)).map(([key, cs]) => {
+    const t = cs[0]!.t;
+    const props = t.clause && isClauseId(t.clause)
+      ? [['clause', t.clause], ['basis', t.basis ?? 'spec'], ['source', `§${clauseOf(t.clause).source}`], ['text', clauseOf(t.clause).text]]
+      : [];
+    return [
+      `  <testsuite name="${xml(key)}" tests="${cs.length}" failures="${count(cs, 'fail')}" errors="${count(cs, 'error')}" skipped="${count(cs, 'skip')}" time="${time(cs)}" timestamp="${xml(startedAt)}">`,
+      ...(props.length ? ['    <properties>', ...props.map(([n, v]) => `      <property name="${n}" value="${xml(v!)}"/>`), '    </properties>'] : []),
+      ...cs.map(caseXml),
+      '  </testsuite>',
+    ].join('\n');
+  });
+  const all = cases;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xml(name)}" tests="${all.length}" failures="${count(all, 'fail')}" errors="${count(all, 'error')}" time="${time(all)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+export default class JUnitReporter implements Reporter {
+  private readonly cases: Case[] = [];
+  private readonly started = new Date().toISOString();
+
+  constructor(private readonly options: { outputFile?: string } = {}) {}
+
+  printsToStdio() {
+    return false;
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    const t = collect(test, result);
+    let out: string | undefined;
+    if (t.outcome === 'fail' || t.outcome === 'error') {
+      const parts = [attachmentText(result, 'requests and responses'), attachmentText(result, 'curl reproducer')].filter(Boolean);
+      if (parts.length) out = redactText(parts.join('\n\n')).slice(0, SYSTEM_OUT_MAX);
+    }
+    this.cases.push({ t, out });
+  }
+
+  onEnd(_result: FullResult): void {
+    applyVacuousGuard(this.cases.map((c) => c.t));
+    const info = JSON.parse(process.env.CONFHARNESS_RUN_INFO ?? '{}') as { startedAt?: string; target?: string; apiVersion?: string; edition?: string };
+    const name = `conformance${info.target ? ` of ${info.target}` : ''}${info.apiVersion ? ` held to ${info.apiVersion} ${info.edition ?? ''}`.trimEnd() : ''}`;
+    const file = this.options.outputFile ?? 'junit.xml';
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, junitXml(this.cases, info.startedAt ?? this.started, name));
+  }
+}

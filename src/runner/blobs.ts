@@ -1,0 +1,55 @@
+/**
+ * The one choke point every merged report passes: the phases' blob reports. Before they
+ * are merged into HTML, JUnit and results, each is opened and every known secret replaced
+ * — in the event stream (error messages, step errors, stdout, annotations, inline
+ * attachments as base64) and in the attachment files beside it. What a check printed or
+ * asserted with a token in it therefore reaches no artefact, whichever reporter reads it.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import JSZip from 'jszip';
+import { redactBytes, redactText } from '../client/redact.js';
+
+/** Keys whose string values are base64-encoded bytes (inline attachments, stdio buffers). */
+const BASE64_KEYS = new Set(['base64', 'buffer']);
+
+function redactB64(b64: string): string {
+  const bytes = Buffer.from(b64, 'base64');
+  const clean = redactBytes(bytes);
+  return clean === bytes ? b64 : clean.toString('base64');
+}
+
+/** Deep copy of a blob event with secrets replaced. */
+export function redactEvent(v: unknown, key = ''): unknown {
+  if (typeof v === 'string') return BASE64_KEYS.has(key) ? redactB64(v) : redactText(v);
+  if (Array.isArray(v)) return v.map((x) => redactEvent(x));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactEvent(x, k)]));
+  return v;
+}
+
+function redactJsonl(text: string): string {
+  return text.split('\n').map((line) => {
+    if (!line.trim()) return line;
+    try {
+      return JSON.stringify(redactEvent(JSON.parse(line)));
+    } catch {
+      return redactText(line);
+    }
+  }).join('\n');
+}
+
+/** Rewrite one blob zip without secrets; returns how many entries changed. */
+export async function scrubBlob(file: string): Promise<number> {
+  const zip = await JSZip.loadAsync(readFileSync(file));
+  // Rebuilt from file entries only: Playwright's merge cannot take directory entries.
+  const out = new JSZip();
+  let changed = 0;
+  for (const entry of Object.values(zip.files)) {
+    if (entry.dir) continue;
+    const bytes = await entry.async('nodebuffer');
+    const clean = entry.name.endsWith('.jsonl') ? Buffer.from(redactJsonl(bytes.toString('utf8'))) : redactBytes(bytes);
+    if (!clean.equals(bytes)) changed++;
+    out.file(entry.name, clean, { createFolders: false });
+  }
+  if (changed) writeFileSync(file, await out.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
+  return changed;
+}

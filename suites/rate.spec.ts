@@ -1,0 +1,423 @@
+/**
+ * Rate limits (RATE-*). The runner runs this file last, in a phase of its own with one
+ * worker, so nothing else spends the budgets it measures. Each check bursts at a key of its
+ * own — a base (gateway class) or a source address from `state.sourceIps` (account and
+ * auth-token classes; the default address is shared with the rest of the run and is never
+ * used up) — and counts exactly only in a fresh window. Timing never decides a verdict: a
+ * burst that straddled a window boundary is tried again in the next window, and a second
+ * straddle leaves the check undecided (error), never failed. Helpers: src/harness/rate.ts.
+ */
+import {
+  EDITIONS, ENDPOINTS, LIMIT_SETTINGS, PLANS, RATE_CLASSES, RATE_LIMITS, endpoint, fillPath, offeredAt,
+  type Edition, type RateClass,
+} from '../src/spec/index.js';
+import { expectStatus } from '../src/harness/assert.js';
+import { Undecided } from '../src/harness/outcome.js';
+import { probeCall } from '../src/harness/probe.js';
+import {
+  admitted, baseKey, basesByFreshness, clockOf, exhaust, fireFor, ipKey, isUnixTime, pickIps, prepare, refused, unlimitedProof, volley,
+  type RateKey, type Shot,
+} from '../src/harness/rate.js';
+import type { RunState } from '../src/harness/state.js';
+import { Target } from '../src/harness/target.js';
+import { behaviour, clause, expect, needsAccount, needsAdmin, needsBases, needsEdition, needsRelease, test } from '../src/harness/test.js';
+
+const CLASS: Record<RateClass, string> = {
+  gateway: 'base operations (/api-gateway/, counted per base)',
+  account: 'account operations (/api/v2.1/, counted per source address)',
+  'auth-token': 'the account-token endpoint (/api2/auth-token/, counted per source address)',
+};
+/** Calls beyond the limit in an exact-count burst, and the size of the "unlimited" probe. */
+const EXTRA = 20;
+const UNLIMITED_PROBE = 200;
+const CONCURRENCY = 48;
+
+const limitOf = (state: RunState, cls: RateClass) => RATE_LIMITS[state.edition][cls];
+
+/** Skip a check of `cls` that needs what the run lacks; returns the limit it is held to. */
+function gate(state: RunState, cls: RateClass, o: { limited?: boolean } = {}): number | null {
+  const limit = limitOf(state, cls);
+  if (o.limited !== false) test.skip(limit === null, `${CLASS[cls]} are unlimited on the ${state.edition} edition (§8.1); RATE-5 checks that more than the cloud limit is admitted`);
+  if (cls !== 'gateway') {
+    if (cls === 'account') needsAccount(state);
+    test.skip(state.sourceIps.length === 0, 'needs extra source addresses for per-IP budgets (--source-ips; available for loopback targets): the default address is shared with the rest of the run');
+  }
+  return limit;
+}
+
+/** The key a check of `cls` bursts at: the base free soonest, or the least recently used source address. */
+function keyFor(target: Target, cls: RateClass): RateKey {
+  if (cls === 'gateway') return baseKey(target, basesByFreshness(target)[0]!);
+  return ipKey(cls, pickIps(target, cls, 1)[0]);
+}
+
+/** Give up at once (undecided) when the harness's last bursts were far too slow to send `calls` calls inside one window. */
+function tooSlow(target: Target, calls: number, what: string): void {
+  const clock = clockOf(target);
+  if (clock.callsPerWindow() >= 0.6 * calls) return;
+  throw new Undecided('timing', `cannot ${what}: the harness's last burst reached ${Math.round(clock.callsPerMs * 1000)} calls/s, about ${clock.callsPerWindow()} per ${clock.windowMs / 1000}-second window, far from the ${calls} calls needed inside one window (the machine is too slow or loaded)`);
+}
+
+/** Exhaust `key` and insist that it ended in a 429 (RATE-1's own verdict; other clauses cannot decide without one). */
+async function usedUp(target: Target, key: RateKey, limit: number, o: { fresh?: boolean; strict?: boolean } = {}): Promise<Shot[]> {
+  tooSlow(target, limit, `use up the budget of ${key.label} (${CLASS[key.cls]})`);
+  const shots = await exhaust(target, key, limit, o);
+  if (refused(shots).length === 0) {
+    const span = Math.max(...shots.map((s) => s.t1)) - Math.min(...shots.map((s) => s.t0));
+    const msg = `${shots.length} calls from ${key.label} to ${CLASS[key.cls]} in ${span} ms, limit ${limit} per ${target.state.target.rate_window_seconds}-second window: none answered 429`;
+    const proof = unlimitedProof(shots, limit, clockOf(target).windowMs);
+    if (!proof) throw new Undecided('timing', `${msg}, but the harness could not send more than the limit inside one window (the machine is too slow or loaded), so this proves nothing`);
+    if (o.strict) expect(refused(shots).length, `${msg}; ${proof} — the endpoint is not rate-limited`).toBeGreaterThan(0);
+    throw new Undecided('no-429', `${msg}; this check needs a used-up budget (RATE-1 reports the missing limit)`);
+  }
+  return shots;
+}
+
+/**
+ * Fire `expected + EXTRA` calls concurrently at a fresh window of `key` and count the
+ * admitted ones: exactly `expected` (null = unlimited: all of UNLIMITED_PROBE). A burst the
+ * evidence shows to have straddled a window boundary is tried once more in the next window.
+ */
+async function admitsExactly(target: Target, key: RateKey, expected: number | null, what: string): Promise<Shot[]> {
+  await prepare(target, key);
+  const clock = clockOf(target);
+  const total = expected === null ? UNLIMITED_PROBE : expected + EXTRA;
+  for (let attempt = 1; ; attempt++) {
+    tooSlow(target, total, `count ${what} inside one window`);
+    await clock.ready([key.id], total, { fresh: true });
+    // A burst not done within a window has straddled a boundary: stop sending then.
+    const shots = await volley(total, fireFor(target, key), { concurrency: CONCURRENCY, deadlineMs: clock.windowMs });
+    clock.note([key.id], shots);
+    const n = admitted(shots).length;
+    if (shots.length < total) throw new Undecided('timing', `${what}: only ${shots.length} of ${total} calls could be sent within one ${clock.windowMs / 1000}-second window (the machine is too slow or loaded)`);
+    if (expected === null) {
+      expect(total - n, `${what}: ${total - n} of ${total} concurrent calls from ${key.label} answered 429 — ${CLASS[key.cls]} are unlimited on this edition`).toBe(0);
+      return shots;
+    }
+    if (n === expected) return shots;
+    const maxRemaining = Math.max(-1, ...shots.map((s) => s.remaining ?? -1));
+    const why = clock.straddle(shots)
+      ?? (n < expected && maxRemaining >= 0 && maxRemaining < expected - 1 ? `x-ratelimit-remaining started at ${maxRemaining}: the window was not fresh` : undefined);
+    if (!why) expect(n, `${what}: of ${total} concurrent calls at a fresh window of ${key.label}, ${n} were admitted and ${total - n} answered 429 — exactly ${expected} must be admitted`).toBe(expected);
+    if (/longer than a window/.test(why!)) throw new Undecided('timing', `${what}: ${n} of ${total} admitted, but ${why}: the machine is too slow or loaded to keep a burst inside one ${target.state.target.rate_window_seconds}-second window`);
+    if (attempt >= 2) throw new Undecided('timing', `${what}: ${n} of ${total} admitted, but the burst could not be kept inside one window twice (${why}); the machine may be too slow for a ${target.state.target.rate_window_seconds}-second window`);
+  }
+}
+
+/** Gateway answers that carry x-ratelimit-limit must carry `expected`. */
+function expectLimitHeader(shots: Shot[], expected: number, what: string): void {
+  const wrong = admitted(shots).filter((s) => s.limit !== undefined && s.limit !== expected);
+  expect.soft(wrong.length, `${what}: ${wrong.length} answers carried x-ratelimit-limit ${wrong[0]?.limit}, not ${expected}`).toBe(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// RATE-6 first: a handful of calls, no burst.
+
+test(...clause('RATE-6', 'gateway answers carry integer x-ratelimit-limit, -remaining and -reset; remaining falls by one per call; reset is a Unix time in the future at most a window away', 'spec'), async ({ target, state }) => {
+  needsRelease(state, 'rateLimitHeaders', true, 'rate-limit headers on gateway answers (4.4+)');
+  const table = state.fixtures?.types;
+  const calls: [string, () => ReturnType<Target['gw']>][] = [
+    ['GET metadata/', () => target.gw(0, 'GET', 'metadata/')],
+    ['GET metadata/', () => target.gw(0, 'GET', 'metadata/')],
+    ...(table ? [
+      ['GET rows/', () => target.gw(0, 'GET', 'rows/', { query: { table_name: table, limit: 1 } })],
+      ['POST sql/', () => target.gw(0, 'POST', 'sql/', { json: { sql: `SELECT * FROM \`${table}\` LIMIT 1` } })],
+      ['GET rows/', () => target.gw(0, 'GET', 'rows/', { query: { table_name: table, limit: 1 } })],
+    ] as [string, () => ReturnType<Target['gw']>][] : []),
+  ];
+  const windowS = state.target.rate_window_seconds;
+  const seen: { what: string; limit: number; remaining: number; reset: number }[] = [];
+  for (const [what, call] of calls) {
+    const t0 = Date.now();
+    const r = await call();
+    const t1 = Date.now();
+    const h = { limit: r.header('x-ratelimit-limit'), remaining: r.header('x-ratelimit-remaining'), reset: r.header('x-ratelimit-reset') };
+    for (const [name, v] of Object.entries(h)) {
+      expect.soft(v !== undefined && /^\d+$/.test(v.trim()), `${what} (status ${r.status}): x-ratelimit-${name} is ${v === undefined ? 'missing' : JSON.stringify(v)}, not an integer`).toBe(true);
+    }
+    if (Object.values(h).some((v) => v === undefined || !/^\d+$/.test(v.trim()))) continue;
+    const [limit, remaining, reset] = [Number(h.limit), Number(h.remaining), Number(h.reset)];
+    expect.soft(remaining <= limit, `${what}: x-ratelimit-remaining ${remaining} exceeds x-ratelimit-limit ${limit}`).toBe(true);
+    // "Now" by the server's Date header where there is one (whole seconds), else by the harness's clock with a second of slack.
+    const date = r.header('date') ? Date.parse(r.header('date')!) : NaN;
+    const [lo, hi] = Number.isFinite(date) ? [Math.floor(date / 1000), Math.floor(date / 1000) + Math.ceil(windowS) + 1] : [Math.floor(t0 / 1000) - 1, Math.ceil(t1 / 1000) + Math.ceil(windowS) + 1];
+    expect.soft(reset >= lo && reset <= hi, `${what}: x-ratelimit-reset ${reset} is not a Unix time in seconds between now (${lo}) and one ${windowS}-second window ahead (${hi})`).toBe(true);
+    seen.push({ what, limit, remaining, reset });
+  }
+  const pairs = seen.slice(1).map((b, i) => [seen[i]!, b] as const).filter(([a, b]) => a.reset === b.reset);
+  for (const [a, b] of pairs) {
+    expect.soft(b.remaining, `x-ratelimit-remaining went from ${a.remaining} (${a.what}) to ${b.remaining} (${b.what}) in the same window — it must fall by one per call`).toBe(a.remaining - 1);
+  }
+  if (seen.length === calls.length && pairs.length === 0) throw new Undecided('timing', 'every pair of consecutive calls fell into different windows; remaining could not be followed');
+});
+
+// ---------------------------------------------------------------------------------------------
+// RATE-5: exactly the limit per window, per edition and class, under concurrency.
+
+for (const edition of EDITIONS) {
+  for (const cls of RATE_CLASSES) {
+    const expected = RATE_LIMITS[edition][cls];
+    const title = expected === null ? `${edition}: ${CLASS[cls]} are unlimited — ${UNLIMITED_PROBE} concurrent calls in one window are all admitted` : `${edition}: exactly ${expected} calls per window to ${CLASS[cls]} are admitted, also when ${expected + EXTRA} arrive concurrently`;
+    test(...clause('RATE-5', title, 'spec'), async ({ target, state }) => {
+      needsEdition(state, [edition as Edition], `its limits are the ${edition} edition's`);
+      gate(state, cls, { limited: false });
+      const key = keyFor(target, cls);
+      const shots = await admitsExactly(target, key, expected, `${CLASS[cls]} (${edition})`);
+      if (cls === 'gateway' && expected !== null) expectLimitHeader(shots, expected, 'the burst');
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// RATE-7: the one limits configuration file (dedicated and self-hosted, 5.3+).
+
+let limitsTarget: Target | undefined;
+function configuredTarget(target: Target, state: RunState): Target {
+  limitsTarget ??= new Target({ ...state, target: state.limitsConfig!.target, fixtures: undefined });
+  limitsTarget.recorder = target.recorder;
+  return limitsTarget;
+}
+
+for (const setting of LIMIT_SETTINGS) {
+  test(...clause('RATE-7', `the limits configuration file's ${setting.key} sets the limit of ${CLASS[setting.rateClass]}`, 'spec'), async ({ target, state }) => {
+    needsEdition(state, ['dedicated', 'self-hosted'], 'limits are customisable there (§8.4)');
+    needsRelease(state, 'limitsConfigFile', true, 'the limits are in one configuration file from 5.3');
+    test.skip(!state.limitsConfig, 'needs a target started with a limits configuration file (--limits-config, --limits-target-file)');
+    const value = state.limitsConfig!.values[setting.key];
+    test.skip(value === undefined, `the configuration file ${state.limitsConfig!.file} does not set ${setting.key}`);
+    if (setting.rateClass !== 'gateway') gate(state, setting.rateClass, { limited: false });
+    const probe = configuredTarget(target, state);
+    const expected = value! < 0 ? null : value!;
+    const key = setting.rateClass === 'gateway' ? baseKey(probe, 0) : ipKey(setting.rateClass, pickIps(probe, setting.rateClass, 1)[0]);
+    const shots = await admitsExactly(probe, key, expected, `${setting.key} = ${value} in ${state.limitsConfig!.file}`);
+    if (setting.rateClass === 'gateway' && expected !== null) expectLimitHeader(shots, expected, `the target started with ${setting.key} = ${value}`);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// RATE-1: every endpoint but /ping/ and /server-info/ is limited; those two never are.
+
+/** Endpoints of `cls` the run can call with valid credentials (a real server may check credentials before the limit). */
+function limitedEndpoints(state: RunState, cls: RateClass) {
+  return ENDPOINTS.filter((e) => e.rate === cls && offeredAt(e, state.apiVersion))
+    .filter((e) => state.target.admin || (e.credential !== 'admin' && e.credential !== 'team-admin'));
+}
+
+for (const cls of RATE_CLASSES) {
+  test(...clause('RATE-1', `every endpoint of ${CLASS[cls]} answers 429 once its budget is used up`, 'spec'), async ({ target, state }) => {
+    const limit = gate(state, cls)!;
+    const key = keyFor(target, cls);
+    const eps = limitedEndpoints(state, cls);
+    if (!state.target.admin) test.info().annotations.push({ type: 'note', description: 'admin endpoints not called: the descriptor has no admin account' });
+    await usedUp(target, key, limit, { strict: true });
+    let rounds = 0;
+    for (const ep of eps) {
+      for (;;) {
+        const r = await target.call(probeCall(ep, state, { base: key.base ?? 0, localAddress: key.localAddress, raw429: true, expect: [400, 401, 403, 404, 405, 429] }));
+        if (r.status === 429) break;
+        const control = await fireFor(target, key)(0);
+        if (control.status === 429) {
+          expect.soft(r.status, `${ep.method} ${ep.path} answered ${r.status} from ${key.label} while its budget was used up (a control call answered 429) — it is not rate-limited`).toBe(429);
+          break;
+        }
+        if (++rounds > 3) throw new Undecided('timing', `the budget of ${key.label} kept coming back (new windows) before ${ep.path} could be called`);
+        await usedUp(target, key, limit);
+      }
+    }
+    clockOf(target).touch([key.id]);
+  });
+}
+
+const EXEMPT = (state: RunState) => ENDPOINTS.filter((e) => e.rate === 'exempt' && e.clauses.includes('RATE-1') && offeredAt(e, state.apiVersion));
+const exemptCall = (target: Target, path: string, ip: string | undefined) => target.call({ path, auth: 'none', raw429: true, expect: [429], localAddress: ip });
+
+test(...clause('RATE-1', '/ping/ and /server-info/ never answer 429, also when called beyond the account limit from one source address', 'spec'), async ({ target, state }) => {
+  const exempt = EXEMPT(state);
+  const [ip] = pickIps(target, 'account', 1);
+  const label = ip ? `source address ${ip}` : 'the default source address';
+  // Beyond the account limit in all, alternating between the endpoints.
+  const total = (limitOf(state, 'account') ?? RATE_LIMITS.cloud.account!) + EXTRA;
+  await clockOf(target).ready([], total, { fresh: false });
+  const hammer = await volley(total, (i) => exemptCall(target, exempt[i % exempt.length]!.path, ip), { concurrency: CONCURRENCY, deadlineMs: 2 * clockOf(target).windowMs });
+  clockOf(target).note(ip ? [ipKey('account', ip).id] : [], hammer);
+  if (hammer.length < total) test.info().annotations.push({ type: 'note', description: `only ${hammer.length} of ${total} calls could be sent within two windows (a slow or loaded machine)` });
+  exempt.forEach((ep, k) => {
+    const mine = hammer.filter((s) => s.i % exempt.length === k);
+    const no = refused(mine).length;
+    expect.soft(no, `${ep.path}: ${no} of ${mine.length} calls from ${label} answered 429 — it must never be rate-limited`).toBe(0);
+  });
+});
+
+test(...clause('RATE-1', '/ping/ and /server-info/ never answer 429 from a source address whose account budget is used up', 'spec'), async ({ target, state }) => {
+  const limit = gate(state, 'account')!;
+  const exempt = EXEMPT(state);
+  const key = keyFor(target, 'account');
+  for (let round = 1; ; round++) {
+    await usedUp(target, key, limit);
+    for (const ep of exempt) {
+      for (let i = 0; i < 3; i++) {
+        const status = (await exemptCall(target, ep.path, key.localAddress)).status;
+        expect.soft(status, `${ep.path} answered 429 from ${key.label} while its account budget was used up — it must never be rate-limited`).not.toBe(429);
+      }
+    }
+    // Still used up after those calls? Else the window rolled over in between: once more.
+    if ((await fireFor(target, key)(0)).status === 429) return;
+    if (round >= 2) throw new Undecided('timing', `the account budget of ${key.label} came back (a new window) before the exempt endpoints could be called, twice`);
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// RATE-2: counted per base; where no base applies, per source address.
+
+for (const cls of RATE_CLASSES) {
+  const what = cls === 'gateway' ? 'using up base A\'s budget leaves base B open' : `using up one source address's budget for ${CLASS[cls]} leaves another address open`;
+  test(...clause('RATE-2', what, 'spec'), async ({ target, state }) => {
+    const limit = gate(state, cls)!;
+    let used: RateKey;
+    let open: RateKey;
+    if (cls === 'gateway') {
+      needsBases(state, 2);
+      const [b, a] = basesByFreshness(target);
+      [used, open] = [baseKey(target, a!), baseKey(target, b!)];
+    } else {
+      const [x, y] = pickIps(target, cls, 2);
+      [used, open] = [ipKey(cls, x), ipKey(cls, y)];
+    }
+    await prepare(target, open);
+    await clockOf(target).ready([open.id], limit, { fresh: true });
+    for (let round = 1; ; round++) {
+      await usedUp(target, used, limit);
+      const other = await fireFor(target, open)(0);
+      clockOf(target).touch([open.id]);
+      expect(other.status, `${open.label} answered 429 after only ${used.label}'s budget was used up — budgets must be counted per ${cls === 'gateway' ? 'base' : 'source address'}`).not.toBe(429);
+      if ((await fireFor(target, used)(0)).status === 429) return;
+      if (round >= 2) throw new Undecided('timing', `${used.label}'s budget came back (a new window) before ${open.label} could be called, twice`);
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// RATE-3: over the limit, 429 with an empty body.
+
+for (const cls of RATE_CLASSES) {
+  test(...clause('RATE-3', `over the limit of ${CLASS[cls]}: 429 with an empty body`, 'spec'), async ({ target, state }) => {
+    const limit = gate(state, cls)!;
+    const key = keyFor(target, cls);
+    const no = refused(await usedUp(target, key, limit));
+    const withBody = no.filter((s) => s.bytes > 0 || (s.contentLength !== undefined && s.contentLength.trim() !== '0'));
+    const first = withBody[0];
+    expect(withBody.length, `${withBody.length} of ${no.length} 429 answers from ${key.label} had a body${first ? ` (${first.bytes} bytes, Content-Length ${first.contentLength ?? 'absent'}, ${first.contentType ?? 'no content type'}: ${JSON.stringify(first.head)})` : ''} — a 429 must have none`).toBe(0);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// RATE-4: once x-ratelimit-reset has passed, calls are accepted again. The classes run side by
+// side (each on its own key) because most of the time is spent waiting for a window to pass.
+
+/** Use up `key`, wait until its window has passed, and return a failure message or undefined. */
+async function acceptedAfterReset(target: Target, key: RateKey, limit: number): Promise<string | undefined> {
+  const clock = clockOf(target);
+  const shots = await usedUp(target, key, limit);
+  const resets = shots.map((s) => s.reset).filter(isUnixTime);
+  const [when, basis] = resets.length
+    ? [Math.max(...resets) * 1000, `x-ratelimit-reset ${Math.max(...resets)}`]
+    : [Math.max(...shots.map((s) => s.t1)) + clock.windowMs, `one ${clock.windowMs / 1000}-second window after the last call (no x-ratelimit-reset to go by)`];
+  const slack = Math.max(1000, 4 * clock.margin());
+  let r = await (async () => { await new Promise((res) => setTimeout(res, when - Date.now() + clock.margin())); return fireFor(target, key)(0); })();
+  while (r.status === 429 && Date.now() < when + slack) {
+    await new Promise((res) => setTimeout(res, clock.margin()));
+    r = await fireFor(target, key)(0);
+  }
+  clock.touch([key.id]);
+  return r.status === 429 ? `${key.label} (${CLASS[key.cls]}) still answered 429 ${Date.now() - when} ms after ${basis} had passed — calls must be accepted again once the window is over` : undefined;
+}
+
+test(...clause('RATE-4', 'once the window is over (x-ratelimit-reset has passed), calls are accepted again — per class, side by side', 'spec'), async ({ target, state }) => {
+  const runs: Promise<string | undefined>[] = [];
+  const skipped: string[] = [];
+  for (const cls of RATE_CLASSES) {
+    const limit = limitOf(state, cls);
+    if (limit === null) { skipped.push(`${cls}: unlimited on ${state.edition}`); continue; }
+    if (cls !== 'gateway' && state.sourceIps.length === 0) { skipped.push(`${cls}: needs an extra source address`); continue; }
+    if (cls === 'account' && !state.target.account_token && !(state.target.username && state.target.password)) { skipped.push('account: needs an account'); continue; }
+    runs.push(acceptedAfterReset(target, keyFor(target, cls), limit));
+  }
+  if (skipped.length) test.info().annotations.push({ type: 'note', description: `not checked: ${skipped.join('; ')}` });
+  // A definite failure of one class is reported even when another could not be decided.
+  const settled = await Promise.allSettled(runs);
+  for (const r of settled) if (r.status === 'fulfilled') expect.soft(r.value, r.value).toBeUndefined();
+  const undecided = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (undecided) throw undecided.reason;
+});
+
+// ---------------------------------------------------------------------------------------------
+// RATE-8: the cloud edition's monthly quota (Get Team Info's api_calls_count / api_calls_limit).
+
+interface TeamInfo { api_calls_count?: unknown; api_calls_limit?: unknown; role?: unknown }
+
+async function teamInfo(target: Target, what: string): Promise<{ count: number; limit: number; role: unknown }> {
+  const r = await target.account('GET', endpoint('getTeamInfo').path);
+  expectStatus(r, 200, `Get Team Info (${what})`);
+  const b = r.json<TeamInfo>();
+  expect(Number.isInteger(b.api_calls_count) && (b.api_calls_count as number) >= 0, `Get Team Info (${what}): api_calls_count is ${JSON.stringify(b.api_calls_count)}, not a count`).toBe(true);
+  expect(Number.isInteger(b.api_calls_limit) && (b.api_calls_limit as number) > 0, `Get Team Info (${what}): api_calls_limit is ${JSON.stringify(b.api_calls_limit)} — a cloud team has a monthly limit`).toBe(true);
+  return { count: b.api_calls_count as number, limit: b.api_calls_limit as number, role: b.role };
+}
+
+function needsTeamAdmin(state: RunState): void {
+  needsEdition(state, ['cloud'], 'the monthly API limit exists on the hosted cloud only (§8.3)');
+  needsAccount(state);
+  needsAdmin(state);
+}
+
+test(...clause('RATE-8', 'gateway calls raise the team\'s api_calls_count (Get Team Info)', 'compat'), async ({ target, state }) => {
+  needsTeamAdmin(state);
+  const before = await teamInfo(target, 'before');
+  const n = 5;
+  for (let i = 0; i < n; i++) expectStatus(await target.gw(0, 'GET', 'metadata/'), 200, 'a gateway call');
+  let after = await teamInfo(target, 'after');
+  for (let i = 0; i < 3 && after.count < before.count + n; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    after = await teamInfo(target, 'after');
+  }
+  expect(after.count, `api_calls_count went from ${before.count} to ${after.count} after ${n} gateway calls — it must count them`).toBeGreaterThanOrEqual(before.count + n);
+});
+
+test(...clause('RATE-8', 'adding a user to the team raises api_calls_limit at once', 'compat'), async ({ target, state }) => {
+  needsTeamAdmin(state);
+  test.skip(state.target.org_id === undefined, 'needs org_id in the target descriptor');
+  const org = state.target.org_id!;
+  const before = await teamInfo(target, 'before adding a user');
+  const email = `cf-${state.runId.replace(/_/g, '-')}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const add = await target.account('POST', endpoint('addTeamUser').path, { org_id: org }, { form: { email, name: 'Conformance quota probe', password: `Pw-${Math.random().toString(36).slice(2)}-${Date.now()}` } });
+  expectStatus(add, [200, 201], 'add a user to the team (team admin)');
+  const id = add.json<{ email?: string }>().email ?? email;
+  try {
+    const after = await teamInfo(target, 'right after adding a user');
+    expect(after.limit, `api_calls_limit stayed ${before.limit} after a user was added (from ${before.limit}) — the additional calls must be available at once`).toBeGreaterThan(before.limit);
+  } finally {
+    await target.account('PUT', endpoint('updateTeamUser').path, { org_id: org, user_id: id }, { form: { is_active: 'false' } }).catch(() => undefined);
+  }
+});
+
+test(...clause('RATE-8', 'upgrading the team\'s plan raises api_calls_limit at once', 'compat'), async ({ target, state }) => {
+  needsTeamAdmin(state);
+  test.skip(state.target.org_id === undefined, 'needs org_id in the target descriptor');
+  const org = state.target.org_id!;
+  const original = (await teamInfo(target, 'before')).role;
+  const setPlan = async (role: string) => expectStatus(await target.account('PUT', endpoint('updateTeam').path, { org_id: org }, { json: { role } }), 200, `set the team's plan to ${role} (system admin)`);
+  try {
+    await setPlan(PLANS[0]);
+    const low = await teamInfo(target, `on plan ${PLANS[0]}`);
+    await setPlan(PLANS[PLANS.length - 1]!);
+    const high = await teamInfo(target, `right after the upgrade to ${PLANS[PLANS.length - 1]}`);
+    expect(high.limit, `api_calls_limit was ${low.limit} on ${PLANS[0]} and ${high.limit} right after the upgrade to ${PLANS[PLANS.length - 1]} — an upgrade must raise it at once`).toBeGreaterThan(low.limit);
+  } finally {
+    if (typeof original === 'string') await target.account('PUT', endpoint('updateTeam').path, { org_id: org }, { json: { role: original } }).catch(() => undefined);
+  }
+});
+
+test(...clause('RATE-8', 'the monthly limit is reset at the end of each month', 'spec'), async ({ state }) => {
+  needsEdition(state, ['cloud'], 'the monthly API limit exists on the hosted cloud only (§8.3)');
+  test.skip(true, 'the monthly reset (§8.3.3) cannot be observed black-box within a run; the reference server\'s own tests cover it with a moved clock (mutant quota-no-reset)');
+});

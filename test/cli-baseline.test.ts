@@ -1,0 +1,65 @@
+/**
+ * Baselines, black box: a reference server started with a fault switch (`--fault
+ * omit-null` breaks SHAPE-1) and runs of SHAPE-1 with a baseline that lists, or does not
+ * list, that clause — known failures keep the run green (exit 0), new ones fail it (exit 1);
+ * against a clean server the listed clause is reported fixed.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { cli, serve, tempDir, type Served } from './helpers/cli.js';
+import { readResults } from './helpers/reports.js';
+
+const CLAUSE = 'SHAPE-1';
+const FAULT = 'omit-null';
+
+function baselineFile(dir: string, listed: Record<string, string>): string {
+  const file = join(dir, 'baseline.json');
+  writeFileSync(file, JSON.stringify({ implementation: 'reference server with a fault', expected_failures: listed }));
+  return file;
+}
+
+async function runWith(server: Served, baseline: string, label: string) {
+  const dir = tempDir(`baseline-${label}`);
+  const r = await cli(['run', '--target-file', server.file, '--clauses', CLAUSE, '--baseline', baseline, '--report-dir', dir]);
+  return { r, results: readResults(dir), md: readFileSync(join(dir, 'clauses.md'), 'utf8') };
+}
+
+test.describe('against a server that breaks SHAPE-1', () => {
+  let server: Served;
+  test.beforeAll(async () => { server = await serve(['--fault', FAULT]); });
+  test.afterAll(async () => { await server?.stop(); });
+
+  test('a listed failure is known: exit 0', async () => {
+    test.setTimeout(240_000);
+    const { r, results, md } = await runWith(server, baselineFile(tempDir('bl'), { [CLAUSE]: 'our server omits unset values' }), 'known');
+    expect(results.clauses.find((c) => c.id === CLAUSE)?.outcome, r.output).toBe('fail');
+    expect(results.baseline).toMatchObject({ known: [CLAUSE], new: [], fixed: [] });
+    expect(results.clauses.find((c) => c.id === CLAUSE)?.baseline).toBe('known failure');
+    expect(md).toMatch(/\| SHAPE-1 \| ❌ fail \(known failure\) \|/);
+    expect(r.stderr).toMatch(/baseline: 1 known \[SHAPE-1\], 0 new \[\], 0 fixed/);
+    expect(r.code, r.output).toBe(0);
+  });
+
+  test('an unlisted failure is new: exit 1', async () => {
+    test.setTimeout(240_000);
+    const { r, results } = await runWith(server, baselineFile(tempDir('bl'), { 'SHAPE-2': 'something else' }), 'new');
+    expect(results.baseline).toMatchObject({ known: [], new: [CLAUSE], fixed: [] });
+    expect(results.clauses.find((c) => c.id === CLAUSE)?.baseline).toBe('new failure');
+    expect(r.code, r.output).toBe(1);
+  });
+});
+
+test('against a clean server, a listed clause that passes is reported fixed: exit 0', async () => {
+  test.setTimeout(240_000);
+  const server = await serve();
+  try {
+    const { r, results, md } = await runWith(server, baselineFile(tempDir('bl'), { [CLAUSE]: 'was broken' }), 'fixed');
+    expect(results.baseline).toMatchObject({ known: [], new: [], fixed: [CLAUSE] });
+    expect(md).toMatch(/Fixed \(remove from the baseline\): SHAPE-1\./);
+    expect(r.stderr).toMatch(/1 fixed \[SHAPE-1\] — remove the fixed ones from the baseline/);
+    expect(r.code, r.output).toBe(0);
+  } finally {
+    await server.stop();
+  }
+});

@@ -1,0 +1,112 @@
+/**
+ * Outcomes and exit codes, black box: `conformance run` over a test-only suite with one
+ * check per outcome (test/suites/outcomes). Fail and error stay apart in results.json,
+ * clauses.md, JUnit (<failure> vs <error>), the terminal summary and the HTML report
+ * (an `outcome` annotation); the exit code is 1 with a failure, 2 with only undecided
+ * checks (or an unreachable target), 0 with passes and skips.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { cli, ROOT, tempDir } from './helpers/cli.js';
+import { htmlTests, readResults } from './helpers/reports.js';
+
+const SUITES = { CONFHARNESS_SUITES_DIR: join(ROOT, 'test', 'suites', 'outcomes') };
+const XSD = join(ROOT, 'fixtures', 'junit', 'junit-10.xsd');
+
+test.describe.configure({ mode: 'parallel' });
+
+test('every outcome apart in every output; a failure exits 1', async () => {
+  test.setTimeout(240_000);
+  const dir = tempDir('outcomes');
+  const summary = join(dir, 'step-summary.md');
+  const r = await cli(['run', '--report-dir', join(dir, 'r'), '--reporter', 'progress'], { env: { ...SUITES, GITHUB_STEP_SUMMARY: summary } });
+  expect(r.code, r.output).toBe(1);
+  const reports = join(dir, 'r');
+
+  const results = readResults(reports);
+  const outcome = (title: string) => results.tests.find((t) => t.title.endsWith(`selftest: ${title}`))?.outcome;
+  expect(['pass', 'fail', 'error', 'skip', 'timeout', 'vacuous'].map(outcome)).toEqual(['pass', 'fail', 'error', 'skip', 'error', 'error']);
+  expect(results.totals).toMatchObject({ pass: 1, fail: 1, error: 3, skip: 1, tests: 6 });
+  expect(results.tests.find((t) => t.outcome === 'skip')?.message).toBe('needs a second base (deliberate skip)');
+  expect(results.tests.find((t) => t.title.endsWith('vacuous'))?.message).toMatch(/^vacuous-pass guard/);
+
+  // JUnit: schema-valid, <failure> for the failure only, <error> for each undecided check, the skip reason kept.
+  execFileSync('xmllint', ['--noout', '--schema', XSD, join(reports, 'junit.xml')], { stdio: 'pipe' });
+  const xml = readFileSync(join(reports, 'junit.xml'), 'utf8');
+  expect(xml.match(/<failure /g)).toHaveLength(1);
+  expect(xml.match(/<error /g)).toHaveLength(3);
+  expect(xml).toMatch(/<testsuites [^>]*tests="6" failures="1" errors="3"/);
+  expect(xml).toContain('<error type="bad-json"');
+  expect(xml).toContain('<error type="timeout"');
+  expect(xml).toContain('<error type="vacuous-pass"');
+  expect(xml).toContain('<skipped message="needs a second base (deliberate skip)"/>');
+  expect(xml).toMatch(/<testsuite name="ROUTE-6"[^]*?<property name="clause" value="ROUTE-6"\/>[^]*?<testcase name="ROUTE-6 selftest: error"/);
+
+  // clauses.md, also appended to $GITHUB_STEP_SUMMARY.
+  const md = readFileSync(join(reports, 'clauses.md'), 'utf8');
+  expect(md).toMatch(/\| ROUTE-5 \| ❌ fail \|/);
+  expect(md).toMatch(/\| ROUTE-6 \| ⚠️ error \|/);
+  expect(md).toMatch(/\| ROUTE-7 \| ⏭️ skip \|/);
+  expect(md).toMatch(/\| ROUTE-1 \| ▫️ not covered \|/);
+  expect(readFileSync(summary, 'utf8')).toBe(md);
+
+  // Terminal: per check and in the summary, failures and errors named apart.
+  expect(r.stdout).toMatch(/✘ fail +ROUTE-5 selftest: fail/);
+  expect(r.stdout).toMatch(/⚠ error ROUTE-6 selftest: error/);
+  expect(r.stdout).toMatch(/↷ skip +ROUTE-7 selftest: skip — needs a second base/);
+  expect(r.stderr).toMatch(/1 passed, 1 failed, 3 errors, 1 skipped/);
+  expect(r.stderr).toMatch(/failed \(the target breaks the clause\): ROUTE-5 \(1\)/);
+  expect(r.stderr).toMatch(/errors \(the harness could not decide\): ROUTE-3 \(1\), ROUTE-6 \(1\), SIZE-1 \(1\)/);
+
+  // HTML: each undecided check says so; each check that made calls has its transcript and curl reproducer.
+  const html = await htmlTests(reports);
+  const mark = (title: string) => html.find((t) => t.title.endsWith(title))?.results[0]?.annotations?.find((a) => a.type === 'outcome')?.description ?? '';
+  expect(mark('selftest: error')).toMatch(/^error — the harness could not decide \(bad-json\)/);
+  expect(mark('selftest: timeout')).toMatch(/^error — the harness could not decide \(timeout\)/);
+  expect(mark('selftest: vacuous')).toMatch(/^error — vacuous-pass guard/);
+  expect(mark('selftest: fail')).toMatch(/^fail/);
+  expect(mark('selftest: pass')).toBe('');
+  const pass = html.find((t) => t.title.endsWith('selftest: pass'))!;
+  const names = pass.results[0]!.attachments.map((a) => a.name);
+  expect(names).toEqual(expect.arrayContaining(['requests and responses', 'curl reproducer']));
+  expect(pass.results[0]!.attachments.find((a) => a.name === 'curl reproducer')?.body).toMatch(/^curl -sS -X GET .*\/ping\/'$/);
+});
+
+test('only undecided checks (no failure) exit 2', async () => {
+  test.setTimeout(240_000);
+  const dir = tempDir('outcomes-error');
+  const r = await cli(['run', '--report-dir', dir, '--grep', 'selftest: (pass|error)$'], { env: SUITES });
+  expect(r.code, r.output).toBe(2);
+  expect(readResults(dir).totals).toMatchObject({ pass: 1, error: 1, fail: 0 });
+  expect(r.stderr).toMatch(/UNDECIDED/);
+});
+
+test('passes and skips exit 0', async () => {
+  test.setTimeout(240_000);
+  const dir = tempDir('outcomes-pass');
+  const r = await cli(['run', '--report-dir', dir, '--grep', 'selftest: (pass|skip)$'], { env: SUITES });
+  expect(r.code, r.output).toBe(0);
+  expect(readResults(dir).totals).toMatchObject({ pass: 1, skip: 1, fail: 0, error: 0 });
+  expect(r.stderr).toMatch(/PASSED/);
+});
+
+test('an unreachable target: every check is an error, exit 2', async () => {
+  test.setTimeout(240_000);
+  const dir = tempDir('unreachable');
+  const r = await cli(['run', '--report-dir', dir, '--target', 'http://127.0.0.1:9', '--base', 'uuid-0:api-token-0', '--clauses', 'ROUTE-4', '--request-timeout', '2']);
+  expect(r.code, r.output).toBe(2);
+  const results = readResults(dir);
+  expect(results.totals.error).toBeGreaterThan(0);
+  expect(results.totals.fail).toBe(0);
+  expect(results.tests.every((t) => t.outcome === 'error')).toBe(true);
+});
+
+test('a selection that matches no check exits 2', async () => {
+  test.setTimeout(240_000);
+  const dir = tempDir('nothing');
+  const r = await cli(['run', '--report-dir', dir, '--grep', 'no check has this title'], { env: SUITES });
+  expect(r.code, r.output).toBe(2);
+  expect(r.stderr).toMatch(/no check matches the selection/);
+});

@@ -1,0 +1,42 @@
+/**
+ * No secret in any artefact, black box. A reference server is started with a data file, so
+ * the test knows every credential it holds and every token it issued during the run (its
+ * tables of tokens). A test-only suite (test/suites/leaky) then does everything a careless
+ * check could do with them: print, assert, throw, attach, annotate, skip with a reason.
+ * Every file under the report directory — zips opened, the HTML report's embedded data
+ * decoded, base64 forms searched too — and the terminal output must show none of them.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { cli, ROOT, serve, tempDir } from './helpers/cli.js';
+import { everyArtefact, findSecrets, readResults } from './helpers/reports.js';
+import { serverSecrets } from './helpers/secrets.js';
+
+test('no secret of the target, nor any token the run obtained, in any artefact or on the terminal', async () => {
+  test.setTimeout(300_000);
+  const server = await serve();
+  try {
+    const dir = tempDir('secrets');
+    const summary = join(dir, 'step-summary.md');
+    const reports = join(dir, 'reports');
+    const r = await cli(['run', '--target-file', server.file, '--report-dir', reports, '--reporter', 'list'], {
+      env: { CONFHARNESS_SUITES_DIR: join(ROOT, 'test', 'suites', 'leaky'), GITHUB_STEP_SUMMARY: summary },
+    });
+    const results = readResults(reports);
+    expect(results.totals.tests, r.output).toBe(4);
+    const secrets = serverSecrets(server);
+    const d = server.descriptor as Record<string, unknown>;
+    for (const s of [d.password, d.account_token, ...server.descriptor.bases.map((b) => b.api_token)]) expect(secrets).toContain(s);
+    expect(secrets.length, 'base tokens issued during the run are among them').toBeGreaterThan(6);
+
+    const artefacts = await everyArtefact(reports);
+    artefacts.push(['terminal', r.output], ['$GITHUB_STEP_SUMMARY', readFileSync(summary, 'utf8')]);
+    expect(artefacts.some(([label]) => label.includes('index.html!')), 'the HTML report data was opened').toBe(true);
+    expect(findSecrets(artefacts, secrets)).toEqual([]);
+    // The checks did print and attach: the masks are there instead.
+    expect(r.output).toContain('«redacted»');
+  } finally {
+    await server.stop();
+  }
+});

@@ -1,0 +1,75 @@
+/**
+ * Holding a target to the right release and edition, black box: against a reference server
+ * started as release 6.1 (or as the cloud edition), the run held to what it is passes, and
+ * the run held to something else fails exactly the clauses that differ — for releases,
+ * those `RELEASES[].clauses` name between the two; for editions, those whose expectations
+ * come from the per-edition limits table. "Exactly" is judged against the matching run, so
+ * a server defect elsewhere shows as the matching run's failure, not as a version difference.
+ */
+import { expect, test } from '@playwright/test';
+import { compareVersions, RELEASES } from '../src/spec/index.js';
+import type { Results } from '../src/reports/results-schema.js';
+import { cli, serve, tempDir } from './helpers/cli.js';
+import { readResults } from './helpers/reports.js';
+
+/** Clauses whose expected behaviour changed in a release after `from`, up to and including `to`. */
+function clausesBetween(from: string, to: string): string[] {
+  const rs = RELEASES.filter((r) => compareVersions(r.version, from) > 0 && compareVersions(r.version, to) <= 0);
+  return [...new Set(rs.flatMap((r) => r.clauses))].sort();
+}
+
+/** RATE-5 reads its numbers from RATE_LIMITS[edition]; RATE-8 (cloud only) is skipped, not failed, when held to another edition. */
+const EDITION_CLAUSES = ['RATE-5'];
+
+const failing = (r: Results) => r.clauses.filter((c) => c.outcome === 'fail').map((c) => c.id).sort();
+/** Clauses the mismatched run fails and the matching run does not. */
+const newlyFailing = (mismatched: Results, matching: Results) => failing(mismatched).filter((id) => !failing(matching).includes(id));
+const undecided = (r: Results) => r.tests.filter((t) => t.outcome === 'error').map((t) => `${t.title}: ${t.message?.split('\n')[0]}`);
+const covered = (r: Results, ids: string[]) => ids.filter((id) => r.tests.some((t) => t.clause === id && t.outcome !== 'skip'));
+
+async function runHeldTo(file: string, args: string[], label: string): Promise<{ code: number | null; results: Results; log: string }> {
+  const dir = tempDir(label);
+  const r = await cli(['run', '--target-file', file, '--report-dir', dir, ...args], { timeoutMs: 540_000 });
+  return { code: r.code, results: readResults(dir), log: r.stderr.slice(-3000) };
+}
+
+test('a 6.1 server: held to 6.1 it passes; held to 6.2 it fails exactly the clauses 6.2 changed', async () => {
+  test.setTimeout(900_000);
+  const server = await serve(['--api-version', '6.1']);
+  try {
+    // The rate family does not change between these releases; leaving it out saves a minute.
+    const scope = ['--clauses', '/^(?!RATE-)/'];
+    const matching = await runHeldTo(server.file, ['--api-version', '6.1', ...scope], 'v61');
+    expect.soft(failing(matching.results), matching.log).toEqual([]);
+    expect.soft(undecided(matching.results), matching.log).toEqual([]);
+    expect.soft(matching.code, matching.log).toBe(0);
+
+    const differ = clausesBetween('6.1', '6.2');
+    expect(differ).toEqual(['ACCT-1']);
+    const mismatched = await runHeldTo(server.file, ['--api-version', '6.2', ...scope], 'v62');
+    expect(covered(mismatched.results, differ), `clauses that differ but no executed check covers: ${differ.filter((id) => !covered(mismatched.results, [id]).length).join(', ')}`).toEqual(differ);
+    expect(newlyFailing(mismatched.results, matching.results), mismatched.log).toEqual(differ);
+    expect(mismatched.code).toBe(1);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a cloud server: held to cloud its rate family passes; held to self-hosted it fails exactly the edition-dependent clauses', async () => {
+  test.setTimeout(900_000);
+  const server = await serve(['--edition', 'cloud']);
+  try {
+    const scope = ['--clauses', 'RATE-*'];
+    const matching = await runHeldTo(server.file, ['--edition', 'cloud', ...scope], 'cloud');
+    expect.soft(failing(matching.results), matching.log).toEqual([]);
+    expect.soft(undecided(matching.results), matching.log).toEqual([]);
+    expect.soft(matching.code, matching.log).toBe(0);
+
+    const mismatched = await runHeldTo(server.file, ['--edition', 'self-hosted', ...scope], 'self-hosted');
+    expect(covered(mismatched.results, EDITION_CLAUSES)).toEqual(EDITION_CLAUSES);
+    expect(newlyFailing(mismatched.results, matching.results), mismatched.log).toEqual(EDITION_CLAUSES);
+    expect(mismatched.code).toBe(1);
+  } finally {
+    await server.stop();
+  }
+});

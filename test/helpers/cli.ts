@@ -1,0 +1,120 @@
+/**
+ * The CLI as users meet it: `node bin/conformance.js …` in a child process, and the
+ * reference server started with `serve --json` (its descriptor is its one stdout line).
+ * Every child is bounded in time and ended by its own id.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const BIN = join(ROOT, 'bin', 'conformance.js');
+
+export interface CliResult { code: number | null; stdout: string; stderr: string; output: string }
+
+export interface CliOptions {
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  /** Called with the child once it runs (to signal it mid-run). */
+  onStart?: (child: ChildProcess) => void;
+  /** Called with each piece of stderr as it arrives. */
+  onStderr?: (text: string, child: ChildProcess) => void;
+  /**
+   * Alone among the project's test workers (default: for `run`): the rate family times
+   * bursts against a window, and two runs at once on two cores make it undecided.
+   */
+  exclusive?: boolean;
+}
+
+const LOCK = join(tmpdir(), 'conformance-project-tests.lock');
+const LOCK_WAIT_MS = 20 * 60_000;
+
+/** A lock file shared by the test workers; a holder that died is taken over. */
+async function lock(): Promise<() => void> {
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const fd = openSync(LOCK, 'wx');
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(LOCK, { force: true });
+    } catch {
+      let holder = 0;
+      try { holder = Number(readFileSync(LOCK, 'utf8')); } catch { continue; }
+      let alive = holder > 0;
+      try { if (alive) process.kill(holder, 0); } catch { alive = false; }
+      if (!alive) { rmSync(LOCK, { force: true }); continue; }
+      if (Date.now() > until) throw new Error(`the lock ${LOCK} is held by process ${holder} for too long`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+/** Run the CLI to completion. Environment: ours minus CONFORMANCE_* and CONFHARNESS_* (a developer's shell cannot change a test), plus `env`. */
+export async function cli(args: string[], o: CliOptions = {}): Promise<CliResult> {
+  const release = (o.exclusive ?? args[0] === 'run') ? await lock() : undefined;
+  try {
+    return await spawnCli(args, o);
+  } finally {
+    release?.();
+  }
+}
+
+function spawnCli(args: string[], o: CliOptions): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && k !== 'GITHUB_STEP_SUMMARY' && !k.startsWith('CONFHARNESS_')));
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...env, FORCE_COLOR: '0', ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d; output += d; });
+    child.stderr.on('data', (d: Buffer) => { stderr += d; output += d; o.onStderr?.(d.toString(), child); });
+    const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 240_000);
+    o.onStart?.(child);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, output });
+    });
+  });
+}
+
+export interface Served {
+  descriptor: Record<string, unknown> & { url: string; bases: { uuid: string; api_token: string; name: string }[] };
+  /** The descriptor as a file, for --target-file. */
+  file: string;
+  dataFile: string;
+  stop(): Promise<void>;
+}
+
+/** `conformance serve --json` with a data file (so a test can read what the server issued). */
+export function serve(args: string[] = []): Promise<Served> {
+  const dir = mkdtempSync(join(tmpdir(), 'cf-serve-'));
+  const dataFile = join(dir, 'data.sqlite');
+  const child = spawn(process.execPath, [BIN, 'serve', '--json', '--rate-window', '3', '--data', dataFile, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stop = () => new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('close', () => { clearTimeout(kill); resolve(); });
+    child.kill('SIGINT');
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => { void stop(); reject(new Error(`serve did not start: ${err}`)); }, 60_000);
+    child.stderr.on('data', (d: Buffer) => { err += d; });
+    child.stdout.on('data', (d: Buffer) => {
+      out += d;
+      const nl = out.indexOf('\n');
+      if (nl < 0) return;
+      clearTimeout(timer);
+      const descriptor = JSON.parse(out.slice(0, nl)) as Served['descriptor'];
+      const file = join(dir, 'target.json');
+      writeFileSync(file, JSON.stringify(descriptor));
+      resolve({ descriptor, file, dataFile, stop });
+    });
+    child.on('close', (code) => { clearTimeout(timer); reject(new Error(`serve exited ${code}: ${err}`)); });
+  });
+}
+
+export const tempDir = (label: string) => mkdtempSync(join(tmpdir(), `cf-${label}-`));

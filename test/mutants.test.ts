@@ -1,0 +1,134 @@
+/**
+ * The mutant catalog is complete and honest: every clause has a mutant, every fault it names
+ * is a real switch of the reference server (found in its source), and the selftest's pure
+ * parts — check selection by coverage and the verdicts — do what they say.
+ */
+import { expect, test } from '@playwright/test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { MUTANTS, catalogFaults, selectMutants } from '../src/mutants/catalog.js';
+import { UNTAGGED, grepForTitles, selectChecks, sharedStateFiles, widen, type Coverage } from '../src/mutants/coverage.js';
+import { judgeClean, judgeMutant, mergeResults } from '../src/mutants/verdict.js';
+import { clauseTable } from '../src/reports/outcomes.js';
+import type { Results } from '../src/reports/results-schema.js';
+import { ZOMBIE_CLAUSES } from '../src/server/routes/zombies.js';
+import { CLAUSES, ENDPOINTS, EMULATED_VERSIONS, isClauseId } from '../src/spec/index.js';
+
+const SERVER = join(import.meta.dirname, '..', 'src', 'server');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return name === 'test' ? [] : sources(p);
+    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [readFileSync(p, 'utf8')] : [];
+  });
+}
+const serverCode = sources(SERVER).join('\n');
+
+test('every clause of clauses.ts has at least one mutant', () => {
+  const missing = CLAUSES.map((c) => c.id).filter((id) => !MUTANTS.some((m) => m.clause === id));
+  expect(missing).toEqual([]);
+});
+
+test('mutant ids are unique and kebab-case; clauses and overlaps are real; options are emulated', () => {
+  expect(new Set(MUTANTS.map((m) => m.id)).size).toBe(MUTANTS.length);
+  for (const m of MUTANTS) {
+    expect(m.id, m.id).toMatch(/^[a-z0-9][a-z0-9.-]*$/);
+    expect(isClauseId(m.clause), m.id).toBe(true);
+    expect(m.faults.length, m.id).toBeGreaterThan(0);
+    for (const c of m.alsoFails ?? []) expect(isClauseId(c) && c !== m.clause, `${m.id} alsoFails ${c}`).toBe(true);
+    if (m.serverOptions?.apiVersion) expect(EMULATED_VERSIONS, m.id).toContain(m.serverOptions.apiVersion);
+  }
+});
+
+/** A fault exists when the server's code checks it where the behaviour lives. */
+function faultExists(f: string): string | undefined {
+  const [prefix, arg] = f.split(/:(.*)/s) as [string, string | undefined];
+  if (arg !== undefined) {
+    if (!serverCode.includes(`\`${prefix}:\${`)) return `no \`${prefix}:\${…}\` switch in src/server`;
+    if (prefix === 'zombie') return ZOMBIE_CLAUSES.includes(arg) ? undefined : `no zombie handler for ${arg}`;
+    return ENDPOINTS.some((e) => e.id === arg) ? undefined : `no endpoint ${arg} in the endpoint table`;
+  }
+  const checked = new RegExp(`faults\\.(has|includes)\\('${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'\\)`);
+  return checked.test(serverCode) ? undefined : `no faults.has('${f}') in src/server`;
+}
+
+test('every fault the catalog names exists in the server code', () => {
+  const problems = catalogFaults().map((f) => [f, faultExists(f)]).filter(([, p]) => p);
+  expect(problems).toEqual([]);
+});
+
+test('--mutants selects by id or clause, with globs or a regular expression', () => {
+  expect(selectMutants('omit-null').map((m) => m.id)).toEqual(['omit-null']);
+  expect(selectMutants('SHAPE-*').every((m) => m.clause.startsWith('SHAPE-'))).toBe(true);
+  expect(selectMutants('/^GONE-[12]$/').map((m) => m.clause).sort()).toEqual(['GONE-1', 'GONE-2']);
+  expect(selectMutants(undefined)).toHaveLength(MUTANTS.length);
+});
+
+const COV: Coverage = {
+  schemaVersion: 1,
+  faults: { 'SHAPE-1 a': ['omit-null', 'stale-cache'], 'SHAPE-2 b': ['stale-cache'], [UNTAGGED]: ['limit-plus-one'] },
+  requests: {
+    'GONE-2 probe': ['GET /dtable-server/api/v1/dtables/:x/rows/', 'POST /dtable-server/api/v1/dtables/:x/rows/'],
+    'ROUTE-2 plugins': ['GET /api/v2.1/admin/plugins-install-count/'],
+    'GONE-7 probe': ['PUT /api/v2.1/collection-tables/abc/'],
+    [UNTAGGED]: ['POST /api-gateway/api/v2/dtables/:x/tables/'],
+  },
+};
+
+test('coverage selects the checks that reached a fault, or every check when in doubt', () => {
+  expect(selectChecks(COV, ['omit-null'])).toEqual({ kind: 'some', titles: ['SHAPE-1 a'] });
+  expect(selectChecks(COV, ['stale-cache'])).toEqual({ kind: 'some', titles: ['SHAPE-1 a', 'SHAPE-2 b'] });
+  expect(selectChecks(COV, ['limit-plus-one']).kind).toBe('all'); // reached during run setup
+  expect(selectChecks(COV, ['never-seen']).kind).toBe('all'); // read at start-up, or unreached
+  expect(selectChecks(COV, ['serve:legacyListRows'])).toEqual({ kind: 'some', titles: ['GONE-2 probe'] });
+  expect(selectChecks(COV, ['drop:pluginsInstallCount'])).toEqual({ kind: 'some', titles: ['ROUTE-2 plugins'] });
+  expect(selectChecks(COV, ['zombie:GONE-7'])).toEqual({ kind: 'some', titles: ['GONE-7 probe'] });
+  expect(selectChecks(COV, ['drop:createTable']).kind).toBe('all'); // the run's own setup uses it
+  expect(selectChecks(COV, ['zombie:GONE-6']).kind).toBe('none');
+});
+
+test('the --grep for selected checks matches exactly those titles', () => {
+  const re = new RegExp(grepForTitles(['SHAPE-1 a (x) [y]', 'ROUTE-2 GET /a/b/ exists']));
+  expect(re.test('shapes.spec.ts SHAPE-1 a (x) [y]')).toBe(true);
+  expect(re.test('routes.spec.ts ROUTE-2 GET /a/b/ exists')).toBe(true);
+  expect(re.test('routes.spec.ts ROUTE-2 GET /a/b/ exists and more')).toBe(false);
+  expect(re.test('shapes.spec.ts XSHAPE-1 a (x) [y]')).toBe(false);
+});
+
+function results(tests: [string, string, Results['tests'][number]['outcome']][]): Results {
+  const list = tests.map(([clause, title, outcome]) => ({ title, clause, basis: 'spec' as const, family: clause.split('-')[0]!, project: 'functional', file: 'x.spec.ts', outcome, durationMs: 1, message: outcome === 'pass' ? undefined : `${outcome}: because` }));
+  const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: list.length };
+  for (const t of list) totals[t.outcome]++;
+  return { schemaVersion: 1, tool: { name: 't', version: '0' }, run: { startedAt: '', durationMs: 0 }, totals, clauses: clauseTable(list), tests: list };
+}
+
+test('verdicts: killed, survived, undecided, collateral and declared overlaps', () => {
+  const m = MUTANTS.find((x) => x.id === 'external-link-token-stub')!; // GONE-1, also fails GONE-8
+  const clean = results([['GONE-1', 'g1', 'pass'], ['GONE-8', 'g8', 'pass'], ['SHAPE-1', 's1', 'pass'], ['ROUTE-2', 'r2', 'fail']]);
+  expect(judgeClean(clean).ok).toBe(false);
+  const killed = judgeMutant(m, results([['GONE-1', 'g1', 'fail'], ['GONE-8', 'g8', 'fail'], ['SHAPE-1', 's1', 'pass'], ['ROUTE-2', 'r2', 'fail']]), clean);
+  expect(killed).toMatchObject({ status: 'killed', collateral: [], overlapsMissed: [] });
+  const messy = judgeMutant(m, results([['GONE-1', 'g1', 'fail'], ['GONE-8', 'g8', 'pass'], ['SHAPE-1', 's1', 'error']]), clean);
+  expect(messy.collateral.map((c) => c.clause)).toEqual(['SHAPE-1']);
+  expect(messy.overlapsMissed).toEqual(['GONE-8']);
+  expect(judgeMutant(m, results([['GONE-1', 'g1', 'pass']])).status).toBe('survived');
+  expect(judgeMutant(m, results([['GONE-1', 'g1', 'error']])).status).toBe('undecided');
+  expect(judgeMutant(m, undefined).status).toBe('no-results');
+});
+
+test('a selected run is completed by the clean run\'s other checks', () => {
+  const clean = results([['GONE-1', 'g1', 'pass'], ['SHAPE-1', 's1', 'pass'], ['SHAPE-1', 's2', 'pass']]);
+  const merged = mergeResults(clean, results([['SHAPE-1', 's2', 'fail']]));
+  expect(merged.tests.map((t) => `${t.title}:${t.outcome}`).sort()).toEqual(['g1:pass', 's1:pass', 's2:fail']);
+  expect(merged.clauses.find((c) => c.id === 'SHAPE-1')?.outcome).toBe('fail');
+  expect(merged.totals).toMatchObject({ pass: 2, fail: 1, tests: 3 });
+});
+
+test('checks sharing worker-scoped data are selected together; the rate family stays per check', () => {
+  const fileOf = new Map([['SHAPE-1 a', 'shapes.spec.ts'], ['SHAPE-3 c', 'shapes.spec.ts'], ['RATE-1 x', 'rate.spec.ts'], ['RATE-3 y', 'rate.spec.ts']]);
+  const files = { fileOf, shared: sharedStateFiles(join(import.meta.dirname, '..', 'suites')) };
+  expect(files.shared.has('rate.spec.ts')).toBe(false);
+  expect(widen({ kind: 'some', titles: ['RATE-1 x'] }, files)).toEqual({ kind: 'some', titles: ['RATE-1 x'] });
+  if (files.shared.has('shapes.spec.ts')) expect(widen({ kind: 'some', titles: ['SHAPE-1 a'] }, files)).toEqual({ kind: 'some', titles: ['SHAPE-1 a', 'SHAPE-3 c'] });
+});

@@ -1,0 +1,38 @@
+/**
+ * `conformance selftest` end to end (black box, the CLI in a child process): every mutant of
+ * the catalog is caught by its clause, the clean runs pass, exit 0. The longest project test;
+ * CI runs it through `npm test`. CONFHARNESS_SKIP_SELFTEST=1 leaves it out of a local run.
+ */
+import { expect, test } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MUTANTS } from '../src/mutants/catalog.js';
+import type { SelftestReport } from '../src/mutants/selftest.js';
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'conformance.js');
+const BUDGET_MS = 30 * 60_000;
+
+test('conformance selftest kills every mutant and passes the clean runs', async () => {
+  test.skip(!!process.env.CONFHARNESS_SKIP_SELFTEST, 'CONFHARNESS_SKIP_SELFTEST is set');
+  test.setTimeout(BUDGET_MS + 60_000);
+  const dir = join(mkdtempSync(join(tmpdir(), 'selftest-')), 'report');
+  const { code, output, killed } = await new Promise<{ code: number | null; output: string; killed: boolean }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, 'selftest', '--report-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, FORCE_COLOR: '0' } });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    let stopped = false;
+    const t = setTimeout(() => { stopped = true; try { process.kill(-child.pid!, 'SIGINT'); } catch { /* gone */ } }, BUDGET_MS);
+    child.on('close', (c) => { clearTimeout(t); resolve({ code: c, output: out, killed: stopped }); });
+  });
+  const tail = output.slice(-4000);
+  expect(killed, `selftest still running after ${BUDGET_MS / 60_000} min:\n${tail}`).toBe(false);
+  expect(existsSync(join(dir, 'selftest.json')), tail).toBe(true);
+  const report = JSON.parse(readFileSync(join(dir, 'selftest.json'), 'utf8')) as SelftestReport;
+  expect(report.clean.filter((c) => !c.verdict.ok).map((c) => `${c.label}: ${c.verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ')}`), 'clean runs').toEqual([]);
+  expect(report.survivors, `survivors:\n${tail}`).toEqual([]);
+  expect(report.score).toEqual({ killed: MUTANTS.length, total: MUTANTS.length });
+  expect(code, tail).toBe(0);
+});
