@@ -14,4 +14,10 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'reports/project-tests.json' }]] : [['list'], ['json', { outputFile: 'reports/project-tests.json' }]],
   use: {},
+  projects: [
+    { name: 'tests', testIgnore: ['**/node_modules/**', 'suites/**', 'test/selftest.test.ts'] },
+    // The selftest runs every mutant through the conformance suites, timing-sensitive rate
+    // checks included: it runs last and alone, after every other project test.
+    { name: 'selftest', testMatch: 'test/selftest.test.ts', dependencies: ['tests'] },
+  ],
 });

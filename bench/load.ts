@@ -41,12 +41,15 @@ export async function run(): Promise<Record<string, number | string>> {
     const get = await bundleFile(join(here, '../load/bench/get.ts'), 'bench-get');
     const arrival = await bundleFile(join(here, '../load/bench/arrival.ts'), 'bench-arrival');
     const log = () => undefined;
-    // Warm both paths once (JIT, connections), then measure.
+    // Warm both paths once (JIT, connections), then measure each at equal concurrency, back to back.
     await runBuiltin({ bundleCode: get.code, scriptDir: here, env: { URL: url, VUS: String(vus), DURATION: '1' }, log });
-    const b = await runBuiltin({ bundleCode: get.code, scriptDir: here, env: { URL: url, VUS: String(vus), DURATION: String(seconds) }, log });
-    const builtinRps = count(b, 'http_reqs') / (b.durationMs / 1000);
-    const ac = await autocannon({ url, connections: vus, duration: seconds });
-    const autocannonRps = ac.requests.total / (ac.duration || seconds);
+    const pair = async (n: number) => {
+      const b = await runBuiltin({ bundleCode: get.code, scriptDir: here, env: { URL: url, VUS: String(n), DURATION: String(seconds) }, log });
+      const ac = await autocannon({ url, connections: n, duration: seconds });
+      return { builtin: count(b, 'http_reqs') / (b.durationMs / 1000), autocannon: ac.requests.total / (ac.duration || seconds) };
+    };
+    const { builtin: builtinRps, autocannon: autocannonRps } = await pair(vus);
+    const wide = await pair(vus * 5);
 
     // Capacity: climb in 2-s plateaus past what the generator and server can do; the report's rule picks the rate.
     const peak = Math.ceil(builtinRps * 1.5);
@@ -60,6 +63,9 @@ export async function run(): Promise<Record<string, number | string>> {
       'load.autocannon_rps': Math.round(autocannonRps),
       'load.ratio_builtin_to_autocannon': Math.round((builtinRps / autocannonRps) * 100) / 100,
       'load.vus_and_connections': vus,
+      [`load.builtin_rps_${vus * 5}vus`]: Math.round(wide.builtin),
+      [`load.autocannon_rps_${vus * 5}conns`]: Math.round(wide.autocannon),
+      [`load.ratio_${vus * 5}`]: Math.round((wide.builtin / wide.autocannon) * 100) / 100,
       'load.capacity_reported_it_per_s': sustained,
       'load.capacity_limited_by': cap?.limitedBy ?? 'no capacity figure',
       'load.dropped_at_capacity_constant_run': count(confirm, 'dropped_iterations'),

@@ -2,9 +2,9 @@
  * `npm run bench`: runs every benchmark module `bench/*.ts` (each exports `run()` answering
  * its figures), one after the other so they do not compete for the cores, prints one table
  * and writes `reports/bench.json`. `npm run bench -- server` runs the modules whose file
- * name contains `server` only.
+ * name contains `server` only, and keeps the other modules' figures from the last run.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -47,23 +47,30 @@ function print(outcomes: Outcome[]): void {
   process.stdout.write(`${line(['module', 'figure', 'value'])}\n${'-'.repeat(w[0]! + w[1]! + 20)}\n${rows.map(line).join('\n')}\n`);
 }
 
+/** Results of earlier runs, kept for the modules this run did not select. */
+function previous(): Record<string, unknown> {
+  try {
+    return (JSON.parse(readFileSync(REPORT, 'utf8')) as { results?: Record<string, unknown> }).results ?? {};
+  } catch {
+    return {};
+  }
+}
+
 async function main(): Promise<number> {
-  const files = modules(process.argv.slice(2));
-  const startedAt = new Date().toISOString();
-  const load = loadavg();
+  const filter = process.argv.slice(2);
   const outcomes: Outcome[] = [];
-  for (const f of files) outcomes.push(await runOne(f));
+  const results: Record<string, unknown> = filter.length ? previous() : {};
+  for (const f of modules(filter)) {
+    // Figures are only comparable on an otherwise idle machine: each module notes the load it met.
+    const ranAt = new Date().toISOString();
+    const load = Math.round(loadavg()[0]! * 100) / 100;
+    const o = await runOne(f);
+    outcomes.push(o);
+    results[o.module] = { ran_at: ranAt, load_average_at_start: load, seconds: o.seconds, ...(o.error ? { error: o.error } : o.figures) };
+  }
   print(outcomes);
   mkdirSync(join(DIR, '..', 'reports'), { recursive: true });
-  const report = {
-    started_at: startedAt,
-    finished_at: new Date().toISOString(),
-    node: process.version,
-    cpus: cpus().length,
-    // Figures are only comparable on an otherwise idle machine: the load when the run began.
-    load_average_at_start: load.map((x) => Math.round(x * 100) / 100),
-    results: Object.fromEntries(outcomes.map((o) => [o.module, o.error ? { error: o.error, seconds: o.seconds } : { ...o.figures, seconds: o.seconds }])),
-  };
+  const report = { written_at: new Date().toISOString(), node: process.version, cpus: cpus().length, results };
   writeFileSync(REPORT, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`\nwrote ${REPORT}\n`);
   return outcomes.some((o) => o.error) ? 1 : 0;

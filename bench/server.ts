@@ -104,9 +104,11 @@ async function list(ref: Reference, t: Target): Promise<Record<string, number | 
   const uncached = r.requests.average;
   return {
     list_1000_rows_cached_rps: Math.round(cached.rps), list_1000_rows_uncached_rps: Math.round(uncached),
-    list_1000_rows_uncached_p50_ms: r.latency.p50, list_target: verdict(uncached >= 200, '≥ 200/s without the cache'),
+    list_1000_rows_uncached_p50_ms: r.latency.p50,
+    list_target_cached: verdict(cached.rps >= 200, '≥ 200/s, a repeated request of an unchanged base'),
+    list_target_uncached: verdict(uncached >= 200, '≥ 200/s, every request a new one'),
     list_1000_rows_cached_cpu_ms: round(cached.cpu, 2), list_1000_rows_uncached_cpu_ms: round(cpu, 2),
-    list_target_by_cpu: verdict(1000 / cpu >= 200, `${Math.round(1000 / cpu)}/s on one idle core, ≥ 200/s`),
+    list_target_uncached_by_cpu: verdict(1000 / cpu >= 200, `${Math.round(1000 / cpu)}/s on one idle core, ≥ 200/s`),
   };
 }
 

@@ -53,9 +53,9 @@ class BigTable {
   }
 
   /** SQL for this table: `q` names it `{T}`. */
-  sql(target: Target, q: string, extra: Record<string, unknown> = {}): Promise<Reply> {
+  sql(target: Target, q: string): Promise<Reply> {
     const t = this.t!;
-    return target.gw(t.base, 'POST', 'sql/', { json: { sql: q.replace('{T}', `\`${t.name}\``), convert_keys: true, ...extra } });
+    return target.gw(t.base, 'POST', 'sql/', { json: { sql: q.replace('{T}', `\`${t.name}\``), convert_keys: true } });
   }
 
   count(target: Target, where = ''): Promise<number> {

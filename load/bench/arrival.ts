@@ -16,7 +16,7 @@ export const options = {
   scenarios: {
     arrival: RATE > 0
       ? { executor: 'constant-arrival-rate', rate: RATE, timeUnit: '1s', duration: SECONDS + 's', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s' }
-      : { executor: 'ramping-arrival-rate', startRate: 100, timeUnit: '1s', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s', stages: stepStages(100, PEAK, STEPS, 2) },
+      : { executor: 'ramping-arrival-rate', startRate: Math.ceil(PEAK / 20), timeUnit: '1s', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s', stages: stepStages(Math.ceil(PEAK / 20), PEAK, STEPS, 2) },
   },
   thresholds: { dropped_iterations: ['count==0'] },
 };

@@ -72,11 +72,11 @@ export function envInt(name: string, dflt: number): number {
 }
 
 /**
- * Arrival-rate stages that climb in `steps` plateaus from `start` to `peak` (1 s ramps, each
- * plateau held `holdSeconds`): capacity is then a rate held for a whole plateau, not passed by.
+ * Arrival-rate stages: a warm-up plateau at `start`, then `steps` plateaus up to `peak` (1 s
+ * ramps, each held `holdSeconds`): capacity is then a rate held for a whole plateau, not passed by.
  */
 export function stepStages(start: number, peak: number, steps: number, holdSeconds: number): { duration: string; target: number }[] {
-  const out: { duration: string; target: number }[] = [];
+  const out: { duration: string; target: number }[] = [{ duration: holdSeconds + 's', target: start }];
   const n = Math.max(1, steps);
   for (let i = 1; i <= n; i++) {
     const level = Math.round(start + ((peak - start) * i) / n);

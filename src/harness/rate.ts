@@ -141,7 +141,8 @@ export class RateClock {
     if (resets.length) this.grid = Math.max(...resets) * 1000;
     const start = Math.min(...shots.map((s) => s.t0));
     const end = Math.max(...shots.map((s) => s.t1));
-    if (shots.length >= 50 && end > start) this.callsPerMs = shots.length / (end - start);
+    // Small bursts measure latency more than capacity: learn the rate from large ones only.
+    if (shots.length >= 200 && end > start) this.callsPerMs = shots.length / (end - start);
     const until = Math.max(this.nextBoundary(end), resets.length ? Math.max(...resets) * 1000 : 0);
     for (const k of keys) this.busyUntil.set(k, Math.max(this.busyUntil.get(k) ?? 0, until));
     saveBook();
@@ -165,7 +166,8 @@ export class RateClock {
 
   /**
    * Wait until the window has room for `calls` calls, else start just after the next
-   * boundary; with `fresh`, first wait until none of `keys` has been used in the current window.
+   * boundary; with `fresh`, first wait until none of `keys` has been used in the current
+   * window.
    */
   async ready(keys: readonly string[], calls: number, o: { fresh?: boolean } = {}): Promise<void> {
     const now = Date.now();
@@ -285,10 +287,19 @@ export function fireFor(target: Target, key: RateKey): (i: number) => Promise<Re
   }
 }
 
-/** Make sure a base token exists before a burst, so obtaining it is not part of the burst. */
-export async function prepare(target: Target, key: RateKey): Promise<void> {
-  if (key.cls === 'gateway') await target.baseToken(key.base ?? 0);
-  if (key.cls === 'account') await target.accountToken();
+const prepared = new WeakSet<Target>();
+
+/**
+ * Obtain the account token and every base token before any burst, so obtaining them is
+ * no part of one; they are account calls from the default address, so its keys count as
+ * used in this window (a per-address burst that must not share a window with them waits).
+ */
+export async function prepare(target: Target): Promise<void> {
+  if (prepared.has(target)) return;
+  await target.accountToken();
+  for (let i = 0; i < target.state.target.bases.length; i++) await target.baseToken(i);
+  prepared.add(target);
+  clockOf(target).touch([ipKey('account', undefined).id, ipKey('auth-token', undefined).id]);
 }
 
 /**
@@ -297,7 +308,7 @@ export async function prepare(target: Target, key: RateKey): Promise<void> {
  * (a key already used up answers 429 at once), only room for the calls. Returns every shot.
  */
 export async function exhaust(target: Target, key: RateKey, limit: number, o: { fresh?: boolean } = {}): Promise<Shot[]> {
-  await prepare(target, key);
+  await prepare(target);
   const clock = clockOf(target);
   await clock.ready([key.id], limit, { fresh: o.fresh ?? false });
   const shots = await volley(2 * limit + 64, fireFor(target, key), { concurrency: 32, stopOn429: true, deadlineMs: 2 * clock.windowMs });

@@ -14,6 +14,7 @@ import { findK6, runK6 } from './k6/run-k6.js';
 import { resultsOfRun, scrub } from './report/results.js';
 import { writeReports, type Written } from './report/write.js';
 import type { Results } from './report/schema.js';
+import { LIMIT_SETTINGS } from '../spec/limits.js';
 
 export type EngineChoice = 'auto' | 'k6' | 'builtin';
 
@@ -52,6 +53,16 @@ export function parseSourceIps(spec: string | undefined): string[] {
   return out;
 }
 
+/** The limits a self-started server takes from its environment (§8.4), told to the script the same way. */
+function embeddedLimits(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const s of LIMIT_SETTINGS) {
+    const v = env[s.env];
+    if (v && Number(v) > 0 && (s.rateClass === 'gateway' || s.rateClass === 'account')) out[s.rateClass === 'gateway' ? 'LIMIT_GATEWAY' : 'LIMIT_ACCOUNT'] = v;
+  }
+  return out;
+}
+
 export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const log = o.log ?? ((l: string) => process.stderr.write(`${scrub(l)}\n`));
   const info = scenarioInfo(o.scenario);
@@ -66,6 +77,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   try {
     const env: Record<string, string> = {
       ...targetEnv(target.descriptor),
+      ...(target.embedded ? embeddedLimits({ ...process.env, ...(o.serverEnv ?? {}) }) : {}),
       ...(sourceIps.length ? { SOURCE_IPS: sourceIps.join(',') } : {}),
       P95_BUDGET_MS: String(o.p95BudgetMs ?? 500),
       ...(o.env ?? {}),

@@ -87,7 +87,8 @@ export const MUTANTS: readonly Mutant[] = [
   m('RATE-2', 'limit-per-ip', ['limit-per-ip'], 'Gateway calls counted per IP instead of per base.'),
   m('RATE-3', '429-json-body', ['429-json-body'], '429 carries a JSON error body instead of an empty one.'),
   m('RATE-4', 'window-never-resets', ['window-never-resets'], 'The counter is not reset when the window rolls over: a key stays refused after x-ratelimit-reset.'),
-  m('RATE-5', 'limit-plus-one', ['limit-plus-one'], 'The limiter admits limit + 1 calls per window.'),
+  // RATE-7 measures the configured limits by counting admissions: an off-by-one limiter misstates them too.
+  m('RATE-5', 'limit-plus-one', ['limit-plus-one'], 'The limiter admits limit + 1 calls per window.', { alsoFails: ['RATE-7'] }),
   m('RATE-6', 'reset-relative', ['reset-relative'], 'x-ratelimit-reset as seconds from now instead of a Unix time.'),
   m('RATE-7', 'ignore-config', ['ignore-config'], 'The limits configuration file is read but not applied (edition defaults stay).', { serverOptions: SELF_HOSTED }),
   m('RATE-8', 'quota-not-raised', ['quota-not-raised'], 'Cloud: an upgrade does not raise the monthly quota until the next month.', { serverOptions: CLOUD }),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Mutant } from './catalog.js';
 import type { MutantReport, SelftestReport } from './selftest.js';
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
+const cell = (s: string, max = 400) => { const one = s.replace(/\|/g, '\\|').replace(/\n+/g, ' '); return one.length > max ? `${one.slice(0, max)}…` : one; };
 const secs = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 const ICON: Record<string, string> = { killed: '✅ killed', survived: '❌ survived', undecided: '⚠️ undecided', 'no-results': '⚠️ no results' };
 
@@ -28,7 +28,7 @@ export function markdown(r: SelftestReport): string {
     '',
     '| Run | Verdict | pass/fail/error/skip | Time | Broken clauses |',
     '|---|---|---|---|---|',
-    ...r.clean.map((c) => `| ${c.label} | ${c.verdict.ok ? '✅ ok' : '❌ broken'} | ${c.verdict.totals ? `${c.verdict.totals.pass}/${c.verdict.totals.fail}/${c.verdict.totals.error}/${c.verdict.totals.skip}` : '-'} | ${secs(c.durationMs)} | ${cell(c.verdict.broken.map((b) => `${b.clause} ${b.outcome}${b.message ? `: ${b.message}` : ''}`).join('; ') || c.problem || '')} |`),
+    ...r.clean.map((c) => `| ${c.label} | ${c.verdict.ok ? '✅ ok' : '❌ broken'} | ${c.verdict.totals ? `${c.verdict.totals.pass}/${c.verdict.totals.fail}/${c.verdict.totals.error}/${c.verdict.totals.skip}` : '-'} | ${secs(c.durationMs)} | ${cell(c.verdict.broken.map((b) => `${b.clause} ${b.outcome}${b.message ? `: ${cell(b.message, 160)}` : ''}`).join('; ') || c.problem || '', 1200)} |`),
     '',
     '## Mutants',
     '',

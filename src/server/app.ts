@@ -27,10 +27,15 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
-  await registerMultipart(app);
   installPipeline(app, ctx);
   registerPublic(app, ctx);
-  registerAuth(app, ctx);
+  // Multipart parsing adds hooks to every request of its scope: only the families that take
+  // uploads or forms get it, so /ping/ and the gateway stay lean (and refuse multipart, 415).
+  await app.register(async (forms) => {
+    await registerMultipart(forms);
+    registerAuth(forms, ctx);
+    registerAccount(forms, ctx);
+  });
   registerRows(app, ctx);
   registerTables(app, ctx);
   registerLinks(app, ctx);
@@ -38,6 +43,5 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   registerArchive(app, ctx);
   registerLegacy(app, ctx);
   registerZombies(app, ctx);
-  registerAccount(app, ctx);
   return app;
 }

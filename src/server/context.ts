@@ -18,7 +18,7 @@ export interface ServerContext extends RowsContext {
   events: RowEvents;
   now: () => number;
   /** Gateway GET responses per base, valid while the base's version is unchanged (ROUTE-7). */
-  responseCache: Map<string, { version: number; entries: Map<string, string>; chars: number }>;
+  responseCache: Map<string, { version: number; entries: Map<string, Buffer>; bytes: number }>;
   /** Set by the families that need them (quota, webhooks); absent means not in use. */
   quota?: { admit(baseUuid: string): boolean };
   /** Closed with the server. */
@@ -47,24 +47,27 @@ export function createContext(opts: ServerOptions): ServerContext {
 
 const CACHE_ENTRIES_PER_BASE = 256;
 /** Bodies of 1,000 rows run to half a megabyte: bound the bytes too, not only the entries. */
-const CACHE_CHARS_PER_BASE = 16 * 1024 * 1024;
+const CACHE_BYTES_PER_BASE = 16 * 1024 * 1024;
 
-/** A cached gateway answer for this base and key, if the base has not changed since. */
-export function cached(ctx: ServerContext, baseUuid: string, version: number, key: string, make: () => string): string {
+/**
+ * A cached gateway answer for this base and key, if the base has not changed since. Kept as
+ * UTF-8 bytes: a hit is then written as it is, not measured and encoded again per request.
+ */
+export function cached(ctx: ServerContext, baseUuid: string, version: number, key: string, make: () => string): Buffer {
   let c = ctx.responseCache.get(baseUuid);
   if (!c || c.version !== version) {
-    c = { version, entries: new Map(), chars: 0 };
+    c = { version, entries: new Map(), bytes: 0 };
     ctx.responseCache.set(baseUuid, c);
   }
   let body = c.entries.get(key);
   if (body === undefined) {
-    body = make();
-    if (c.entries.size >= CACHE_ENTRIES_PER_BASE || c.chars + body.length > CACHE_CHARS_PER_BASE) {
+    body = Buffer.from(make());
+    if (c.entries.size >= CACHE_ENTRIES_PER_BASE || c.bytes + body.length > CACHE_BYTES_PER_BASE) {
       c.entries.clear();
-      c.chars = 0;
+      c.bytes = 0;
     }
     c.entries.set(key, body);
-    c.chars += body.length;
+    c.bytes += body.length;
   }
   return body;
 }

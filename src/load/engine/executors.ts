@@ -33,7 +33,7 @@ async function acquire(ctx: ExecContext, n: number, name: string): Promise<VU[]>
   const got: VU[] = [];
   for (const v of ctx.pool.all) {
     if (got.length >= n) break;
-    if (!v.busy && !ctx.owner.has(v)) { ctx.owner.set(v, name); got.push(v); }
+    if (!v.busy && !v.dead && !ctx.owner.has(v)) { ctx.owner.set(v, name); got.push(v); }
   }
   while (got.length < n) {
     const v = await ctx.pool.spawn();
@@ -114,7 +114,7 @@ async function arrival(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
       const p = vu.send({ t: 'run', scenario: sref, mode: 'once', iterationInTest: started, iterationInScenario: started, setupData: ctx.setupData }).then((d) => {
         completed += d.completed;
         if (d.interrupted) interrupted = true;
-        idle.push(vu);
+        if (!vu.dead) idle.push(vu);
         running.delete(p);
       });
       running.add(p);

@@ -23,6 +23,7 @@ const ZERO: Timings = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 
 
 export class HttpIo {
   private readonly pools = new Map<string, Pool>();
+  private readonly urls = new Map<string, URL>();
   private readonly maxBody: number;
   private readonly inflight = new Set<{ deadline: number; abort: (e: Error) => void }>();
   private readonly sweeper: NodeJS.Timeout;
@@ -49,13 +50,17 @@ export class HttpIo {
 
   send(spec: HttpRequestSpec, localAddress: string | undefined, done: (m: Measured) => void): void {
     const t0 = performance.now();
-    let url: URL;
-    try {
-      url = new URL(spec.url);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
-    } catch (e) {
-      done({ result: failure(spec.url, `invalid URL: ${(e as Error).message}`, 1020, ZERO), bytesSent: 0, bytesReceived: 0 });
-      return;
+    let url = this.urls.get(spec.url);
+    if (!url) {
+      try {
+        url = new URL(spec.url);
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
+      } catch (e) {
+        done({ result: failure(spec.url, `invalid URL: ${(e as Error).message}`, 1020, ZERO), bytesSent: 0, bytesReceived: 0 });
+        return;
+      }
+      // Scripts repeat their URLs: parse each once (bounded, so unique query strings cannot grow it).
+      if (this.urls.size < 2000) this.urls.set(spec.url, url);
     }
     const headers: string[] = [];
     let sent = spec.method.length + spec.url.length + 12;
@@ -96,7 +101,12 @@ export class HttpIo {
           onResponseStart: (_c, code, h, msg) => {
             tFirst = performance.now(); status = code; statusText = msg ?? '';
             const out: Record<string, string> = {};
-            for (const k in h) { const v = h[k]; out[canonicalHeader(k)] = Array.isArray(v) ? v.join(', ') : String(v ?? ''); size += k.length + 4 + out[canonicalHeader(k)]!.length; }
+            for (const k in h) {
+              const v = h[k];
+              const s = Array.isArray(v) ? v.join(', ') : String(v ?? '');
+              out[canonicalHeader(k)] = s;
+              size += k.length + 4 + s.length;
+            }
             resHeaders = out;
           },
           onResponseData: (c, chunk) => {
@@ -117,6 +127,7 @@ export class HttpIo {
     clearInterval(this.sweeper);
     await Promise.allSettled([...this.pools.values()].map((p) => p.destroy()));
     this.pools.clear();
+    this.urls.clear();
   }
 }
 

@@ -12,6 +12,7 @@ import { Collector } from './collect.js';
 import { runExecutor, type ExecContext } from './executors.js';
 import { HttpIo } from './io.js';
 import { normaliseScenarios, scenarioEndMs, type Scenario } from './options.js';
+import { parseDuration } from './duration.js';
 import { VuPool, type ReadyReport, type VU } from './vus.js';
 
 export const EXIT_CODES = { ok: 0, thresholds: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
@@ -101,7 +102,8 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
 
   let setupData = '';
   if (ready.exports.includes('setup')) {
-    const timeout = input.setupTimeoutMs ?? 60_000;
+    // k6's setupTimeout option (default 60 s), unless the caller bounds it.
+    const timeout = input.setupTimeoutMs ?? parseDuration(options.setupTimeout ?? '60s') ?? 60_000;
     const r = await Promise.race([setupVu.send({ t: 'call', fn: 'setup', arg: '' }), new Promise<null>((res) => setTimeout(() => res(null), timeout).unref())]);
     if (r === null) { setupVu.interrupt(); await setupVu.worker.terminate(); errors.push('setup() timed out'); return finish(EXIT_CODES.setupTimeout); }
     if (r.errors.length) { for (const e of r.errors) onError(`setup: ${e}`); await setupVu.worker.terminate(); return finish(EXIT_CODES.scriptException); }

@@ -27,10 +27,13 @@ export interface PoolConfig {
 
 export class VU {
   busy = false;
+  /** The worker has exited (crashed or terminated): it runs nothing more. */
+  dead = false;
   private waiter: ((d: DoneReport) => void) | undefined;
   constructor(readonly id: number, readonly worker: Worker, readonly ctl: Int32Array, readonly port: MessagePort, readonly localAddress: string | undefined) {}
 
   send(cmd: Command): Promise<DoneReport> {
+    if (this.dead) return Promise.resolve({ t: 'done', s: [], completed: 0, interrupted: true, errors: [] });
     Atomics.store(this.ctl, CTL.interrupt, 0);
     Atomics.store(this.ctl, CTL.stop, 0);
     this.busy = true;
@@ -61,6 +64,8 @@ export class VU {
 
 export class VuPool {
   readonly all: VU[] = [];
+  /** Every worker started, the setup VU included, so close() leaves no thread behind. */
+  private readonly workers = new Set<Worker>();
   readonly instance = new Int32Array(new SharedArrayBuffer(16));
   private nextId = 1;
   constructor(private readonly cfg: PoolConfig) {}
@@ -79,6 +84,8 @@ export class VuPool {
     };
     const worker = new Worker(cfg.workerFile, { workerData: init, transferList: [port2], execArgv: [], stdout: false, stderr: false });
     const ips = cfg.sourceIps;
+    this.workers.add(worker);
+    worker.once('exit', () => this.workers.delete(worker));
     const vu = new VU(id, worker, new Int32Array(ctlBuf), port1, ips.length ? ips[(Math.max(id, 1) - 1) % ips.length] : undefined);
     return new Promise((resolve, reject) => {
       worker.on('message', (r: Report) => {
@@ -102,7 +109,7 @@ export class VuPool {
         }
       });
       worker.on('error', (e) => { cfg.onError(`VU ${id} crashed: ${e.message}`); vu.settle({ t: 'done', s: [], completed: 0, interrupted: true, errors: [] }); reject(e); });
-      worker.on('exit', () => vu.settle({ t: 'done', s: [], completed: 0, interrupted: true, errors: [] }));
+      worker.on('exit', () => { vu.dead = true; vu.settle({ t: 'done', s: [], completed: 0, interrupted: true, errors: [] }); });
     });
   }
 
@@ -124,13 +131,8 @@ export class VuPool {
     });
   }
 
-  /** A free VU, or undefined. */
-  free(): VU | undefined {
-    return this.all.find((v) => !v.busy);
-  }
-
   async close(): Promise<void> {
-    await Promise.allSettled(this.all.map((v) => v.worker.terminate()));
+    await Promise.allSettled([...this.workers].map((w) => w.terminate()));
     this.all.length = 0;
   }
 }

@@ -1,27 +1,47 @@
 /**
  * The capacity summary: the highest offered arrival rate at which the target kept p95 under
- * the budget with no failed requests, and the generator dropped no iterations — counted only
- * while every lower rate held too, so a later recovery cannot flatter the figure.
+ * the budget with no failed requests, and the generator dropped no iterations. A rate counts
+ * only when every second offered at it held (a whole plateau, for stepped stages) and every
+ * lower rate held too, so neither a lucky second nor a later recovery can flatter the figure.
  */
-import type { TimeSeries } from '../metrics/timeseries.js';
+import type { Bucket, TimeSeries } from '../metrics/timeseries.js';
 import type { Capacity } from './schema.js';
 
+interface Level { offered: number; seconds: [number, Bucket][] }
+
+function verdict(i: number, b: Bucket, budget: number): { why: string; p95: number } {
+  const p95 = b.dur.totalCount ? b.dur.getValueAtPercentile(95) / 1000 : 0;
+  const at = `at ${b.offered.toFixed(1)} it/s (second ${i})`;
+  const why = b.failed > 0 ? `${b.failed} failed requests ${at}`
+    : b.dropped > 0 ? `${b.dropped} dropped iterations ${at}`
+      : p95 > budget ? `p95 ${p95.toFixed(1)} ms over the ${budget} ms budget ${at}` : '';
+  return { why, p95 };
+}
+
 export function capacity(series: TimeSeries, p95BudgetMs: number): Capacity | undefined {
-  const rows = [...series.buckets.entries()].filter(([, b]) => b.offered > 0).sort((a, b) => a[1].offered - b[1].offered || a[0] - b[0]);
-  if (rows.length === 0) return undefined;
+  const levels = new Map<number, Level>();
+  for (const [i, b] of series.buckets) {
+    if (b.offered <= 0) continue;
+    const key = Math.round(b.offered * 10) / 10;
+    const l = levels.get(key) ?? { offered: b.offered, seconds: [] };
+    l.seconds.push([i, b]);
+    levels.set(key, l);
+  }
+  if (levels.size === 0) return undefined;
   let sustained = 0, rps = 0, p95 = 0, dropped = 0, limitedBy = '';
-  for (const [i, b] of rows) {
-    const q = b.dur.totalCount ? b.dur.getValueAtPercentile(95) / 1000 : 0;
-    const why = b.failed > 0 ? `${b.failed} failed requests at ${b.offered.toFixed(1)} it/s (second ${i})`
-      : b.dropped > 0 ? `${b.dropped} dropped iterations at ${b.offered.toFixed(1)} it/s (second ${i})`
-        : q > p95BudgetMs ? `p95 ${q.toFixed(1)} ms over the ${p95BudgetMs} ms budget at ${b.offered.toFixed(1)} it/s (second ${i})` : '';
-    if (why) { limitedBy = why; break; }
-    sustained = b.offered; rps = b.reqs * (1000 / series.widthMs); p95 = Math.max(p95, q); dropped += b.dropped;
+  for (const l of [...levels.values()].sort((a, b) => a.offered - b.offered)) {
+    const judged = l.seconds.sort((a, b) => a[0] - b[0]).map(([i, b]) => ({ b, ...verdict(i, b, p95BudgetMs) }));
+    const bad = judged.find((j) => j.why);
+    if (bad) { limitedBy = bad.why; break; }
+    sustained = l.offered;
+    rps = Math.max(...judged.map((j) => j.b.reqs)) * (1000 / series.widthMs);
+    p95 = Math.max(p95, ...judged.map((j) => j.p95));
+    dropped += judged.reduce((a, j) => a + j.b.dropped, 0);
   }
   return {
-    p95BudgetMs, sustainedRate: round(sustained), achievedRps: round(rps),
-    p95AtSustainedMs: round(p95), droppedAtSustained: dropped, limitedBy: limitedBy || 'not reached: every offered rate was sustained',
-    peakOfferedRate: round(Math.max(...rows.map(([, b]) => b.offered))),
+    p95BudgetMs, sustainedRate: round(sustained), achievedRps: round(rps), p95AtSustainedMs: round(p95), droppedAtSustained: dropped,
+    limitedBy: limitedBy || 'not reached: every offered rate was sustained',
+    peakOfferedRate: round(Math.max(...[...levels.values()].map((l) => l.offered))),
   };
 }
 

@@ -60,7 +60,14 @@ export class Response {
   }
 }
 
-/** Go's canonical header name, as k6 exposes response headers (`X-Ratelimit-Limit`). */
+const canonical = new Map<string, string>();
+
+/** Go's canonical header name, as k6 exposes response headers (`X-Ratelimit-Limit`); memoised, it runs per header. */
 export function canonicalHeader(name: string): string {
-  return name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase());
+  let c = canonical.get(name);
+  if (c === undefined) {
+    c = name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, ch: string) => d + ch.toUpperCase());
+    if (canonical.size < 1000) canonical.set(name, c);
+  }
+  return c;
 }

@@ -20,9 +20,11 @@ export class FixedWindowLimiter {
   /**
    * Count one call against `key`; `slack` admits that many extra calls (a mutant's off-by-one);
    * `sticky`: once the key is refused its count is kept across windows (a mutant: the
-   * counter loses its expiry when the limit is hit).
+   * counter loses its expiry when the limit is hit). Both may be given as functions, asked
+   * only at the limit: a mutant's switch is read only where it changes behaviour, which is
+   * what the selftest's coverage measures (src/mutants/coverage.ts).
    */
-  take(key: string, limit: number, slack = 0, sticky = false): Admission {
+  take(key: string, limit: number, slack: number | (() => number) = 0, sticky: boolean | (() => boolean) = false): Admission {
     const now = this.now();
     const window = Math.floor(now / this.windowMs);
     this.prune(window);
@@ -33,8 +35,8 @@ export class FixedWindowLimiter {
     }
     entry.window = window;
     const reset = Math.ceil(((window + 1) * this.windowMs) / 1000);
-    if (entry.count >= limit + slack) {
-      if (sticky) entry.sticky = true;
+    if (entry.count >= limit && entry.count >= limit + (typeof slack === 'function' ? slack() : slack)) {
+      if (typeof sticky === 'function' ? sticky() : sticky) entry.sticky = true;
       return { allowed: false, limit, remaining: 0, reset };
     }
     entry.count++;

@@ -32,8 +32,8 @@ export function admit(ctx: ServerContext, ep: Endpoint, ip: string, params: Reco
   if (limit === null) return undefined;
   const key = keyOf(ctx, { ...ep, rate: rateClass }, ip, params);
   // Mutant window-never-resets: an account counter (per address) that hit the limit never expires.
-  const sticky = rateClass === 'account' && ctx.faults.has('window-never-resets');
-  return ctx.limiter.take(key, limit, ctx.faults.has('limit-plus-one') ? 1 : 0, sticky);
+  const sticky = () => rateClass === 'account' && ctx.faults.has('window-never-resets');
+  return ctx.limiter.take(key, limit, () => (ctx.faults.has('limit-plus-one') ? 1 : 0), sticky);
 }
 
 export function setRateHeaders(ctx: ServerContext, ep: Endpoint, reply: FastifyReply, a: Admission | undefined): void {

@@ -3,10 +3,10 @@
  * 100 rows without LIMIT and never more than 10,000 (SIZE-5); INSERT, UPDATE and DELETE
  * have no row limit (SIZE-6). SQLite's errors become 400s worded in the base's own names.
  */
+import type { Statement } from 'better-sqlite3';
 import { SIZE_LIMITS } from '../../spec/index.js';
 import { badRequest, HttpError } from '../errors.js';
 import { fetchPhys, materialise, type ApiRow, type PhysRow, type PhysRows } from './cells.js';
-import type { Statement } from 'better-sqlite3';
 import { qid } from './db.js';
 import { dropLinksOfRows } from './links.js';
 import { physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';

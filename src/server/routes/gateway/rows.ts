@@ -9,7 +9,7 @@ import { findColumn } from '../../store/model.js';
 import { appendRows, deleteRows, getRow, listRows, updateRows } from '../../store/rows.js';
 import { actor, baseOf, bodyOf, flag, intParam, tableOf } from './common.js';
 
-const json = (reply: FastifyReply, body: string) => reply.type('application/json; charset=utf-8').send(body);
+const json = (reply: FastifyReply, body: Buffer) => reply.type('application/json; charset=utf-8').send(body);
 
 /**
  * Mutant `bulk-calls-weighted` (SIZE-7): maximal calls (1,000 rows listed, appended or updated;
@@ -46,7 +46,7 @@ export function rowHandlers(ctx: ServerContext) {
       const rows = listRows(ctx, base, table, { start, limit, view, orderBy, descending: q.direction === 'desc', byName: flag(q.convert_keys) });
       return JSON.stringify({ rows });
     });
-    if (ctx.faults.has('bulk-calls-weighted') && heavyRefused(ctx, base.uuid, (JSON.parse(body) as { rows: unknown[] }).rows.length, SIZE_LIMITS.listRows)) return tooMany(ctx, reply);
+    if (ctx.faults.has('bulk-calls-weighted') && heavyRefused(ctx, base.uuid, (JSON.parse(body.toString()) as { rows: unknown[] }).rows.length, SIZE_LIMITS.listRows)) return tooMany(ctx, reply);
     return json(reply, body);
   };
   const get: Handler = (req, reply) => {

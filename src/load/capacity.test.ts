@@ -1,0 +1,29 @@
+/** The capacity rule: a rate counts only when all its seconds, and all lower rates, held. */
+import { test, expect } from '@playwright/test';
+import { TimeSeries } from './metrics/timeseries.js';
+import { capacity } from './report/capacity.js';
+
+function series(rows: [offered: number, failed: number, dropped: number, ms: number][]): TimeSeries {
+  const s = new TimeSeries(0);
+  rows.forEach(([offered, failed, dropped, ms], i) => {
+    s.offered(i, offered);
+    for (let k = 0; k < 20; k++) s.request(i * 1000 + k, ms, failed > k ? 500 : 200, failed > k, 'k');
+    s.dropped(i * 1000, dropped);
+  });
+  return s;
+}
+
+test('a plateau with one bad second is not sustained; later recoveries do not count', () => {
+  const c = capacity(series([[10, 0, 0, 5], [10, 0, 0, 5], [20, 0, 0, 5], [20, 0, 3, 5], [30, 0, 0, 5], [5, 0, 0, 5]]), 500)!;
+  expect(c.sustainedRate).toBe(10);
+  expect(c.limitedBy).toContain('3 dropped iterations at 20.0 it/s');
+  expect(c.peakOfferedRate).toBe(30);
+});
+
+test('p95 over the budget or a failed request ends the climb; with none, every rate is sustained', () => {
+  expect(capacity(series([[10, 0, 0, 5], [20, 0, 0, 900]]), 500)!.sustainedRate).toBe(10);
+  expect(capacity(series([[10, 0, 0, 5], [20, 1, 0, 5]]), 500)!.limitedBy).toContain('1 failed requests');
+  const ok = capacity(series([[10, 0, 0, 5], [20, 0, 0, 5]]), 500)!;
+  expect(ok).toMatchObject({ sustainedRate: 20, droppedAtSustained: 0, limitedBy: 'not reached: every offered rate was sustained' });
+  expect(capacity(new TimeSeries(0), 500)).toBeUndefined();
+});
