@@ -109,8 +109,9 @@ test('verdicts: killed, survived, undecided, collateral and declared overlaps', 
   expect(judgeClean(clean).ok).toBe(false);
   const killed = judgeMutant(m, results([['GONE-1', 'g1', 'fail'], ['GONE-8', 'g8', 'fail'], ['SHAPE-1', 's1', 'pass'], ['ROUTE-2', 'r2', 'fail']]), clean);
   expect(killed).toMatchObject({ status: 'killed', collateral: [], overlapsMissed: [] });
-  const messy = judgeMutant(m, results([['GONE-1', 'g1', 'fail'], ['GONE-8', 'g8', 'pass'], ['SHAPE-1', 's1', 'error']]), clean);
+  const messy = judgeMutant(m, results([['GONE-1', 'g1', 'fail'], ['GONE-8', 'g8', 'pass'], ['SHAPE-1', 's1', 'fail'], ['SQL-1', 'q1', 'error']]), clean);
   expect(messy.collateral.map((c) => c.clause)).toEqual(['SHAPE-1']);
+  expect(messy.undecidedElsewhere.map((c) => c.clause)).toEqual(['SQL-1']);
   expect(messy.overlapsMissed).toEqual(['GONE-8']);
   expect(judgeMutant(m, results([['GONE-1', 'g1', 'pass']])).status).toBe('survived');
   expect(judgeMutant(m, results([['GONE-1', 'g1', 'error']])).status).toBe('undecided');

@@ -84,6 +84,7 @@ export const MUTANTS: readonly Mutant[] = [
   m('AUTH-4', 'base-token-any-base', ['base-token-any-base'], 'A base token for one base opens every base.'),
   // Rate limits
   m('RATE-1', 'limit-server-info', ['limit-server-info'], '/server-info/ counted against the account limit and answers 429.'),
+  m('RATE-1', 'create-view-unlimited', ['unlimited:createView'], 'Create View forgot its rate limiter: it answers beyond the base\'s budget.'),
   m('RATE-2', 'limit-per-ip', ['limit-per-ip'], 'Gateway calls counted per IP instead of per base.'),
   m('RATE-3', '429-json-body', ['429-json-body'], '429 carries a JSON error body instead of an empty one.'),
   m('RATE-4', 'window-never-resets', ['window-never-resets'], 'The counter is not reset when the window rolls over: a key stays refused after x-ratelimit-reset.'),

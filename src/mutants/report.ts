@@ -34,7 +34,7 @@ export function markdown(r: SelftestReport): string {
     '',
     '| Mutant | Clause | Faults | Edition | Checks run | Verdict | Also broke | Time |',
     '|---|---|---|---|---|---|---|---|',
-    ...r.mutants.map((m) => `| ${m.id} | ${m.clause} | ${m.faults.map((f) => `\`${f}\``).join(' ')} | ${m.edition} ${m.apiVersion} | ${m.ran.checks} | ${ICON[m.verdict.status]} | ${cell(m.verdict.collateral.map((c) => `${c.clause} (${c.outcome})`).join(', '))} | ${secs(m.durationMs)} |`),
+    ...r.mutants.map((m) => `| ${m.id} | ${m.clause} | ${m.faults.map((f) => `\`${f}\``).join(' ')} | ${m.edition} ${m.apiVersion} | ${m.ran.checks} | ${ICON[m.verdict.status]}${m.attempts > 1 ? ` (attempt ${m.attempts})` : ''} | ${cell([...m.verdict.collateral.map((c) => `${c.clause} (${c.outcome})`), ...m.verdict.undecidedElsewhere.map((c) => `${c.clause} (error)`)].join(', '))} | ${secs(m.durationMs)} |`),
   ];
   const notKilled = r.mutants.filter((m) => m.verdict.status !== 'killed');
   if (notKilled.length) lines.push('', '## Survivors', '', ...notKilled.map((m) => `- **${m.id}** (${m.clause}, ${m.description}) — ${cell(survivorCause(m))}`));
@@ -42,6 +42,11 @@ export function markdown(r: SelftestReport): string {
   if (coll.length) {
     lines.push('', '## Mutants that also broke unrelated clauses', '');
     for (const m of coll) for (const c of m.verdict.collateral) lines.push(`- **${m.id}** → ${c.clause} ${c.outcome}${c.message ? `: ${cell(c.message)}` : ''}`);
+  }
+  const undecided = r.mutants.filter((m) => m.verdict.undecidedElsewhere.length);
+  if (undecided.length) {
+    lines.push('', '## Unrelated clauses left undecided (error) where the clean run decided them', '', 'Usually timing on a loaded machine (the rate family cannot outrun a window); not counted as breaks.', '');
+    for (const m of undecided) for (const c of m.verdict.undecidedElsewhere) lines.push(`- **${m.id}** → ${c.clause}${c.message ? `: ${cell(c.message)}` : ''}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -56,6 +61,7 @@ export function summary(r: SelftestReport, dir: string): string {
   for (const c of r.clean.filter((x) => !x.verdict.ok)) out.push(`selftest: clean run ${c.label} broke: ${c.verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ') || c.problem}`);
   for (const m of r.mutants.filter((x) => x.verdict.status !== 'killed')) out.push(`selftest: survivor ${m.id} (${m.clause}): ${survivorCause(m)}`);
   for (const m of r.mutants.filter((x) => x.verdict.collateral.length)) out.push(`selftest: ${m.id} (${m.clause}) also broke ${m.verdict.collateral.map((c) => `${c.clause} (${c.outcome})`).join(', ')}`);
+  for (const m of r.mutants.filter((x) => x.verdict.undecidedElsewhere.length)) out.push(`selftest: ${m.id} (${m.clause}) left undecided: ${m.verdict.undecidedElsewhere.map((c) => c.clause).join(', ')}`);
   out.push(`selftest: ${r.ok ? 'PASSED' : 'FAILED'} — reports in ${dir}`);
   return out.join('\n') + '\n';
 }

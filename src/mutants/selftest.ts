@@ -46,6 +46,8 @@ export interface MutantReport extends RunInfo, Combo {
   ran: { checks: number | 'all'; why?: string };
   /** The clause's outcome in the clean run of the same edition and release: a survivor whose clause the clean run never passed is a coverage gap. */
   cleanOutcome?: string;
+  /** Runs it took: an undecided verdict (timing on a loaded machine) is tried once more. */
+  attempts: number;
 }
 
 export interface SelftestReport {
@@ -144,15 +146,26 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
       if (grep.length > MAX_GREP) { selection = { kind: 'all', reason: 'too many checks to name' }; grep = undefined; }
     }
     const ran: MutantReport['ran'] = selection.kind === 'some' ? { checks: selection.titles.length } : selection.kind === 'none' ? { checks: 0, why: selection.reason } : { checks: 'all', why: selection.reason };
-    let r: RunResult & { reportDir: string };
-    if (selection.kind === 'none') r = { exitCode: null, durationMs: 0, timedOut: false, results: base.results, reportDir: '' };
-    else r = await run(m.id, m.faults, combo, { grep, clauses: selection.kind === 'some' ? clausesOf(selection.titles) : undefined });
-    const results = r.results && selection.kind === 'some' && base.results ? mergeResults(base.results, r.results) : r.results;
-    const verdict = judgeMutant(m, results, base.results);
-    mutants.push({ id: m.id, clause: m.clause, faults: m.faults, description: m.description, ...combo, exitCode: r.exitCode, durationMs: r.durationMs, reportDir: r.reportDir, problem: r.problem, verdict, ran });
+    const attempt = async (label: string) => {
+      const r: RunResult & { reportDir: string } = selection.kind === 'none'
+        ? { exitCode: null, durationMs: 0, timedOut: false, results: base.results, reportDir: '' }
+        : await run(label, m.faults, combo, { grep, clauses: selection.kind === 'some' ? clausesOf(selection.titles) : undefined });
+      const results = r.results && selection.kind === 'some' && base.results ? mergeResults(base.results, r.results) : r.results;
+      return { r, verdict: judgeMutant(m, results, base.results) };
+    };
+    let { r, verdict } = await attempt(m.id);
+    let attempts = 1;
+    const spent = r.durationMs;
+    if ((verdict.status === 'undecided' || (verdict.status === 'no-results' && !r.timedOut)) && selection.kind !== 'none') {
+      o.log(`      ${m.id}: ${verdict.status} — one more try`);
+      ({ r, verdict } = await attempt(`${m.id}.2`));
+      attempts = 2;
+    }
+    const total = spent + (attempts > 1 ? r.durationMs : 0);
+    mutants.push({ id: m.id, clause: m.clause, faults: m.faults, description: m.description, ...combo, exitCode: r.exitCode, durationMs: total, reportDir: r.reportDir, problem: r.problem, verdict, ran, attempts });
     const extra = verdict.collateral.length ? ` — also broke ${verdict.collateral.map((c) => `${c.clause} (${c.outcome})`).join(', ')}` : '';
     const checks = ran.checks === 'all' ? 'all checks' : `${ran.checks} check(s)`;
-    o.log(`[${++done}/${jobs.length}] ${verdict.status.padEnd(9)} ${m.clause} ${m.id} (${checks}, ${secs(r.durationMs)})${extra}${r.problem ? ` — ${r.problem}` : ''}`);
+    o.log(`[${++done}/${jobs.length}] ${verdict.status.padEnd(9)} ${m.clause} ${m.id} (${checks}, ${secs(total)})${extra}${r.problem ? ` — ${r.problem}` : ''}`);
   };
 
   await pool(jobs, o.parallel, (job) => (job.kind === 'clean' ? cleanJob(job.combo) : mutantJob(job.mutant)));

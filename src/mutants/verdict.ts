@@ -1,7 +1,8 @@
 /**
  * Judging one selftest run from its results.json: a clean run must pass every clause (skips
  * allowed); a mutant is killed when its clause fails, and whatever else it broke (fail or
- * error outside its clause and its declared overlaps) is reported as collateral.
+ * error outside its clause and its declared overlaps) is reported as collateral: a failure
+ * as a break, an error apart (the harness could not decide: usually timing on a loaded machine).
  */
 import { clauseTable } from '../reports/outcomes.js';
 import type { Results } from '../reports/results-schema.js';
@@ -17,6 +18,8 @@ export interface MutantVerdict {
   clauseOutcome: string;
   /** Unrelated clauses that failed or errored. */
   collateral: ClauseBreak[];
+  /** Unrelated clauses that ended as error where the clean run decided them. */
+  undecidedElsewhere: ClauseBreak[];
   /** Declared overlaps that did not fail (information only). */
   overlapsMissed: string[];
   /** First failure message of the mutant's clause, as evidence of the kill. */
@@ -32,17 +35,18 @@ function firstMessage(r: Results, clause: string, outcomes: readonly string[]): 
 
 /** `clean`: the clean run of the same edition and release — what it broke already is its problem, not the mutant's. */
 export function judgeMutant(m: Mutant, r: Results | undefined, clean?: Results): MutantVerdict {
-  if (!r) return { status: 'no-results', clauseOutcome: 'none', collateral: [], overlapsMissed: [] };
+  if (!r) return { status: 'no-results', clauseOutcome: 'none', collateral: [], undecidedElsewhere: [], overlapsMissed: [] };
   const outcomeOf = (id: string) => r.clauses.find((c) => c.id === id)?.outcome ?? 'not covered';
   const own = outcomeOf(m.clause);
   const expected = new Set<string>([m.clause, ...(m.alsoFails ?? [])]);
   const brokenClean = new Set((clean?.clauses ?? []).filter((c) => broken(c.outcome)).map((c) => c.id));
-  const collateral = r.clauses
-    .filter((c) => !expected.has(c.id) && !brokenClean.has(c.id) && broken(c.outcome))
-    .map((c) => ({ clause: c.id, outcome: c.outcome, message: firstMessage(r, c.id, ['fail', 'error']) }));
+  const changed = r.clauses.filter((c) => !expected.has(c.id) && !brokenClean.has(c.id) && broken(c.outcome))
+    .map((c) => ({ clause: c.id, outcome: c.outcome, message: firstMessage(r, c.id, [c.outcome]) }));
+  const collateral = changed.filter((c) => c.outcome === 'fail');
+  const undecidedElsewhere = changed.filter((c) => c.outcome === 'error');
   const overlapsMissed = (m.alsoFails ?? []).filter((id) => outcomeOf(id) !== 'fail');
   const status: MutantStatus = own === 'fail' ? 'killed' : own === 'error' ? 'undecided' : 'survived';
-  return { status, clauseOutcome: own, collateral, overlapsMissed, evidence: firstMessage(r, m.clause, own === 'fail' ? ['fail'] : ['error', 'skip']) };
+  return { status, clauseOutcome: own, collateral, undecidedElsewhere, overlapsMissed, evidence: firstMessage(r, m.clause, own === 'fail' ? ['fail'] : ['error', 'skip']) };
 }
 
 export interface CleanVerdict {
