@@ -5,142 +5,25 @@
  * auth-token classes; the default address is shared with the rest of the run and is never
  * used up) — and counts exactly only in a fresh window. Timing never decides a verdict: a
  * burst that straddled a window boundary is tried again in the next window, and a second
- * straddle leaves the check undecided (error), never failed. Helpers: src/harness/rate.ts.
+ * straddle leaves the check undecided (error), never failed. Machinery: src/harness/rate-checks.ts
+ * and src/harness/rate.ts.
  */
 import {
-  EDITIONS, ENDPOINTS, LIMIT_SETTINGS, PLANS, RATE_CLASSES, RATE_LIMITS, endpoint, fillPath, offeredAt,
+  EDITIONS, ENDPOINTS, LIMIT_SETTINGS, PLANS, RATE_CLASSES, RATE_LIMITS, endpoint, offeredAt,
   type Edition, type RateClass,
 } from '../src/spec/index.js';
 import { expectStatus } from '../src/harness/assert.js';
 import { Undecided } from '../src/harness/outcome.js';
 import { probeCall } from '../src/harness/probe.js';
 import {
-  admitted, baseKey, basesByFreshness, clockOf, exhaust, fireFor, ipKey, isUnixTime, pickIps, prepare, refused, unlimitedProof, volley,
-  type RateKey, type Shot,
+  baseKey, basesByFreshness, clockOf, fireFor, ipKey, isUnixTime, pickIps, prepare, refused, volley, type RateKey,
 } from '../src/harness/rate.js';
+import {
+  CLASS, CONCURRENCY, EXTRA, UNLIMITED_PROBE, admitsExactly, budgetTarget, configuredTarget, expectLimitHeader, gate, keyFor, limitOf, on, usedUp,
+} from '../src/harness/rate-checks.js';
 import type { RunState } from '../src/harness/state.js';
-import { Target } from '../src/harness/target.js';
-import { behaviour, clause, expect, needsAccount, needsAdmin, needsBases, needsEdition, needsRelease, test } from '../src/harness/test.js';
-
-const CLASS: Record<RateClass, string> = {
-  gateway: 'base operations (/api-gateway/, counted per base)',
-  account: 'account operations (/api/v2.1/, counted per source address)',
-  'auth-token': 'the account-token endpoint (/api2/auth-token/, counted per source address)',
-};
-/** Calls beyond the limit in an exact-count burst, and the size of the "unlimited" probe. */
-const EXTRA = 20;
-const UNLIMITED_PROBE = 200;
-const CONCURRENCY = 48;
-
-const limitOf = (state: RunState, cls: RateClass) => RATE_LIMITS[state.edition][cls];
-
-/** Skip a check of `cls` that needs what the run lacks; returns the limit it is held to. */
-function gate(state: RunState, cls: RateClass, o: { limited?: boolean } = {}): number | null {
-  const limit = limitOf(state, cls);
-  if (o.limited !== false) test.skip(limit === null, `${CLASS[cls]} are unlimited on the ${state.edition} edition (§8.1); RATE-5 checks that more than the cloud limit is admitted`);
-  if (cls !== 'gateway') {
-    if (cls === 'account') needsAccount(state);
-    test.skip(state.sourceIps.length === 0, 'needs extra source addresses for per-IP budgets (--source-ips; available for loopback targets): the default address is shared with the rest of the run');
-  }
-  return limit;
-}
-
-/** The key a check of `cls` bursts at: the base free soonest, or the least recently used source address. */
-function keyFor(target: Target, cls: RateClass): RateKey {
-  return on(target, cls === 'gateway' ? baseKey(target, basesByFreshness(target)[0]!) : ipKey(cls, pickIps(target, cls, 1)[0]));
-}
-
-/** A key of the limits-file target says so in messages. */
-const on = (target: Target, key: RateKey): RateKey => (target === limitsTarget ? { ...key, label: `${key.label} of the target started with the limits file` } : key);
-
-let limitsTarget: Target | undefined;
-/** The target started with the limits configuration file (RATE-7), as a second Target. */
-function configuredTarget(target: Target, state: RunState): Target {
-  limitsTarget ??= new Target({ ...state, target: state.limitsConfig!.target, fixtures: undefined });
-  limitsTarget.recorder = target.recorder;
-  return limitsTarget;
-}
-
-/**
- * Where a check that must use up a budget of `cls` runs (RATE-1 to RATE-4), and the limit
- * there. When the run has the target started with the limits file (the same implementation
- * with smaller limits, RATE-7), per-address budgets are used up there — 456 calls instead of
- * 3,000 keep the phase short and decidable on a loaded machine — and so are per-base ones
- * when this machine was last too slow for the target under test. RATE-5 counts the target
- * under test's own limits exactly.
- */
-function budgetTarget(target: Target, state: RunState, cls: RateClass): { t: Target; limit: number } {
-  const limit = limitOf(state, cls)!;
-  const cfg = state.limitsConfig;
-  const value = cfg?.values[LIMIT_SETTINGS.find((x) => x.rateClass === cls)!.key];
-  const usable = cfg && state.edition !== 'cloud' && behaviour(state).limitsConfigFile && value !== undefined && value > 0 && value < limit;
-  const slow = clockOf(target).callsPerWindow() < 0.8 * limit;
-  if (!usable || (cls === 'gateway' && !slow)) return { t: target, limit };
-  const why = cls === 'gateway' ? `this machine last sent ${clockOf(target).callsPerWindow()} calls per window, too few to use up the ${limit} of the target under test` : `its per-address budget is smaller than the ${limit} of the target under test`;
-  test.info().annotations.push({ type: 'note', description: `checked on the target started with the limits file ${cfg.file} (${CLASS[cls]}: ${value} per window): ${why}` });
-  return { t: configuredTarget(target, state), limit: value };
-}
-
-/** Give up at once (undecided) when the harness's last bursts were far too slow to send `calls` calls inside one window. */
-function tooSlow(target: Target, calls: number, what: string): void {
-  const clock = clockOf(target);
-  if (clock.callsPerWindow() >= 0.4 * calls) return;
-  throw new Undecided('timing', `cannot ${what}: the harness's last burst reached ${Math.round(clock.callsPerMs * 1000)} calls/s, about ${clock.callsPerWindow()} per ${clock.windowMs / 1000}-second window, far from the ${calls} calls needed inside one window (the machine is too slow or loaded)`);
-}
-
-/** Exhaust `key` and insist that it ended in a 429 (RATE-1's own verdict; other clauses cannot decide without one). */
-async function usedUp(target: Target, key: RateKey, limit: number, o: { fresh?: boolean; strict?: boolean } = {}): Promise<Shot[]> {
-  tooSlow(target, limit, `use up the budget of ${key.label} (${CLASS[key.cls]})`);
-  const shots = await exhaust(target, key, limit, o);
-  if (refused(shots).length === 0) {
-    const span = Math.max(...shots.map((s) => s.t1)) - Math.min(...shots.map((s) => s.t0));
-    const msg = `${shots.length} calls from ${key.label} to ${CLASS[key.cls]} in ${span} ms, limit ${limit} per ${target.state.target.rate_window_seconds}-second window: none answered 429`;
-    const proof = unlimitedProof(shots, limit, clockOf(target).windowMs);
-    if (!proof) throw new Undecided('timing', `${msg}, but the harness could not send more than the limit inside one window (the machine is too slow or loaded), so this proves nothing`);
-    if (o.strict) expect(refused(shots).length, `${msg}; ${proof} — the endpoint is not rate-limited`).toBeGreaterThan(0);
-    throw new Undecided('no-429', `${msg}; this check needs a used-up budget (RATE-1 reports the missing limit)`);
-  }
-  return shots;
-}
-
-/**
- * Fire `expected + EXTRA` calls concurrently at a fresh window of `key` and count the
- * admitted ones: exactly `expected` (null = unlimited: all of UNLIMITED_PROBE). A burst the
- * evidence shows to have straddled a window boundary is tried once more in the next window.
- */
-async function admitsExactly(target: Target, key: RateKey, expected: number | null, what: string): Promise<Shot[]> {
-  await prepare(target);
-  const clock = clockOf(target);
-  const total = expected === null ? UNLIMITED_PROBE : expected + EXTRA;
-  for (let attempt = 1; ; attempt++) {
-    tooSlow(target, total, `count ${what} inside one window`);
-    // A per-address burst waits while the harness's own calls from the default address share its
-    // window: they must not count, should the target wrongly keep one budget for all (RATE-2's business).
-    await clock.ready(key.cls === 'gateway' ? [key.id] : [key.id, ipKey(key.cls, undefined).id], total, { fresh: true });
-    // A burst not done within a window has straddled a boundary: stop sending then.
-    const shots = await volley(total, fireFor(target, key), { concurrency: CONCURRENCY, deadlineMs: clock.windowMs });
-    clock.note([key.id], shots);
-    const n = admitted(shots).length;
-    if (shots.length < total) throw new Undecided('timing', `${what}: only ${shots.length} of ${total} calls could be sent within one ${clock.windowMs / 1000}-second window (the machine is too slow or loaded)`);
-    if (expected === null) {
-      expect(total - n, `${what}: ${total - n} of ${total} concurrent calls from ${key.label} answered 429 — ${CLASS[key.cls]} are unlimited on this edition`).toBe(0);
-      return shots;
-    }
-    if (n === expected) return shots;
-    const maxRemaining = Math.max(-1, ...shots.map((s) => s.remaining ?? -1));
-    const why = clock.straddle(shots)
-      ?? (n < expected && maxRemaining >= 0 && maxRemaining < expected - 1 ? `x-ratelimit-remaining started at ${maxRemaining}: the window was not fresh` : undefined);
-    if (!why) expect(n, `${what}: of ${total} concurrent calls at a fresh window of ${key.label}, ${n} were admitted and ${total - n} answered 429 — exactly ${expected} must be admitted`).toBe(expected);
-    if (/longer than a window/.test(why!)) throw new Undecided('timing', `${what}: ${n} of ${total} admitted, but ${why}: the machine is too slow or loaded to keep a burst inside one ${target.state.target.rate_window_seconds}-second window`);
-    if (attempt >= 2) throw new Undecided('timing', `${what}: ${n} of ${total} admitted, but the burst could not be kept inside one window twice (${why}); the machine may be too slow for a ${target.state.target.rate_window_seconds}-second window`);
-  }
-}
-
-/** Gateway answers that carry x-ratelimit-limit must carry `expected`. */
-function expectLimitHeader(shots: Shot[], expected: number, what: string): void {
-  const wrong = admitted(shots).filter((s) => s.limit !== undefined && s.limit !== expected);
-  expect.soft(wrong.length, `${what}: ${wrong.length} answers carried x-ratelimit-limit ${wrong[0]?.limit}, not ${expected}`).toBe(0);
-}
+import type { Target } from '../src/harness/target.js';
+import { clause, expect, needsAccount, needsAdmin, needsBases, needsEdition, needsRelease, test } from '../src/harness/test.js';
 
 // ---------------------------------------------------------------------------------------------
 // RATE-6 first: a handful of calls, no burst.
@@ -232,11 +115,11 @@ function limitedEndpoints(state: RunState, cls: RateClass) {
 for (const cls of RATE_CLASSES) {
   test(...clause('RATE-1', `every endpoint of ${CLASS[cls]} answers 429 once its budget is used up`, 'spec'), async ({ target, state }) => {
     gate(state, cls);
-    const { t, limit } = budgetTarget(target, state, cls);
+    const { t, limit, ceiling } = budgetTarget(target, state, cls);
     const key = keyFor(t, cls);
     const eps = limitedEndpoints(state, cls);
     if (!state.target.admin) test.info().annotations.push({ type: 'note', description: 'admin endpoints not called: the descriptor has no admin account' });
-    await usedUp(t, key, limit, { strict: true });
+    await usedUp(t, key, limit, { strict: true, ceiling });
     let rounds = 0;
     for (const ep of eps) {
       for (;;) {
@@ -248,7 +131,7 @@ for (const cls of RATE_CLASSES) {
           break;
         }
         if (++rounds > 3) throw new Undecided('timing', `the budget of ${key.label} kept coming back (new windows) before ${ep.path} could be called`);
-        await usedUp(t, key, limit);
+        await usedUp(t, key, limit, { ceiling });
       }
     }
     clockOf(t).touch([key.id]);
@@ -278,11 +161,11 @@ test(...clause('RATE-1', '/ping/ and /server-info/ never answer 429, also when c
 
 test(...clause('RATE-1', '/ping/ and /server-info/ never answer 429 from a source address whose account budget is used up', 'spec'), async ({ target, state }) => {
   gate(state, 'account');
-  const { t, limit } = budgetTarget(target, state, 'account');
+  const { t, limit, ceiling } = budgetTarget(target, state, 'account');
   const exempt = EXEMPT(state);
   const key = keyFor(t, 'account');
   for (let round = 1; ; round++) {
-    await usedUp(t, key, limit);
+    await usedUp(t, key, limit, { ceiling });
     for (const ep of exempt) {
       for (let i = 0; i < 3; i++) {
         const status = (await exemptCall(t, ep.path, key.localAddress)).status;
@@ -303,7 +186,7 @@ for (const cls of RATE_CLASSES) {
   test(...clause('RATE-2', what, 'spec'), async ({ target, state }) => {
     gate(state, cls);
     if (cls === 'gateway') needsBases(state, 2);
-    const { t, limit } = budgetTarget(target, state, cls);
+    const { t, limit, ceiling } = budgetTarget(target, state, cls);
     let used: RateKey;
     let open: RateKey;
     if (cls === 'gateway') {
@@ -316,7 +199,7 @@ for (const cls of RATE_CLASSES) {
     await prepare(t);
     await clockOf(t).ready([open.id], limit, { fresh: true });
     for (let round = 1; ; round++) {
-      await usedUp(t, used, limit);
+      await usedUp(t, used, limit, { ceiling });
       const other = await fireFor(t, open)(0);
       clockOf(t).touch([open.id]);
       expect(other.status, `${open.label} answered 429 after only ${used.label}'s budget was used up — budgets must be counted per ${cls === 'gateway' ? 'base' : 'source address'}`).not.toBe(429);
@@ -332,9 +215,9 @@ for (const cls of RATE_CLASSES) {
 for (const cls of RATE_CLASSES) {
   test(...clause('RATE-3', `over the limit of ${CLASS[cls]}: 429 with an empty body`, 'spec'), async ({ target, state }) => {
     gate(state, cls);
-    const { t, limit } = budgetTarget(target, state, cls);
+    const { t, limit, ceiling } = budgetTarget(target, state, cls);
     const key = keyFor(t, cls);
-    const no = refused(await usedUp(t, key, limit));
+    const no = refused(await usedUp(t, key, limit, { ceiling }));
     const withBody = no.filter((s) => s.bytes > 0 || (s.contentLength !== undefined && s.contentLength.trim() !== '0'));
     const first = withBody[0];
     expect(withBody.length, `${withBody.length} of ${no.length} 429 answers from ${key.label} had a body${first ? ` (${first.bytes} bytes, Content-Length ${first.contentLength ?? 'absent'}, ${first.contentType ?? 'no content type'}: ${JSON.stringify(first.head)})` : ''} — a 429 must have none`).toBe(0);
@@ -346,9 +229,9 @@ for (const cls of RATE_CLASSES) {
 // side (each on its own key) because most of the time is spent waiting for a window to pass.
 
 /** Use up `key`, wait until its window has passed, and return a failure message or undefined. */
-async function acceptedAfterReset(target: Target, key: RateKey, limit: number): Promise<string | undefined> {
+async function acceptedAfterReset(target: Target, key: RateKey, limit: number, ceiling: number): Promise<string | undefined> {
   const clock = clockOf(target);
-  const shots = await usedUp(target, key, limit);
+  const shots = await usedUp(target, key, limit, { ceiling });
   const resets = shots.map((s) => s.reset).filter(isUnixTime);
   const [when, basis] = resets.length
     ? [Math.max(...resets) * 1000, `x-ratelimit-reset ${Math.max(...resets)}`]
@@ -371,8 +254,8 @@ test(...clause('RATE-4', 'once the window is over (x-ratelimit-reset has passed)
     if (limit === null) { skipped.push(`${cls}: unlimited on ${state.edition}`); continue; }
     if (cls !== 'gateway' && state.sourceIps.length === 0) { skipped.push(`${cls}: needs an extra source address`); continue; }
     if (cls === 'account' && !state.target.account_token && !(state.target.username && state.target.password)) { skipped.push('account: needs an account'); continue; }
-    const { t, limit: there } = budgetTarget(target, state, cls);
-    runs.push(acceptedAfterReset(t, keyFor(t, cls), there));
+    const { t, limit: there, ceiling } = budgetTarget(target, state, cls);
+    runs.push(acceptedAfterReset(t, keyFor(t, cls), there, ceiling));
   }
   if (skipped.length) test.info().annotations.push({ type: 'note', description: `not checked: ${skipped.join('; ')}` });
   // A definite failure of one class is reported even when another could not be decided.

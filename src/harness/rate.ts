@@ -304,14 +304,15 @@ export async function prepare(target: Target): Promise<void> {
 
 /**
  * Use up `key`'s budget: calls until the first 429 (at most twice the limit and a margin,
- * so a burst that crosses a window boundary still ends in a 429). It needs no fresh window
+ * so a burst that crosses a window boundary still ends in a 429; `ceiling`: the largest limit
+ * the key may legitimately have, if more). It needs no fresh window
  * (a key already used up answers 429 at once), only room for the calls. Returns every shot.
  */
-export async function exhaust(target: Target, key: RateKey, limit: number, o: { fresh?: boolean } = {}): Promise<Shot[]> {
+export async function exhaust(target: Target, key: RateKey, limit: number, o: { fresh?: boolean; ceiling?: number } = {}): Promise<Shot[]> {
   await prepare(target);
   const clock = clockOf(target);
   await clock.ready([key.id], limit, { fresh: o.fresh ?? false });
-  const shots = await volley(2 * limit + 64, fireFor(target, key), { concurrency: 32, stopOn429: true, deadlineMs: 2 * clock.windowMs });
+  const shots = await volley(2 * Math.max(limit, o.ceiling ?? 0) + 64, fireFor(target, key), { concurrency: 32, stopOn429: true, deadlineMs: 2 * clock.windowMs });
   clock.note([key.id], shots);
   return shots;
 }

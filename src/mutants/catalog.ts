@@ -37,8 +37,8 @@ const SELF_HOSTED = { edition: 'self-hosted' } as const;
 export const MUTANTS: readonly Mutant[] = [
   // Routes
   m('ROUTE-1', 'delete-missing-404', ['delete-missing-404'], 'Delete Rows answers 404 when no row matched ("nothing to delete"), as if the operation did not exist.'),
-  // A missing route cannot refuse a call without credentials: AUTH-4's check of it fails too.
-  m('ROUTE-2', 'plugins-count-missing', ['drop:pluginsInstallCount'], 'List Plugin Installations not implemented: the route answers 404.', { alsoFails: ['AUTH-4'] }),
+  // A missing route can neither refuse a call without credentials (AUTH-4) nor answer 429 (RATE-1): their checks of it fail too.
+  m('ROUTE-2', 'plugins-count-missing', ['drop:pluginsInstallCount'], 'List Plugin Installations not implemented: the route answers 404.', { alsoFails: ['AUTH-4', 'RATE-1'] }),
   m('ROUTE-3', 'base-token-names-dtable-server', ['base-token-names-dtable-server'], 'Get Base-Token still sends clients to /dtable-server/ instead of the /api-gateway/ family.'),
   m('ROUTE-4', 'ping-needs-auth', ['ping-needs-auth'], '/ping/ behind the authentication middleware: 401 without credentials.'),
   m('ROUTE-5', 'auth-token-wrong-field', ['auth-token-wrong-field'], '/api2/auth-token/ answers {"key": …} (a framework default) instead of {"token": …}.', { alsoFails: ['AUTH-1'] }),
