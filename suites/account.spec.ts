@@ -9,6 +9,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { registerSecret } from '../src/client/redact.js';
 import { expectClientError, expectStatus } from '../src/harness/assert.js';
 import { readZip, tinyPng } from '../src/harness/files.js';
+import { extOf, hasLogo, readLogo, uploadLogo, type Logo } from '../src/harness/logo.js';
 import { Undecided } from '../src/harness/outcome.js';
 import { appendAll, listRows, scratchTable, type Scratch } from '../src/harness/tables.js';
 import type { Reply, Target } from '../src/harness/target.js';
@@ -250,39 +251,6 @@ test(...clause('ACCT-4', 'List Team Logins filters by login_status, start and en
 });
 
 // ACCT-5 ────────────────────────────────────────────────────────────────────────────────
-
-interface Logo { path?: string; bytes?: Buffer; status: number }
-
-const nonEmpty = (v: unknown) => (typeof v === 'string' && v.trim() ? v : undefined);
-const isImage = (r: Reply) => r.status === 200 && r.res.body.length > 0 && !/json|html|text/i.test(r.header('content-type') ?? '');
-
-/** The team logo as GET shows it: its path (JSON answer) and, where the target serves them, its bytes. */
-async function readLogo(target: Target, at: string): Promise<Logo> {
-  const r = await target.call({ path: at, auth: 'account', expect: [404] });
-  const body = r.status === 200 && /json/i.test(r.header('content-type') ?? '') ? obj(r.json()) : {};
-  const logo: Logo = { status: r.status, path: nonEmpty(body.logo_path) ?? nonEmpty(body.logo_url) ?? nonEmpty(body.url) };
-  if (isImage(r)) logo.bytes = r.res.body;
-  const tries: { path: string; auth: 'account' | 'none' }[] = [{ path: at, auth: 'account' }];
-  if (logo.path) {
-    if (/^https?:\/\//.test(logo.path)) tries.push({ path: logo.path, auth: 'none' });
-    else tries.push({ path: `/media/${logo.path.replace(/^\/+/, '')}`, auth: 'none' }, { path: `/${logo.path.replace(/^\/+/, '')}`, auth: 'none' });
-  }
-  for (const t of tries) {
-    if (logo.bytes) break;
-    const img = await target.call({ ...t, headers: { accept: 'image/png, image/*' }, expect: [401, 403, 404, 406] });
-    if (isImage(img)) logo.bytes = img.res.body;
-  }
-  return logo;
-}
-
-const hasLogo = (l: Logo) => !!l.path || !!l.bytes;
-const extOf = (b: Buffer) => (b[0] === 0x89 ? 'png' : b[0] === 0x47 ? 'gif' : 'jpg');
-
-async function uploadLogo(target: Target, at: string, bytes: Buffer, ext = 'png'): Promise<Reply> {
-  const form = new FormData();
-  form.append('file', new Blob([bytes], { type: ext === 'jpg' ? 'image/jpeg' : `image/${ext}` }), `conformance-logo.${ext}`);
-  return target.call({ method: 'POST', path: at, auth: 'account', multipart: form });
-}
 
 test(...clause('ACCT-5', 'team logo: set (multipart file), get the same image, delete (then get shows none)', 'spec'), async ({ target, state }) => {
   needsAccount(state);

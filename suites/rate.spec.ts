@@ -125,6 +125,11 @@ for (const cls of RATE_CLASSES) {
       for (;;) {
         const r = await t.call(probeCall(ep, t.state, { base: key.base ?? 0, localAddress: key.localAddress, raw429: true, expect: [400, 401, 403, 404, 405, 429] }));
         if (r.status === 429) break;
+        if (r.status === 404) {
+          // Not offered at all: ROUTE-1/ROUTE-2 judge that; nothing to limit here.
+          test.info().annotations.push({ type: 'note', description: `${ep.method} ${ep.path} answered 404 (not offered); not judged here` });
+          break;
+        }
         const control = await fireFor(t, key)(0);
         if (control.status === 429) {
           expect.soft(r.status, `${ep.method} ${ep.path} answered ${r.status} from ${key.label} while its budget was used up (a control call answered 429) — it is not rate-limited`).toBe(429);
@@ -146,12 +151,13 @@ test(...clause('RATE-1', '/ping/ and /server-info/ never answer 429, also when c
   const { t, limit } = budgetTarget(target, state, 'account');
   const [ip] = pickIps(t, 'account', 1);
   const label = on(t, ipKey('account', ip)).label;
-  // Beyond the account limit in all, alternating between the endpoints.
-  const total = limit + EXTRA;
+  // Beyond the account limit on EACH endpoint (alternating between them), so a server that
+  // limits either one in a bucket of its own is caught too.
+  const total = (limit + EXTRA) * exempt.length;
   await clockOf(t).ready([], total, { fresh: false });
   const hammer = await volley(total, (i) => exemptCall(t, exempt[i % exempt.length]!.path, ip), { concurrency: CONCURRENCY, deadlineMs: 2 * clockOf(t).windowMs });
   clockOf(t).note(ip ? [ipKey('account', ip).id] : [], hammer);
-  if (hammer.length < total) test.info().annotations.push({ type: 'note', description: `only ${hammer.length} of ${total} calls could be sent within two windows (a slow or loaded machine)` });
+  if (hammer.length < total) throw new Undecided('timing', `only ${hammer.length} of ${total} calls to the exempt endpoints could be sent within two windows (a slow or loaded machine): not enough to go past the limit`);
   exempt.forEach((ep, k) => {
     const mine = hammer.filter((s) => s.i % exempt.length === k);
     const no = refused(mine).length;
@@ -300,6 +306,7 @@ test(...clause('RATE-8', 'gateway calls raise the team\'s api_calls_count (Get T
 
 test(...clause('RATE-8', 'adding a user to the team raises api_calls_limit at once', 'compat'), async ({ target, state }) => {
   needsTeamAdmin(state);
+  test.skip(!state.allowPlanChanges, 'adds a user to the team / changes its plan — on a real cloud that costs money: pass --allow-plan-changes for a test instance');
   test.skip(state.target.org_id === undefined, 'needs org_id in the target descriptor');
   const org = state.target.org_id!;
   const before = await teamInfo(target, 'before adding a user');
@@ -317,6 +324,7 @@ test(...clause('RATE-8', 'adding a user to the team raises api_calls_limit at on
 
 test(...clause('RATE-8', 'upgrading the team\'s plan raises api_calls_limit at once', 'compat'), async ({ target, state }) => {
   needsTeamAdmin(state);
+  test.skip(!state.allowPlanChanges, 'adds a user to the team / changes its plan — on a real cloud that costs money: pass --allow-plan-changes for a test instance');
   test.skip(state.target.org_id === undefined, 'needs org_id in the target descriptor');
   const org = state.target.org_id!;
   const original = (await teamInfo(target, 'before')).role;

@@ -6,6 +6,7 @@
  */
 import { ENDPOINTS, fillPath, offeredAt, pathParams, type Endpoint } from '../src/spec/index.js';
 import { expectStatus } from '../src/harness/assert.js';
+import { readLogo, restoreLogo } from '../src/harness/logo.js';
 import { appendAll, listRows, scratchTable } from '../src/harness/tables.js';
 import { behaviour, clause, expect, needsAccount, needsAdmin, test } from '../src/harness/test.js';
 import type { Auth, Target } from '../src/harness/target.js';
@@ -58,7 +59,10 @@ async function exists(target: Target, ep: Endpoint): Promise<void> {
   test.skip(typeof values === 'string', typeof values === 'string' ? values : '');
   const path = fillPath(ep.path, values as Record<string, string | number>);
   const query = ep.id === 'listRows' ? { table_name: target.state.fixtures?.types ?? 'no-such-table', limit: 1 } : undefined;
+  // Probing DELETE/POST org-logo/ changes a real team's logo: read it first, put it back after.
+  const logo = ep.id === 'deleteTeamLogo' || ep.id === 'setTeamLogo' ? await readLogo(target, path) : undefined;
   const r = await target.call({ method: ep.method, path, auth: authFor(ep), json: bodyFor(ep, target), query, expect: [400, 401, 403, 404] });
+  if (logo && r.status < 300) await restoreLogo(target, path, logo);
   expect(r.status, `${ep.method} ${path}: answered ${r.status}: ${r.text.slice(0, 200)} — the operation must exist (not 404, not 405)`).not.toBe(404);
   expect(r.status, `${ep.method} ${path}: answered 405`).not.toBe(405);
   expect(r.status, `${ep.method} ${path}: answered ${r.status} to an authorised call`).toBeLessThan(500);

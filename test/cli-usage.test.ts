@@ -108,8 +108,8 @@ test('usage error, exit 2: a descriptor with an unknown field, a bad baseline, a
   expect(existsSync(join(dir, 'reports'))).toBe(false);
 });
 
-test('docs/runner.md documents every option', () => {
-  const doc = readFileSync(join(ROOT, 'docs', 'runner.md'), 'utf8');
+test('the README documents every option of run', () => {
+  const doc = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const missing = Object.entries(RUN_OPTIONS).filter(([, d]) => !('hidden' in d && d.hidden)).map(([n]) => `--${n}`).filter((n) => !doc.includes(`\`${n}`));
   expect(missing).toEqual([]);
 });

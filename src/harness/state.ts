@@ -28,6 +28,8 @@ export const RunState = z.object({
   sourceIps: z.array(z.string()),
   webhook: z.object({ listenHost: z.string(), listenPort: z.number().int().min(0), publicUrl: z.string().optional() }),
   /** RATE-7: a target started with this limits configuration file, and the values it sets. */
+  /** RATE-8 may add a team user and change the team's plan (costs money on a real cloud). */
+  allowPlanChanges: z.boolean().default(false),
   limitsConfig: z.object({ file: z.string(), values: z.record(z.string(), z.number()), target: TargetDescriptor }).optional(),
   /** Fixture tables created before the functional phase, in base 0. */
   fixtures: z.object({ types: z.string(), linked: z.string() }).optional(),

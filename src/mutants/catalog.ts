@@ -37,8 +37,8 @@ const SELF_HOSTED = { edition: 'self-hosted' } as const;
 export const MUTANTS: readonly Mutant[] = [
   // Routes
   m('ROUTE-1', 'delete-missing-404', ['delete-missing-404'], 'Delete Rows answers 404 when no row matched ("nothing to delete"), as if the operation did not exist.'),
-  // A missing route can neither refuse a call without credentials (AUTH-4) nor answer 429 (RATE-1): their checks of it fail too.
-  m('ROUTE-2', 'plugins-count-missing', ['drop:pluginsInstallCount'], 'List Plugin Installations not implemented: the route answers 404.', { alsoFails: ['AUTH-4', 'RATE-1'] }),
+  // AUTH-4 and RATE-1 leave a route that answers 404 even with credentials to ROUTE-1/2: one verdict per deviation.
+  m('ROUTE-2', 'plugins-count-missing', ['drop:pluginsInstallCount'], 'List Plugin Installations not implemented: the route answers 404.'),
   m('ROUTE-3', 'base-token-names-dtable-server', ['base-token-names-dtable-server'], 'Get Base-Token still sends clients to /dtable-server/ instead of the /api-gateway/ family.'),
   m('ROUTE-4', 'ping-needs-auth', ['ping-needs-auth'], '/ping/ behind the authentication middleware: 401 without credentials.'),
   m('ROUTE-5', 'auth-token-wrong-field', ['auth-token-wrong-field'], '/api2/auth-token/ answers {"key": …} (a framework default) instead of {"token": …}.', { alsoFails: ['AUTH-1'] }),
@@ -46,6 +46,7 @@ export const MUTANTS: readonly Mutant[] = [
   m('ROUTE-7', 'stale-cache', ['stale-cache'], 'The base-unchanged check is not invalidated by writes: repeated reads serve stale rows.'),
   // Removed endpoints
   m('GONE-1', 'external-link-token-stub', ['zombie:GONE-1'], 'A stub left in place of Get Base-Token with External-Link (removed 6.1) answers any token.', { alsoFails: ['GONE-8'] }),
+  m('GONE-1', 'external-link-token-still-served', ['serve:externalLinkAccessToken'], 'The real Get Base-Token with External-Link handler still registered on 6.2: unknown tokens get its own 404 ("External link not found.").', { alsoFails: ['GONE-8'] }),
   m('GONE-2', 'dtable-server-rows-served', ['serve:legacyListRows'], '/dtable-server/ row list still served (removed 5.3).'),
   m('GONE-3', 'dtable-db-sql-served', ['serve:legacySql'], '/dtable-db/ SQL query still served (removed 5.3).'),
   m('GONE-4', 'invite-link-token-zombie', ['zombie:GONE-4'], 'Get Base-Token with Invite-Link still answers (removed 4.0).', { alsoFails: ['GONE-8'] }),

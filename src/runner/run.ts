@@ -52,6 +52,7 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
     sourceIps: parseSourceIps(o.sourceIps ?? (isLoopback(d.url) ? '127.0.0.2-127.0.0.9' : 'none')),
     webhook: { listenHost: host, listenPort: Number(port), publicUrl: o.webhookUrl },
     limitsConfig: resolved.limitsConfig,
+    allowPlanChanges: o.allowPlanChanges ?? resolved.embedded,
   });
 }
 

@@ -82,7 +82,7 @@ export class VuPool {
       code: cfg.code, vu: id, env: cfg.env, ctl: ctlBuf, port: port2, testStart: cfg.testStart,
       scriptDir: cfg.scriptDir, instance: this.instance.buffer as SharedArrayBuffer, options: cfg.optionsJSON,
     };
-    const worker = new Worker(cfg.workerFile, { workerData: init, transferList: [port2], execArgv: [], stdout: false, stderr: false });
+    const worker = new Worker(cfg.workerFile, { workerData: init, transferList: [port2], execArgv: process.env.VU_EXEC_ARGV ? process.env.VU_EXEC_ARGV.split(' ') : [], stdout: false, stderr: false });
     const ips = cfg.sourceIps;
     this.workers.add(worker);
     worker.once('exit', () => this.workers.delete(worker));
