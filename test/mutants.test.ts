@@ -61,7 +61,7 @@ test('every fault the catalog names exists in the server code', () => {
 test('--mutants selects by id or clause, with globs or a regular expression', () => {
   expect(selectMutants('omit-null').map((m) => m.id)).toEqual(['omit-null']);
   expect(selectMutants('SHAPE-*').every((m) => m.clause.startsWith('SHAPE-'))).toBe(true);
-  expect(selectMutants('/^GONE-[12]$/').map((m) => m.clause).sort()).toEqual(['GONE-1', 'GONE-2']);
+  expect([...new Set(selectMutants('/^GONE-[12]$/').map((m) => m.clause))].sort()).toEqual(['GONE-1', 'GONE-2']);
   expect(selectMutants(undefined)).toHaveLength(MUTANTS.length);
 });
 

@@ -1,71 +1,81 @@
 /**
  * Where samples land: the registry (for thresholds and the summary) and the time series (for
- * the capacity report). HTTP samples are built here from a finished request with k6's system
- * tags and the expected_response / http_req_failed semantics of setResponseCallback.
+ * the capacity report). VUs send their samples in columnar batches (runtime/samples.ts); for
+ * each VU's metric and tag set the sinks a sample feeds — the metric's and every matching
+ * submetric's — are worked out once and reused until the registry changes.
  */
-import type { Registry } from '../metrics/registry.js';
+import type { Registry, Tags } from '../metrics/registry.js';
+import type { Sink } from '../metrics/sinks.js';
 import type { TimeSeries } from '../metrics/timeseries.js';
-import type { DeclaredMetric, HttpRequestSpec, Sample } from '../runtime/protocol.js';
-import type { Measured } from './io.js';
+import { SAMPLE_REQUEST, type DeclaredMetric, type SampleBatch } from '../runtime/protocol.js';
+import { FLAG_SHIFT, TAG_SHIFT } from '../runtime/samples.js';
 import type { CheckTally } from '../metrics/summary.js';
 
 /** setup() and teardown() samples: in the metrics, as in k6, but not in the load's time series. */
 export const isLifecycle = (tags: Readonly<Record<string, string>>) => tags.group === '::setup' || tags.group === '::teardown';
 
+/** What one (metric, tag set) pair feeds. */
+interface Route {
+  sinks: Sink[];
+  iteration: boolean;
+  check: CheckTally | undefined;
+  /** For request samples: the time series' view of the tags, or null for setup/teardown. */
+  request: { status: number; failed: boolean; key: string } | null;
+}
+
+interface Dictionary { names: string[]; tags: Tags[]; routes: (Route | undefined)[][]; version: number }
+
 export class Collector {
   /** Checks by group and name, for the summary's root_group (as k6 reports them). */
   readonly checks = new Map<string, CheckTally>();
+  private readonly dicts = new Map<number, Dictionary>();
   constructor(readonly reg: Registry, readonly series: TimeSeries) {}
 
   declare(list: readonly DeclaredMetric[] | undefined): void {
     for (const m of list ?? []) this.reg.declare(m.name, m.type, m.isTime ? 'time' : 'default');
   }
 
-  samples(list: readonly Sample[]): void {
-    for (let i = 0; i < list.length; i++) {
-      const [name, value, tags, time] = list[i]!;
-      this.reg.add(name, value, tags, undefined, time);
-      if (name === 'iterations') this.series.iteration(time);
-      else if (name === 'checks') {
-        const key = `${tags.group ?? ''}\u0000${tags.check ?? ''}`;
-        let c = this.checks.get(key);
-        if (!c) this.checks.set(key, (c = { group: tags.group ?? '', name: tags.check ?? '', passes: 0, fails: 0 }));
-        if (value) c.passes++; else c.fails++;
+  batch(vu: number, b: SampleBatch | null): void {
+    if (!b) return;
+    let d = this.dicts.get(vu);
+    if (!d) this.dicts.set(vu, (d = { names: [], tags: [], routes: [], version: this.reg.version }));
+    if (b.reset) { d.tags = []; d.routes = []; }
+    for (const n of b.names) d.names.push(n);
+    for (const t of b.tags) d.tags.push(t);
+    if (d.version !== this.reg.version) { d.routes = []; d.version = this.reg.version; }
+    const data = b.data;
+    for (let i = 0; i < data.length; i += 3) {
+      const key = data[i]!;
+      const flags = Math.floor(key / FLAG_SHIFT);
+      const metric = Math.floor((key - flags * FLAG_SHIFT) / TAG_SHIFT);
+      const tags = key - flags * FLAG_SHIFT - metric * TAG_SHIFT;
+      const byTags = (d.routes[metric] ??= []);
+      const route = (byTags[tags] ??= this.route(d.names[metric]!, d.tags[tags]!));
+      const value = data[i + 1]!, time = data[i + 2]!;
+      for (let s = 0; s < route.sinks.length; s++) {
+        const sink = route.sinks[s]!;
+        if (sink.type === 'gauge') sink.add(value, time); else sink.add(value);
+      }
+      if (route.iteration) this.series.iteration(time);
+      else if (route.check) { if (value) route.check.passes++; else route.check.fails++; }
+      if (flags & SAMPLE_REQUEST && route.request) {
+        const r = route.request;
+        this.series.request(time, value, r.status, r.failed || r.status === 0, r.key);
       }
     }
   }
 
-  http(spec: HttpRequestSpec, m: Measured, time: number): void {
-    const r = m.result;
-    const tags: Record<string, string> = {
-      ...spec.tags,
-      method: spec.method,
-      url: spec.url,
-      name: spec.tags.name ?? spec.url,
-      status: String(r.status),
-      proto: r.proto,
-    };
-    let failed = false;
-    if (spec.expected) {
-      const ok = spec.expected.some(([lo, hi]) => r.status >= lo && r.status <= hi);
-      failed = !ok;
-      tags.expected_response = ok ? 'true' : 'false';
+  private route(name: string, tags: Tags): Route {
+    let check: CheckTally | undefined;
+    if (name === 'checks') {
+      const key = `${tags.group ?? ''}\u0000${tags.check ?? ''}`;
+      check = this.checks.get(key);
+      if (!check) this.checks.set(key, (check = { group: tags.group ?? '', name: tags.check ?? '', passes: 0, fails: 0 }));
     }
-    if (r.error_code) { tags.error = r.error; tags.error_code = String(r.error_code); }
-    const t = r.timings;
-    const reg = this.reg;
-    reg.add('http_reqs', 1, tags, undefined, time);
-    reg.add('http_req_duration', t.duration, tags, undefined, time);
-    reg.add('http_req_blocked', t.blocked, tags, undefined, time);
-    reg.add('http_req_connecting', t.connecting, tags, undefined, time);
-    reg.add('http_req_tls_handshaking', t.tls_handshaking, tags, undefined, time);
-    reg.add('http_req_sending', t.sending, tags, undefined, time);
-    reg.add('http_req_waiting', t.waiting, tags, undefined, time);
-    reg.add('http_req_receiving', t.receiving, tags, undefined, time);
-    if (spec.expected) reg.add('http_req_failed', failed ? 1 : 0, tags, undefined, time);
-    reg.add('data_sent', m.bytesSent, tags, undefined, time);
-    reg.add('data_received', m.bytesReceived, tags, undefined, time);
-    if (!isLifecycle(spec.tags)) this.series.request(time, t.duration, r.status, failed || r.status === 0, spec.tags.key ?? '(untagged)');
+    return {
+      sinks: this.reg.sinksFor(name, tags), iteration: name === 'iterations', check,
+      request: isLifecycle(tags) ? null : { status: Number(tags.status), failed: tags.expected_response === 'false', key: tags.key ?? '(untagged)' },
+    };
   }
 
   dropped(scenario: string, time: number): void {

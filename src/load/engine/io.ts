@@ -2,10 +2,13 @@
  * HTTP for the built-in runner: undici's raw dispatch API (the fastest it offers), one pool
  * per origin and source address so VUs can be bound to distinct local IPs (k6's
  * --local-ips). Never throws at a caller: timeouts, resets, refused connections and
- * oversized bodies come back as a result with status 0 and k6's error code.
+ * oversized bodies come back as an answer with status 0 and k6's error code. Runs on the
+ * I/O thread (io-worker.ts); the body stays in undici's chunks until it is copied into the
+ * VU's mailbox.
  */
 import { Pool } from 'undici';
-import type { HttpRequestSpec, HttpResult, Timings } from '../runtime/protocol.js';
+import type { IoRequest, Timings } from '../runtime/protocol.js';
+import type { Answer } from '../runtime/mailbox.js';
 import { canonicalHeader } from '../runtime/k6-response.js';
 
 export interface IoOptions {
@@ -13,17 +16,13 @@ export interface IoOptions {
   maxBodyBytes?: number;
 }
 
-export interface Measured {
-  result: HttpResult;
-  bytesSent: number;
-  bytesReceived: number;
-}
+interface Target { url: URL; origin: string; path: string; remoteIp: string; remotePort: number }
 
 const ZERO: Timings = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
 
 export class HttpIo {
   private readonly pools = new Map<string, Pool>();
-  private readonly urls = new Map<string, URL>();
+  private readonly targets = new Map<string, Target>();
   private readonly maxBody: number;
   private readonly inflight = new Set<{ deadline: number; abort: (e: Error) => void }>();
   private readonly sweeper: NodeJS.Timeout;
@@ -39,7 +38,7 @@ export class HttpIo {
   }
 
   private pool(origin: string, localAddress: string | undefined): Pool {
-    const key = `${origin}|${localAddress ?? ''}`;
+    const key = localAddress ? `${origin}|${localAddress}` : origin;
     let p = this.pools.get(key);
     if (!p) {
       p = new Pool(origin, { ...(localAddress ? { localAddress } : {}), keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
@@ -48,31 +47,38 @@ export class HttpIo {
     return p;
   }
 
-  send(spec: HttpRequestSpec, localAddress: string | undefined, done: (m: Measured) => void): void {
-    const t0 = performance.now();
-    let url = this.urls.get(spec.url);
-    if (!url) {
-      try {
-        url = new URL(spec.url);
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
-      } catch (e) {
-        done({ result: failure(spec.url, `invalid URL: ${(e as Error).message}`, 1020, ZERO), bytesSent: 0, bytesReceived: 0 });
-        return;
-      }
-      // Scripts repeat their URLs: parse each once (bounded, so unique query strings cannot grow it).
-      if (this.urls.size < 2000) this.urls.set(spec.url, url);
+  /** Scripts repeat their URLs: parse each once (bounded, so unique query strings cannot grow it). */
+  private target(href: string): Target | string {
+    let t = this.targets.get(href);
+    if (t) return t;
+    try {
+      const url = new URL(href);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
+      t = { url, origin: url.origin, path: url.pathname + url.search, remoteIp: url.hostname.replace(/^\[|\]$/g, ''), remotePort: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
+    } catch (e) {
+      return `invalid URL: ${(e as Error).message}`;
     }
-    const headers: string[] = [];
-    let sent = spec.method.length + spec.url.length + 12;
-    for (const k in spec.headers) { headers.push(k, spec.headers[k]!); sent += k.length + spec.headers[k]!.length + 4; }
-    const body = spec.body === null ? null : typeof spec.body === 'string' ? Buffer.from(spec.body) : Buffer.from(spec.body.buffer, spec.body.byteOffset, spec.body.byteLength);
-    if (body) sent += body.length;
-    let tStart = t0, tFirst = 0, status = 0, statusText = '', resHeaders: Record<string, string> = {}, size = 0, finished = false;
-    const chunks: Buffer[] = [];
+    if (this.targets.size < 2000) this.targets.set(href, t);
+    return t;
+  }
+
+  send(req: IoRequest, localAddress: string | undefined, done: (a: Answer) => void): void {
+    const t0 = performance.now();
+    const target = this.target(req.url);
+    if (typeof target === 'string') { done(failure(target, 1020, ZERO, 0, 0, req)); return; }
+    let sent = req.method.length + req.url.length + 12;
+    const h = req.headers;
+    for (let i = 0; i < h.length; i += 2) sent += h[i]!.length + h[i + 1]!.length + 4;
+    if (req.body) sent += req.body.byteLength;
+    let tStart = t0, tFirst = 0, status = 0, statusText = '', size = 0, finished = false;
+    let resHeaders: string[] = [];
+    const keep = req.responseType !== 'none';
+    const chunks: Buffer[] | null = keep ? [] : null;
     let controller: { abort(reason: Error): void } | undefined;
     let pendingAbort: Error | undefined;
-    const entry = { deadline: t0 + spec.timeoutMs, abort: (e: Error) => { if (controller) controller.abort(e); else pendingAbort = e; finish(e); } };
+    const entry = { deadline: t0 + req.timeoutMs, abort: (e: Error) => { if (controller) controller.abort(e); else pendingAbort = e; finish(e); } };
     this.inflight.add(entry);
+    const maxBody = this.maxBody;
     const finish = (err?: Error) => {
       if (finished) return;
       finished = true;
@@ -80,39 +86,32 @@ export class HttpIo {
       const end = performance.now();
       const first = tFirst || end;
       const timings: Timings = { blocked: tStart - t0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: first - tStart, receiving: end - first, duration: end - tStart };
-      if (err) {
-        done({ result: failure(spec.url, err.message, errorCode(err), timings), bytesSent: sent, bytesReceived: size });
-        return;
-      }
-      let out: string | Uint8Array | null = null;
-      if (spec.responseType === 'text') out = Buffer.concat(chunks).toString('utf8');
-      else if (spec.responseType === 'binary') out = new Uint8Array(Buffer.concat(chunks));
+      if (err) { done(failure(err.message, errorCode(err), timings, sent, size, req)); return; }
       done({
-        result: { url: spec.url, status, status_text: `${status} ${statusText}`.trim(), proto: 'HTTP/1.1', headers: resHeaders, body: out, timings, error: '', error_code: 0, remote_ip: url.hostname.replace(/^\[|\]$/g, ''), remote_port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) },
-        bytesSent: sent,
-        bytesReceived: size + 64,
+        status, statusText: `${status} ${statusText}`.trim(), proto: 'HTTP/1.1', headers: resHeaders, chunks, size, responseType: req.responseType,
+        timings, error: '', errorCode: 0, remoteIp: target.remoteIp, remotePort: target.remotePort, bytesSent: sent, bytesReceived: size + 64,
       });
     };
     try {
-      this.pool(url.origin, localAddress).dispatch(
-        { origin: url.origin, path: url.pathname + url.search, method: spec.method, headers, body, headersTimeout: spec.timeoutMs, bodyTimeout: spec.timeoutMs },
+      this.pool(target.origin, localAddress).dispatch(
+        { origin: target.origin, path: target.path, method: req.method, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs },
         {
           onRequestStart(c) { controller = c; tStart = performance.now(); if (pendingAbort) c.abort(pendingAbort); },
-          onResponseStart: (_c, code, h, msg) => {
+          onResponseStart: (_c, code, hs, msg) => {
             tFirst = performance.now(); status = code; statusText = msg ?? '';
-            const out: Record<string, string> = {};
-            for (const k in h) {
-              const v = h[k];
+            const out: string[] = [];
+            for (const k in hs) {
+              const v = hs[k];
               const s = Array.isArray(v) ? v.join(', ') : String(v ?? '');
-              out[canonicalHeader(k)] = s;
+              out.push(canonicalHeader(k), s);
               size += k.length + 4 + s.length;
             }
             resHeaders = out;
           },
           onResponseData: (c, chunk) => {
             size += chunk.length;
-            if (size > this.maxBody) { c.abort(Object.assign(new Error(`response body larger than ${this.maxBody} bytes`), { code: 'K6_TOO_LARGE' })); return; }
-            if (spec.responseType !== 'none') chunks.push(chunk);
+            if (size > maxBody) { c.abort(Object.assign(new Error(`response body larger than ${maxBody} bytes`), { code: 'K6_TOO_LARGE' })); return; }
+            if (chunks) chunks.push(chunk);
           },
           onResponseEnd: () => finish(),
           onResponseError: (_c, e) => finish(e),
@@ -127,12 +126,15 @@ export class HttpIo {
     clearInterval(this.sweeper);
     await Promise.allSettled([...this.pools.values()].map((p) => p.destroy()));
     this.pools.clear();
-    this.urls.clear();
+    this.targets.clear();
   }
 }
 
-function failure(url: string, message: string, code: number, timings: Timings): HttpResult {
-  return { url, status: 0, status_text: '', proto: '', headers: {}, body: null, timings, error: message, error_code: code, remote_ip: '', remote_port: 0 };
+function failure(message: string, code: number, timings: Timings, sent: number, received: number, req: IoRequest): Answer {
+  return {
+    status: 0, statusText: '', proto: '', headers: [], chunks: null, size: 0, responseType: req.responseType, timings,
+    error: message, errorCode: code, remoteIp: '', remotePort: 0, bytesSent: sent, bytesReceived: received,
+  };
 }
 
 /** k6's error codes (https://grafana.com/docs/k6/latest/javascript-api/error-codes/). */

@@ -1,12 +1,13 @@
 /**
- * The VU pool: one worker thread per VU. The main thread answers each VU's blocking HTTP call
- * (undici, bound to the VU's source address) and writes the answer to the VU's response port
- * before waking it with Atomics.notify.
+ * The VU pool: one worker thread per VU, each with a mailbox its I/O thread answers. The
+ * main thread only starts runs, stops and interrupts them, and takes in the VUs' sample
+ * batches and reports.
  */
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { CTL, CTL_WORDS, type Command, type HttpResult, type Report, type WorkerInit } from '../runtime/protocol.js';
+import { Worker } from 'node:worker_threads';
+import { CTL, type Command, type IoLink, type Report, type WorkerInit } from '../runtime/protocol.js';
+import { MAILBOX_BYTES } from '../runtime/mailbox.js';
 import type { Collector } from './collect.js';
-import type { HttpIo } from './io.js';
+import type { IoPool } from './io-pool.js';
 
 export type DoneReport = Extract<Report, { t: 'done' }>;
 export type ReadyReport = Extract<Report, { t: 'ready' }>;
@@ -19,24 +20,29 @@ export interface PoolConfig {
   optionsJSON: string;
   sourceIps: readonly string[];
   testStart: number;
-  io: HttpIo;
+  io: IoPool;
   collector: Collector;
   onAbort: (reason: string) => void;
   onError: (message: string) => void;
 }
 
+const GONE: DoneReport = { t: 'done', b: null, completed: 0, interrupted: true, errors: [] };
+
 export class VU {
   busy = false;
+  /** Taking iterations from an arrival-rate queue: active only while CTL.active says so. */
+  queued = false;
   /** The worker has exited (crashed or terminated): it runs nothing more. */
   dead = false;
   private waiter: ((d: DoneReport) => void) | undefined;
-  constructor(readonly id: number, readonly worker: Worker, readonly ctl: Int32Array, readonly port: MessagePort, readonly localAddress: string | undefined) {}
+  constructor(readonly id: number, readonly worker: Worker, readonly ctl: Int32Array, readonly localAddress: string | undefined) {}
 
   send(cmd: Command): Promise<DoneReport> {
-    if (this.dead) return Promise.resolve({ t: 'done', s: [], completed: 0, interrupted: true, errors: [] });
+    if (this.dead) return Promise.resolve(GONE);
     Atomics.store(this.ctl, CTL.interrupt, 0);
     Atomics.store(this.ctl, CTL.stop, 0);
     this.busy = true;
+    this.queued = cmd.t === 'run' && cmd.mode === 'queue';
     return new Promise((resolve) => {
       this.waiter = resolve;
       this.worker.postMessage(cmd);
@@ -45,10 +51,14 @@ export class VU {
 
   settle(d: DoneReport): void {
     this.busy = false;
+    this.queued = false;
     const w = this.waiter;
     this.waiter = undefined;
     w?.(d);
   }
+
+  /** Counted in k6's `vus`: running its loop, or (arrival rate) an iteration. */
+  get active(): boolean { return this.busy && (!this.queued || Atomics.load(this.ctl, CTL.active) === 1); }
 
   /** Graceful: finish the current iteration, then stop looping. */
   stop(): void { Atomics.store(this.ctl, CTL.stop, 1); }
@@ -56,8 +66,7 @@ export class VU {
   /** Hard stop: the running iteration ends at its next blocking call (k6's interruption). */
   interrupt(): void {
     Atomics.store(this.ctl, CTL.interrupt, 1);
-    Atomics.store(this.ctl, CTL.wake, 1);
-    Atomics.notify(this.ctl, CTL.wake);
+    Atomics.notify(this.ctl, CTL.respSeq);
     Atomics.notify(this.ctl, CTL.interrupt);
   }
 }
@@ -71,22 +80,23 @@ export class VuPool {
   constructor(private readonly cfg: PoolConfig) {}
 
   get initialized(): number { return this.all.length; }
-  get active(): number { return this.all.filter((v) => v.busy).length; }
+  get active(): number { let n = 0; for (const v of this.all) if (v.active) n++; return n; }
 
   /** Start a VU and evaluate its init context. `id` 0 is the setup/teardown VU. */
   spawn(id = this.nextId++): Promise<VU> {
     const cfg = this.cfg;
-    const ctlBuf = new SharedArrayBuffer(CTL_WORDS * 4);
-    const { port1, port2 } = new MessageChannel();
+    const mailbox = new SharedArrayBuffer(MAILBOX_BYTES);
+    const ips = cfg.sourceIps;
+    const localAddress = ips.length ? ips[(Math.max(id, 1) - 1) % ips.length] : undefined;
+    const link: IoLink = cfg.io.register(mailbox, localAddress);
     const init: WorkerInit = {
-      code: cfg.code, vu: id, env: cfg.env, ctl: ctlBuf, port: port2, testStart: cfg.testStart,
+      code: cfg.code, vu: id, env: cfg.env, mailbox, io: link, testStart: cfg.testStart,
       scriptDir: cfg.scriptDir, instance: this.instance.buffer as SharedArrayBuffer, options: cfg.optionsJSON,
     };
-    const worker = new Worker(cfg.workerFile, { workerData: init, transferList: [port2], execArgv: process.env.VU_EXEC_ARGV ? process.env.VU_EXEC_ARGV.split(' ') : [], stdout: false, stderr: false });
-    const ips = cfg.sourceIps;
+    const worker = new Worker(cfg.workerFile, { workerData: init, transferList: [link.port], execArgv: [], stdout: false, stderr: false });
     this.workers.add(worker);
-    worker.once('exit', () => this.workers.delete(worker));
-    const vu = new VU(id, worker, new Int32Array(ctlBuf), port1, ips.length ? ips[(Math.max(id, 1) - 1) % ips.length] : undefined);
+    const vu = new VU(id, worker, new Int32Array(mailbox), localAddress);
+    worker.once('exit', () => { this.workers.delete(worker); cfg.io.forget(link); });
     return new Promise((resolve, reject) => {
       worker.on('message', (r: Report) => {
         switch (r.t) {
@@ -97,37 +107,18 @@ export class VuPool {
             resolve(vu);
             break;
           case 'init-error': reject(new Error(`init context of VU ${id} failed: ${r.error}`)); break;
-          case 'http': this.http(vu, r); break;
-          case 'flush': cfg.collector.declare(r.metrics); cfg.collector.samples(r.s); break;
-          case 'abort': cfg.collector.samples(r.s); cfg.onAbort(r.reason); break;
+          case 'samples': cfg.collector.declare(r.metrics); cfg.collector.batch(id, r.b); break;
+          case 'abort': cfg.collector.batch(id, r.b); cfg.onAbort(r.reason); break;
           case 'done':
             cfg.collector.declare(r.metrics);
-            cfg.collector.samples(r.s);
+            cfg.collector.batch(id, r.b);
             for (const e of r.errors) cfg.onError(`VU ${id}: ${e}`);
             vu.settle(r);
             break;
         }
       });
-      worker.on('error', (e) => { cfg.onError(`VU ${id} crashed: ${e.message}`); vu.settle({ t: 'done', s: [], completed: 0, interrupted: true, errors: [] }); reject(e); });
-      worker.on('exit', () => { vu.dead = true; vu.settle({ t: 'done', s: [], completed: 0, interrupted: true, errors: [] }); });
-    });
-  }
-
-  private http(vu: VU, r: Extract<Report, { t: 'http' }>): void {
-    const { collector, io } = this.cfg;
-    if (r.s.length) collector.samples(r.s);
-    const results: HttpResult[] = new Array(r.reqs.length);
-    let left = r.reqs.length;
-    r.reqs.forEach((spec, i) => {
-      io.send(spec, vu.localAddress, (m) => {
-        collector.http(spec, m, Date.now());
-        results[i] = m.result;
-        if (--left === 0) {
-          vu.port.postMessage({ seq: r.seq, value: results });
-          Atomics.store(vu.ctl, CTL.wake, 1);
-          Atomics.notify(vu.ctl, CTL.wake);
-        }
-      });
+      worker.on('error', (e) => { cfg.onError(`VU ${id} crashed: ${e.message}`); vu.settle(GONE); reject(e); });
+      worker.on('exit', () => { vu.dead = true; vu.settle(GONE); });
     });
   }
 

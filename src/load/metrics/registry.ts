@@ -55,6 +55,8 @@ export const selectorName = (name: string, tags: Tags): string => {
 
 export class Registry {
   readonly metrics = new Map<string, Metric>();
+  /** Bumped when a metric or submetric is added, so callers caching sinksFor() know to ask again. */
+  version = 0;
 
   declare(name: string, type: MetricType, contains: Contains = 'default'): Metric {
     const have = this.metrics.get(name);
@@ -64,6 +66,7 @@ export class Registry {
     }
     const m: Metric = { name, type, contains, sink: newSink(type), subs: [] };
     this.metrics.set(name, m);
+    this.version++;
     return m;
   }
 
@@ -81,7 +84,15 @@ export class Registry {
     if (have) return have;
     const sub: Submetric = { name: key, tags: { ...tags }, sink: newSink(m.type) };
     m.subs.push(sub);
+    this.version++;
     return sub;
+  }
+
+  /** The sinks a sample of `name` with `tags` feeds: the metric's and its matching submetrics' (none if undeclared). */
+  sinksFor(name: string, tags: Tags): Sink[] {
+    const m = this.metrics.get(name);
+    if (!m) return [];
+    return [m.sink, ...m.subs.filter((s) => matches(s.tags, tags)).map((s) => s.sink)];
   }
 
   /** Record one sample. Unknown metrics are declared on first use with the given type. */

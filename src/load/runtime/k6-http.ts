@@ -1,11 +1,13 @@
 /**
  * `k6/http`: request methods, batch, expectedStatuses and setResponseCallback. A call turns
- * its arguments into an HttpRequestSpec, hands it to the main thread and blocks until the
- * answer is back; the main thread emits the http_req_* metrics.
+ * its arguments into an HttpRequestSpec, hands it to the I/O thread and blocks until the
+ * answer is back, then emits the http_req_* samples with k6's system tags.
  */
-import type { Expected, HttpRequestSpec, HttpResult } from './protocol.js';
-import { baseTags, block, state, takeSamples } from './vu-state.js';
+import type { Expected, HttpRequestSpec, IoResult } from './protocol.js';
+import { SAMPLE_REQUEST } from './protocol.js';
+import { baseTags, exchange, state } from './vu-state.js';
 import { Response, type RequestInfo } from './k6-response.js';
+import { metricId, push, tagSetId } from './samples.js';
 import { stringTags } from './k6-core.js';
 import { parseDuration } from '../engine/duration.js';
 
@@ -77,8 +79,47 @@ function toSpec(method: string, url: unknown, body: Body, params: Params | null 
 }
 
 function send(list: [HttpRequestSpec, RequestInfo][]): Response[] {
-  const results = block<HttpResult[]>({ t: 'http', reqs: list.map((x) => x[0]), s: takeSamples() });
-  return results.map((r, i) => new Response(r, list[i]![1]));
+  const results = exchange(list.map((x) => x[0]));
+  const now = Date.now();
+  return results.map((r, i) => {
+    const [spec, info] = list[i]!;
+    measure(spec, r, now);
+    return new Response(r, spec.url, info);
+  });
+}
+
+const M = {
+  reqs: metricId('http_reqs'), duration: metricId('http_req_duration'), blocked: metricId('http_req_blocked'),
+  connecting: metricId('http_req_connecting'), tls: metricId('http_req_tls_handshaking'), sending: metricId('http_req_sending'),
+  waiting: metricId('http_req_waiting'), receiving: metricId('http_req_receiving'), failed: metricId('http_req_failed'),
+  sent: metricId('data_sent'), received: metricId('data_received'),
+};
+
+/** The samples k6 emits for one request, tagged with its system tags and expected_response. */
+function measure(spec: HttpRequestSpec, r: IoResult, time: number): void {
+  const tags: Record<string, string> = { ...spec.tags, method: spec.method, url: spec.url, name: spec.tags.name ?? spec.url, status: String(r.status), proto: r.proto };
+  let failed = false;
+  if (spec.expected) {
+    let ok = false;
+    for (const [lo, hi] of spec.expected) if (r.status >= lo && r.status <= hi) { ok = true; break; }
+    failed = !ok;
+    tags.expected_response = ok ? 'true' : 'false';
+  }
+  if (r.errorCode) { tags.error = r.error; tags.error_code = String(r.errorCode); }
+  const id = tagSetId(tags);
+  const t = r.timings;
+  push(M.reqs, id, 1, time);
+  // This sample also feeds the time series (one request, its duration, status and key).
+  push(M.duration, id, t.duration, time, SAMPLE_REQUEST);
+  push(M.blocked, id, t.blocked, time);
+  push(M.connecting, id, t.connecting, time);
+  push(M.tls, id, t.tls_handshaking, time);
+  push(M.sending, id, t.sending, time);
+  push(M.waiting, id, t.waiting, time);
+  push(M.receiving, id, t.receiving, time);
+  if (spec.expected) push(M.failed, id, failed ? 1 : 0, time);
+  push(M.sent, id, r.bytesSent, time);
+  push(M.received, id, r.bytesReceived, time);
 }
 
 export function request(method: string, url: unknown, body?: Body, params?: Params | null): Response {

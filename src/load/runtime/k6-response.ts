@@ -1,5 +1,5 @@
-/** k6's Response object, built from the main thread's HttpResult. */
-import type { HttpResult, Timings } from './protocol.js';
+/** k6's Response object, built from the I/O thread's answer. */
+import type { IoResult, Timings } from './protocol.js';
 
 export interface RequestInfo { method: string; url: string; headers: Record<string, string[]>; body: string }
 
@@ -21,18 +21,20 @@ export class Response {
   readonly ocsp = { status: 'unknown' };
   private parsed: { ok: true; value: unknown } | { ok: false; err: Error } | undefined;
 
-  constructor(r: HttpResult, readonly request: RequestInfo) {
+  constructor(r: IoResult, url: string, readonly request: RequestInfo) {
     this.status = r.status;
-    this.status_text = r.status_text;
+    this.status_text = r.statusText;
     this.proto = r.proto;
-    this.headers = r.headers;
+    const headers: Record<string, string> = {};
+    for (let i = 0; i < r.headers.length; i += 2) headers[r.headers[i]!] = r.headers[i + 1]!;
+    this.headers = headers;
     this.body = r.body instanceof Uint8Array ? r.body.buffer.slice(r.body.byteOffset, r.body.byteOffset + r.body.byteLength) as ArrayBuffer : r.body;
     this.timings = r.timings;
     this.error = r.error;
-    this.error_code = r.error_code;
-    this.url = r.url;
-    this.remote_ip = r.remote_ip;
-    this.remote_port = r.remote_port;
+    this.error_code = r.errorCode;
+    this.url = url;
+    this.remote_ip = r.remoteIp;
+    this.remote_port = r.remotePort;
   }
 
   /** The body parsed as JSON; with a selector (`a.b.0`, gjson's dotted path), that part of it. */

@@ -1,39 +1,77 @@
 /**
- * Messages between the main thread (executors, HTTP, metrics) and the VU workers. A VU runs
- * the script synchronously, as k6 does; when it calls http.* or sleep() it posts a request
- * and blocks in Atomics.wait on its control word until the main thread has written the
- * answer to its response port.
+ * How the threads of the built-in runner talk. A VU runs the script synchronously, as k6
+ * does; when it calls http.* it writes the request into its mailbox (a SharedArrayBuffer,
+ * mailbox.ts), rings its I/O thread's doorbell and blocks in Atomics.wait until the I/O
+ * thread has written the answer. The main thread is off that path: it starts runs, hands out
+ * arrival-rate iterations through a shared queue, and receives metric samples in batches.
  */
 import type { MessagePort } from 'node:worker_threads';
 
-/** Control words in each VU's SharedArrayBuffer (Int32 indices). */
+/** Control words at the start of each VU's mailbox (Int32 indices). */
 export const CTL = {
-  /** 0 = waiting, 1 = an answer is on the response port. */
-  wake: 0,
+  /** Sequence number of the last answer in the mailbox; a blocked VU waits on this word. */
+  respSeq: 0,
   /** 1 = hard stop: the running iteration must end at its next blocking call. */
   interrupt: 1,
   /** 1 = graceful stop: finish the current iteration, start no more. */
   stop: 2,
   /** Iterations completed by this VU in its current loop (read by the main thread for progress). */
   done: 3,
+  /** Sequence number of the request in the mailbox, written before the doorbell rings. */
+  reqSeq: 4,
+  /** 1 while a VU of an arrival-rate scenario runs an iteration (k6 counts it active then). */
+  active: 5,
 } as const;
-export const CTL_WORDS = 4;
+export const CTL_WORDS = 8;
 
-/** One metric sample: name, value, tags, time (ms since epoch). */
-export type Sample = [string, number, Record<string, string>, number];
+/**
+ * An arrival-rate scenario's queue (Int32 indices): the main thread grants one ticket per
+ * iteration that falls due while a VU is idle, and idle VUs take tickets themselves, so
+ * starting an iteration costs no message and no round trip through the main event loop.
+ */
+export const QUEUE = {
+  /** VUs waiting for a ticket (a VU adds itself; the main thread takes one per ticket granted). */
+  idle: 0,
+  /** Tickets granted and not yet taken. */
+  tickets: 1,
+  /** Bumped with every grant and at the close; idle VUs wait on this word. */
+  seq: 2,
+  /** 1 = no more tickets: VUs leave once the granted ones are taken. */
+  closed: 3,
+  /** Iterations started so far (a VU's claim numbers its iteration in the scenario). */
+  next: 4,
+} as const;
+export const QUEUE_WORDS = 8;
+
+/** The doorbell of an I/O thread (Int32 indices): a ring counter, then one bit per VU slot. */
+export const BELL = { ring: 0, bits: 1 } as const;
 
 /** Status ranges counted as expected (k6 `expectedStatuses`); null disables http_req_failed. */
 export type Expected = [number, number][] | null;
 
+export type ResponseType = 'text' | 'binary' | 'none';
+
+/** A request as the script made it (VU side). */
 export interface HttpRequestSpec {
   method: string;
   url: string;
   headers: Record<string, string>;
   body: string | Uint8Array | null;
   timeoutMs: number;
-  responseType: 'text' | 'binary' | 'none';
+  responseType: ResponseType;
   expected: Expected;
   tags: Record<string, string>;
+}
+
+/** A request as the I/O thread sends it: only what goes on the wire. */
+export interface IoRequest {
+  method: string;
+  url: string;
+  /** Flat name/value pairs, as undici takes them. */
+  headers: string[];
+  body: Uint8Array | null;
+  timeoutMs: number;
+  responseType: ResponseType;
 }
 
 export interface Timings {
@@ -46,18 +84,21 @@ export interface Timings {
   duration: number;
 }
 
-export interface HttpResult {
-  url: string;
+/** An answer from the I/O thread. The body is decoded on the VU, the only side that reads it. */
+export interface IoResult {
   status: number;
-  status_text: string;
+  statusText: string;
   proto: string;
-  headers: Record<string, string>;
+  /** Flat canonical name/value pairs (`Content-Type`, as k6 exposes them). */
+  headers: string[];
   body: string | Uint8Array | null;
   timings: Timings;
   error: string;
-  error_code: number;
-  remote_ip: string;
-  remote_port: number;
+  errorCode: number;
+  remoteIp: string;
+  remotePort: number;
+  bytesSent: number;
+  bytesReceived: number;
 }
 
 export interface ScenarioRef {
@@ -71,29 +112,55 @@ export interface ScenarioRef {
 
 /** Main → worker, while the worker is idle. */
 export type Command =
-  | { t: 'run'; scenario: ScenarioRef; mode: 'once'; iterationInTest: number; iterationInScenario: number; setupData: string }
   | { t: 'run'; scenario: ScenarioRef; mode: 'loop'; iterations: number; shared: SharedArrayBuffer | null; total: number; deadline: number; setupData: string }
+  | { t: 'run'; scenario: ScenarioRef; mode: 'queue'; queue: SharedArrayBuffer; total: number; deadline: number; setupData: string }
   | { t: 'call'; fn: 'setup' | 'teardown' | 'handleSummary'; arg: string }
   | { t: 'exit' };
 
 export interface DeclaredMetric { name: string; type: 'counter' | 'gauge' | 'rate' | 'trend'; isTime: boolean }
 
+/**
+ * Metric samples of one VU, columnar. Names and tag sets are numbered per VU and sent once;
+ * each sample is three numbers, so a batch is one typed array, moved rather than copied.
+ */
+export interface SampleBatch {
+  /** Metric names first used in this batch, numbered on from the VU's earlier ones. */
+  names: string[];
+  /** Tag sets first used in this batch, numbered on likewise. */
+  tags: Record<string, string>[];
+  /** The VU dropped its tag sets (too many distinct ones): their numbering restarts with this batch. */
+  reset: boolean;
+  /** Per sample: key (flags·2^48 + metric·2^32 + tag set), value, time (ms since epoch). */
+  data: Float64Array;
+}
+
+/** Sample flag: this http_req_duration sample also counts as one request of the time series. */
+export const SAMPLE_REQUEST = 1;
+
 /** Worker → main. */
 export type Report =
   | { t: 'ready'; options: string; metrics: DeclaredMetric[]; exports: string[] }
   | { t: 'init-error'; error: string }
-  | { t: 'http'; reqs: HttpRequestSpec[]; s: Sample[]; seq?: number }
-  | { t: 'flush'; s: Sample[]; metrics?: DeclaredMetric[] }
-  | { t: 'done'; s: Sample[]; completed: number; interrupted: boolean; errors: string[]; result?: string; metrics?: DeclaredMetric[] }
-  | { t: 'abort'; reason: string; s: Sample[] };
+  | { t: 'samples'; b: SampleBatch; metrics?: DeclaredMetric[] }
+  | { t: 'done'; b: SampleBatch | null; completed: number; interrupted: boolean; errors: string[]; result?: string; metrics?: DeclaredMetric[] }
+  | { t: 'abort'; reason: string; b: SampleBatch | null };
+
+/** Where a VU sends its requests: its I/O thread's doorbell, its bit there, and a port for oversized messages. */
+export interface IoLink {
+  bell: SharedArrayBuffer;
+  slot: number;
+  port: MessagePort;
+}
 
 /** Worker data given at spawn. */
 export interface WorkerInit {
   code: string;
   vu: number;
   env: Record<string, string>;
-  ctl: SharedArrayBuffer;
-  port: MessagePort;
+  /** Control words and the request/response areas (mailbox.ts). */
+  mailbox: SharedArrayBuffer;
+  /** Absent when only the init context is evaluated (reading options). */
+  io: IoLink | null;
   testStart: number;
   scriptDir: string;
   /** Shared counters: [iterationsCompleted, iterationsInterrupted, vusActive, vusInitialized]. */

@@ -1,7 +1,8 @@
 /**
  * A VU: one worker thread that evaluates the script's init context, then runs iterations
- * when the main thread says so. Bundled by esbuild into one CommonJS file (see build.ts),
- * so each worker starts without a TypeScript loader.
+ * when the main thread says so — a loop of its own (closed executors), or iterations taken
+ * from an arrival-rate scenario's queue. Bundled by esbuild into one CommonJS file (see
+ * build.ts), so each worker starts without a TypeScript loader.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
@@ -11,8 +12,8 @@ import * as core from './k6-core.js';
 import * as http from './k6-http.js';
 import * as metrics from './k6-metrics.js';
 import * as execution from './k6-execution.js';
-import { CTL, type Command, type WorkerInit } from './protocol.js';
-import { Aborted, Interrupted, baseTags, emit, flush, post, state, takeSamples } from './vu-state.js';
+import { CTL, QUEUE, type Command, type WorkerInit } from './protocol.js';
+import { Aborted, Interrupted, attachMailbox, baseTags, emit, flush, post, state, takeSamples } from './vu-state.js';
 
 const init = workerData as WorkerInit;
 const I_COMPLETED = 0, I_INTERRUPTED = 1;
@@ -36,9 +37,9 @@ function requireModule(name: string): unknown {
 }
 
 state.vu = init.vu;
-state.ctl = new Int32Array(init.ctl);
+attachMailbox(init.mailbox);
+if (init.io) { state.bell = new Int32Array(init.io.bell); state.slot = init.io.slot; state.port = init.io.port; }
 state.instance = new Int32Array(init.instance);
-state.port = init.port;
 state.testStart = init.testStart;
 state.optionsJSON = init.options;
 
@@ -97,7 +98,7 @@ function run(cmd: Extract<Command, { t: 'run' }>): void {
   const errors: string[] = [];
   let completed = 0, interrupted = false, abort: string | undefined;
   if (typeof fn !== 'function') {
-    post({ t: 'done', s: takeSamples(), completed: 0, interrupted: false, errors: [`function "${cmd.scenario.exec}" not found in exports`] });
+    post({ t: 'done', b: takeSamples(), completed: 0, interrupted: false, errors: [`function "${cmd.scenario.exec}" not found in exports`] });
     return;
   }
   if (state.scenario?.name !== cmd.scenario.name) { state.iterInScenario = 0; state.scenarioStartedAt = Date.now(); }
@@ -114,11 +115,8 @@ function run(cmd: Extract<Command, { t: 'run' }>): void {
     if (Date.now() - state.lastFlush > 200) flush();
     return !o.interrupted && o.abort === undefined;
   };
-  if (cmd.mode === 'once') {
-    state.iterInTest = cmd.iterationInTest;
-    state.progress = () => 0;
-    one();
-  } else {
+  if (cmd.mode === 'queue') takeFromQueue(cmd, one);
+  else {
     const shared = cmd.shared ? new Int32Array(cmd.shared) : null;
     state.progress = () => (cmd.total > 0 && shared ? Math.min(1, Atomics.load(shared, 0) / cmd.total) : cmd.deadline > 0 ? Math.min(1, (Date.now() - state.scenarioStartedAt) / (cmd.deadline - state.scenarioStartedAt)) : 0);
     for (let i = 0; i < cmd.iterations; i++) {
@@ -132,8 +130,39 @@ function run(cmd: Extract<Command, { t: 'run' }>): void {
       if (!one()) break;
     }
   }
-  if (abort !== undefined) post({ t: 'abort', reason: abort, s: takeSamples() });
-  post({ t: 'done', s: takeSamples(), completed, interrupted, errors, ...(state.newMetrics.length ? { metrics: state.newMetrics.splice(0) } : {}) });
+  if (abort !== undefined) post({ t: 'abort', reason: abort, b: takeSamples() });
+  post({ t: 'done', b: takeSamples(), completed, interrupted, errors, ...(state.newMetrics.length ? { metrics: state.newMetrics.splice(0) } : {}) });
+}
+
+/**
+ * Arrival-rate iterations: wait idle until the main thread grants a ticket, take it, run one
+ * iteration, report idle again. The VU is counted idle only while it waits here, so a ticket
+ * is granted only when some VU is ready to take it at once (k6's dropped_iterations otherwise).
+ */
+function takeFromQueue(cmd: Extract<Command, { mode: 'queue' }>, one: () => boolean): void {
+  const q = new Int32Array(cmd.queue);
+  const ctl = state.ctl;
+  state.progress = () => (cmd.deadline > 0 ? Math.min(1, (Date.now() - state.scenarioStartedAt) / (cmd.deadline - state.scenarioStartedAt)) : 0);
+  Atomics.add(q, QUEUE.idle, 1);
+  for (;;) {
+    if (Atomics.load(ctl, CTL.interrupt) === 1) break;
+    const seen = Atomics.load(q, QUEUE.seq);
+    const t = Atomics.load(q, QUEUE.tickets);
+    if (t > 0) {
+      if (Atomics.compareExchange(q, QUEUE.tickets, t, t - 1) !== t) continue;
+      state.iterInTest = Atomics.add(q, QUEUE.next, 1);
+      Atomics.store(ctl, CTL.active, 1);
+      const go = one();
+      Atomics.store(ctl, CTL.active, 0);
+      if (!go) break;
+      Atomics.add(q, QUEUE.idle, 1);
+      continue;
+    }
+    if (Atomics.load(q, QUEUE.closed) === 1 || Atomics.load(ctl, CTL.stop) === 1) break;
+    // Idle: hand over what was measured, then sleep until a grant (or 200 ms, to flush again).
+    if (Date.now() - state.lastFlush > 200) flush();
+    Atomics.wait(q, QUEUE.seq, seen, 200);
+  }
 }
 
 function call(cmd: Extract<Command, { t: 'call' }>): void {
@@ -152,11 +181,11 @@ function call(cmd: Extract<Command, { t: 'call' }>): void {
       result = r === undefined ? undefined : JSON.stringify(r);
     }
   } catch (e) {
-    if (e instanceof Aborted) post({ t: 'abort', reason: e.reason, s: takeSamples() });
+    if (e instanceof Aborted) post({ t: 'abort', reason: e.reason, b: takeSamples() });
     else errors.push(describe(e));
   }
   state.vu = saved;
-  post({ t: 'done', s: takeSamples(), completed: 0, interrupted: false, errors, ...(result !== undefined ? { result } : {}) });
+  post({ t: 'done', b: takeSamples(), completed: 0, interrupted: false, errors, ...(result !== undefined ? { result } : {}) });
 }
 
 parentPort!.on('message', (cmd: Command) => {
