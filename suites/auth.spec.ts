@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { registerSecret } from '../src/client/redact.js';
 import { ENDPOINTS, endpoint, offeredAt } from '../src/spec/index.js';
 import { expectStatus } from '../src/harness/assert.js';
+import { isGenericNotFound } from '../src/harness/notfound.js';
 import { probeCall } from '../src/harness/probe.js';
 import { appendAll, countRows, scratchTable, type Scratch } from '../src/harness/tables.js';
 import type { Auth, Reply, Target } from '../src/harness/target.js';
@@ -147,11 +148,16 @@ for (const ep of GUARDED) {
     for (const [how, auth] of tries) {
       const r = await target.call(probeCall(ep, state, { auth, expect: [401, 403, 404] }));
       if (r.status === 404) {
-        // A 404 either hides the endpoint from strangers (a refusal) or means it is not there at
-        // all — that is ROUTE-1/ROUTE-2's verdict, not this clause's: ask once with credentials.
-        const authorised = await target.call(probeCall(ep, state, { expect: [400, 401, 403, 404] }));
-        test.skip(authorised.status === 404, `${ep.method} ${ep.path} answers 404 with credentials too: not offered by the target (ROUTE-1/ROUTE-2 judge that)`);
-        continue;
+        // The generic 404 of a path that never existed: either the route hides itself from
+        // strangers (a refusal) or it is not there at all (ROUTE-1/ROUTE-2's verdict, not this
+        // clause's). A handler's own 404 ("table not found") means the call got through.
+        const probe = probeCall(ep, state, { auth });
+        if (await isGenericNotFound(target, r, probe.path, { auth })) {
+          const authorised = await target.call(probeCall(ep, state, { expect: [400, 401, 403, 404] }));
+          const missing = authorised.status === 404 && (await isGenericNotFound(target, authorised, probe.path, { auth: probeCall(ep, state).auth }));
+          test.skip(!!missing, `${ep.method} ${ep.path} answers the generic 404 with credentials too: not offered by the target (ROUTE-1/ROUTE-2 judge that)`);
+          continue;
+        }
       }
       expect.soft([401, 403], `${ep.method} ${ep.path} ${how} answered ${r.status}: ${r.text.slice(0, 120)} — must be refused with 401 or 403`).toContain(r.status);
     }

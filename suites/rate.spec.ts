@@ -14,6 +14,7 @@ import {
 } from '../src/spec/index.js';
 import { expectStatus } from '../src/harness/assert.js';
 import { Undecided } from '../src/harness/outcome.js';
+import { isGenericNotFound } from '../src/harness/notfound.js';
 import { probeCall } from '../src/harness/probe.js';
 import {
   baseKey, basesByFreshness, clockOf, fireFor, ipKey, isUnixTime, pickIps, prepare, refused, volley, type RateKey,
@@ -126,9 +127,14 @@ for (const cls of RATE_CLASSES) {
         const r = await t.call(probeCall(ep, t.state, { base: key.base ?? 0, localAddress: key.localAddress, raw429: true, expect: [400, 401, 403, 404, 405, 429] }));
         if (r.status === 429) break;
         if (r.status === 404) {
-          // Not offered at all: ROUTE-1/ROUTE-2 judge that; nothing to limit here.
-          test.info().annotations.push({ type: 'note', description: `${ep.method} ${ep.path} answered 404 (not offered); not judged here` });
-          break;
+          const probe = probeCall(ep, t.state, { base: key.base ?? 0, localAddress: key.localAddress });
+          const generic = await isGenericNotFound(t, r, probe.path, { auth: probe.auth, localAddress: key.localAddress });
+          if (generic === true) {
+            // The route is not there at all: ROUTE-1/ROUTE-2 judge that; nothing to limit here.
+            test.info().annotations.push({ type: 'note', description: `${ep.method} ${ep.path} answered the generic 404 (not offered); not judged here` });
+            break;
+          }
+          // Its handler answered (or even unknown paths get 429 now): it was not limited.
         }
         const control = await fireFor(t, key)(0);
         if (control.status === 429) {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ALL_METHODS, REMOVED, compareVersions } from '../src/spec/index.js';
 import { clause, expect, test } from '../src/harness/test.js';
 import type { Auth, Target } from '../src/harness/target.js';
+import { controlPath, sameBody } from '../src/harness/notfound.js';
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
@@ -17,24 +18,13 @@ function fill(probe: string, target: Target, token: string): string {
 /** The credential such a path once took: base tokens for the old base families, the account token elsewhere. */
 const credentialFor = (path: string): Auth => (path.startsWith('/dtable-') ? { base: 0 } : 'account');
 
-/** A path under the same prefix that never existed: the answer a removed path must be indistinguishable from. */
-function controlPath(path: string): string {
-  const [p] = path.split('?');
-  return p!.replace(/[^/]+\/$/, `no-such-endpoint-${Date.now()}/`);
-}
-
-/** Two 404 bodies are the same once each path (a server may echo it) is blanked out. */
-function sameBody(a: string, pathA: string, b: string, pathB: string): boolean {
-  const blank = (text: string, path: string) => [path, path.split('?')[0]!, encodeURI(path.split('?')[0]!)].reduce((t, p) => t.split(p).join('<path>'), text);
-  return blank(a, pathA) === blank(b, pathB);
-}
-
 for (const removed of REMOVED) {
   for (const probe of removed.probes) {
     test(...clause(removed.clause, `${probe.split('?')[0]} answers 404 to every method, with and without credentials (removed ${removed.removed})`, 'spec'), async ({ target, state }) => {
       test.skip(compareVersions(state.apiVersion, removed.removed) < 0, `removed in ${removed.removed}; the run holds the target to ${state.apiVersion}`);
       const path = fill(probe, target, 'a1b2c3d4e5f6a7b8c9d0');
-      const control = await target.call({ path: controlPath(path), expect: [401, 403, 404] });
+      const controlAt = controlPath(path);
+      const control = await target.call({ path: controlAt, expect: [401, 403, 404] });
       for (const auth of ['none', credentialFor(path)] as Auth[]) {
         for (const method of ALL_METHODS) {
           const r = await target.call({ method, path, auth, json: method === 'GET' ? undefined : {}, expect: [401, 403, 404, 405], raw429: false });
@@ -43,7 +33,7 @@ for (const removed of REMOVED) {
           if (r.status === 404 && control.status === 404) {
             // A route still registered answers its own 404 ("External link not found."); a
             // removed one answers the server's generic 404, as the control path does.
-            expect.soft(sameBody(r.text, path, control.text, controlPath(path)), `${label}: its 404 body ${JSON.stringify(r.text.slice(0, 120))} differs from the 404 of a path that never existed (${JSON.stringify(control.text.slice(0, 120))}) — the route still answers`).toBe(true);
+            expect.soft(sameBody(r.text, path, control.text, controlAt), `${label}: its 404 body ${JSON.stringify(r.text.slice(0, 120))} differs from the 404 of a path that never existed (${JSON.stringify(control.text.slice(0, 120))}) — the route still answers`).toBe(true);
           }
           for (const h of RATE_HEADERS) {
             expect.soft(h in r.headers, `${label}: header ${h} ${h in r.headers ? 'present' : 'absent'}, unlike a path that never existed — it reveals the route`).toBe(h in control.headers);

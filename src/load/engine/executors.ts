@@ -1,12 +1,13 @@
 /**
  * k6's executors on the VU pool. Closed models (shared-iterations, per-vu-iterations,
  * constant-vus) hand each VU a loop it runs by itself, with a shared atomic counter for
- * shared iterations; arrival-rate executors start each iteration from the main thread at
- * the scheduled time and count `dropped_iterations` when no VU is free (allocating more, up
+ * shared iterations. Arrival-rate executors keep the clock on the main thread: at each
+ * scheduled start they grant a ticket if a VU is idle — idle VUs wait on a shared queue and
+ * take tickets themselves — and count `dropped_iterations` when none is (allocating more, up
  * to maxVUs, as k6 does). Every executor ends at its duration/maxDuration; iterations still
  * running after gracefulStop are interrupted.
  */
-import type { ScenarioRef } from '../runtime/protocol.js';
+import { QUEUE, QUEUE_WORDS, type ScenarioRef } from '../runtime/protocol.js';
 import type { Collector } from './collect.js';
 import { startedBy, type Scenario } from './options.js';
 import type { VU, VuPool } from './vus.js';
@@ -47,15 +48,15 @@ function release(ctx: ExecContext, vus: readonly VU[]): void {
   for (const v of vus) ctx.owner.delete(v);
 }
 
-/** Wait for the VUs' loops; stop them at `endAt`, interrupt them gracefulStop later. */
-async function supervise(ctx: ExecContext, vus: VU[], runs: Promise<{ completed: number; interrupted: boolean }>[], endAt: number, graceMs: number): Promise<ExecResult> {
+/** Wait for the VUs' loops; stop them at `endAt`, interrupt them gracefulStop (plus `extraMs`) later. */
+async function supervise(ctx: ExecContext, vus: VU[], runs: Promise<{ completed: number; interrupted: boolean }>[], endAt: number, graceMs: number, extraMs = 0): Promise<ExecResult> {
   let finished = false;
   const all = Promise.all(runs).finally(() => { finished = true; });
   const watchdog = (async () => {
     await Promise.race([sleep(endAt - Date.now()), ctx.aborted, all]);
     if (finished) return;
     for (const v of vus) v.stop();
-    await Promise.race([sleep(graceMs), all]);
+    await Promise.race([sleep(graceMs + extraMs), all]);
     if (!finished) for (const v of vus) v.interrupt();
   })();
   const res = await all;
@@ -81,17 +82,19 @@ async function arrival(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
   const startedAt = Date.now();
   const endAt = startedAt + s.durationMs;
   const total = Math.ceil(startedBy(s, s.durationMs) - 1e-9);
-  const running = new Set<Promise<unknown>>();
-  let started = 0, completed = 0, dropped = 0, spawning = 0, interrupted = false, stopped = false;
-  void ctx.aborted.then(() => { stopped = true; });
-  const idle: VU[] = [...own];
+  const q = new Int32Array(new SharedArrayBuffer(QUEUE_WORDS * 4));
   const sref = ref(s, startedAt);
+  const runs: Promise<{ completed: number; interrupted: boolean }>[] = [];
+  const join = (v: VU) => { runs.push(v.send({ t: 'run', scenario: sref, mode: 'queue', queue: q.buffer as SharedArrayBuffer, total, deadline: endAt, setupData: ctx.setupData })); };
+  own.forEach(join);
+  let started = 0, dropped = 0, spawning = 0, stopped = false;
+  void ctx.aborted.then(() => { stopped = true; });
   const grow = () => {
     // One VU initialises at a time: a worker's start-up is CPU-heavy, and a burst of them would
-    // starve the dispatcher and drop more iterations than it saves (pre-allocate instead).
+    // starve the VUs at work and drop more iterations than it saves (pre-allocate instead).
     if (own.length + spawning >= s.maxVUs || spawning > 0) return;
     spawning++;
-    ctx.pool.spawn().then((v) => { ctx.owner.set(v, s.name); own.push(v); idle.push(v); }, () => undefined).finally(() => { spawning--; });
+    ctx.pool.spawn().then((v) => { ctx.owner.set(v, s.name); own.push(v); if (!stopped && Atomics.load(q, QUEUE.closed) === 0) join(v); }, () => undefined).finally(() => { spawning--; });
   };
   // Time (ms from start) at which iteration number `i` is due: invert the rate integral.
   const dueAt = (i: number): number => {
@@ -103,33 +106,29 @@ async function arrival(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
     const now = Date.now() - startedAt;
     if (now >= s.durationMs) break;
     const due = Math.min(total, Math.floor(startedBy(s, now) + 1e-9) + 1);
+    let granted = 0;
     for (; started < due; started++) {
-      const vu = idle.pop();
-      if (!vu) {
-        dropped++;
-        ctx.collector.dropped(s.name, Date.now());
-        grow();
-        continue;
-      }
-      const p = vu.send({ t: 'run', scenario: sref, mode: 'once', iterationInTest: started, iterationInScenario: started, setupData: ctx.setupData }).then((d) => {
-        completed += d.completed;
-        if (d.interrupted) interrupted = true;
-        if (!vu.dead) idle.push(vu);
-        running.delete(p);
-      });
-      running.add(p);
+      // Only this thread takes from `idle` (VUs only add to it), so a positive load stays positive.
+      if (Atomics.load(q, QUEUE.idle) > 0) { Atomics.sub(q, QUEUE.idle, 1); granted++; continue; }
+      dropped++;
+      ctx.collector.dropped(s.name, Date.now());
+      grow();
+    }
+    if (granted) {
+      Atomics.add(q, QUEUE.tickets, granted);
+      Atomics.add(q, QUEUE.seq, 1);
+      Atomics.notify(q, QUEUE.seq, granted);
     }
     if (started >= total) break;
     await sleep(Math.min(dueAt(started) - (Date.now() - startedAt), endAt - Date.now()));
   }
-  const all = Promise.all(running);
-  let finished = false;
-  void all.then(() => { finished = true; });
-  await Promise.race([all, sleep(Math.max(0, endAt - Date.now()) + s.gracefulStopMs)]);
-  if (!finished) for (const v of own) if (v.busy) v.interrupt();
-  await all;
+  // No more grants: VUs leave once the granted tickets are taken and their iterations end.
+  Atomics.store(q, QUEUE.closed, 1);
+  Atomics.add(q, QUEUE.seq, 1);
+  Atomics.notify(q, QUEUE.seq);
+  const r = await supervise(ctx, own, runs, Date.now(), s.gracefulStopMs, Math.max(0, endAt - Date.now()));
   release(ctx, own);
-  return { completed, interrupted, dropped };
+  return { ...r, dropped };
 }
 
 export function runExecutor(ctx: ExecContext, s: Scenario): Promise<ExecResult> {

@@ -1,16 +1,16 @@
 /** A script's exported options, read by evaluating its init context once (as k6 does before a run). */
 import type { ReadyReport } from './vus.js';
 import { toCommonJs, workerBundle } from '../runtime/build.js';
-import { MessageChannel, Worker } from 'node:worker_threads';
-import { CTL_WORDS, type Report, type WorkerInit } from '../runtime/protocol.js';
+import { Worker } from 'node:worker_threads';
+import { type Report, type WorkerInit } from '../runtime/protocol.js';
+import { MAILBOX_BYTES } from '../runtime/mailbox.js';
 
 export async function readOptions(bundleCode: string, env: Record<string, string>, scriptDir: string): Promise<ReadyReport> {
-  const { port1, port2 } = new MessageChannel();
   const init: WorkerInit = {
-    code: await toCommonJs(bundleCode), vu: 0, env, ctl: new SharedArrayBuffer(CTL_WORDS * 4), port: port2, testStart: Date.now(),
+    code: await toCommonJs(bundleCode), vu: 0, env, mailbox: new SharedArrayBuffer(MAILBOX_BYTES), io: null, testStart: Date.now(),
     scriptDir, instance: new SharedArrayBuffer(16), options: '{}',
   };
-  const worker = new Worker(await workerBundle(), { workerData: init, transferList: [port2], execArgv: [] });
+  const worker = new Worker(await workerBundle(), { workerData: init, execArgv: [] });
   try {
     return await new Promise<ReadyReport>((resolve, reject) => {
       worker.on('message', (r: Report) => {
@@ -21,7 +21,6 @@ export async function readOptions(bundleCode: string, env: Record<string, string
       worker.on('exit', () => reject(new Error('the init context ended without options')));
     });
   } finally {
-    port1.close();
     await worker.terminate();
   }
 }

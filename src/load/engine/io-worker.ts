@@ -88,12 +88,16 @@ function drain(): void {
 
 let closing = false;
 
+/** Atomics.waitAsync: in V8 since Node 16, typed only in TypeScript's ES2024 lib (newer than this project's). */
+type WaitAsync = (a: Int32Array, i: number, v: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync.bind(Atomics);
+
 async function pump(): Promise<void> {
   while (!closing) {
     // Read the ring counter before draining: a ring during the drain makes the wait return at once.
     const seen = Atomics.load(bell, BELL.ring);
     drain();
-    const w = Atomics.waitAsync(bell, BELL.ring, seen);
+    const w = waitAsync(bell, BELL.ring, seen);
     if (w.async) await w.value;
   }
 }

@@ -7,10 +7,10 @@ import { Registry } from '../metrics/registry.js';
 import { TimeSeries } from '../metrics/timeseries.js';
 import { abortingFailures, bindThresholds, evaluate, parseThresholds, type ThresholdResult } from '../metrics/thresholds.js';
 import { summaryData, type CheckTally } from '../metrics/summary.js';
-import { toCommonJs, workerBundle } from '../runtime/build.js';
+import { ioWorkerBundle, toCommonJs, workerBundle } from '../runtime/build.js';
 import { Collector } from './collect.js';
 import { runExecutor, type ExecContext } from './executors.js';
-import { HttpIo } from './io.js';
+import { IoPool } from './io-pool.js';
 import { normaliseScenarios, scenarioEndMs, type Scenario } from './options.js';
 import { parseDuration } from './duration.js';
 import { VuPool, type ReadyReport, type VU } from './vus.js';
@@ -25,6 +25,8 @@ export interface RunInput {
   /** Called for script errors and logs (already redacted by the caller's sink). */
   log?: (line: string) => void;
   setupTimeoutMs?: number;
+  /** I/O threads answering the VUs' HTTP calls (default 1). */
+  ioThreads?: number;
 }
 
 export interface RunOutcome {
@@ -49,7 +51,7 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   registry.declareBuiltins();
   const series = new TimeSeries(Date.now());
   const collector = new Collector(registry, series);
-  const io = new HttpIo();
+  const io = new IoPool(await ioWorkerBundle(), input.ioThreads ?? 1);
   const errors: string[] = [];
   let abortReason: string | undefined;
   let signalAbort!: () => void;
@@ -124,7 +126,9 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   base.startedAt = t0;
   const ctx: ExecContext = { pool, collector, setupData, aborted, owner: new Map() };
   const ticker = setInterval(() => {
-    collector.vus(pool.active, pool.initialized, Date.now());
+    const active = pool.active;
+    Atomics.store(pool.instance, 2, active);
+    collector.vus(active, pool.initialized, Date.now());
     const failing = abortingFailures(specs, registry, Date.now() - t0);
     if (failing.length) abort(`thresholds ${failing.map((f) => `${f.selector}: ${f.source}`).join(', ')} crossed`);
   }, 1000);

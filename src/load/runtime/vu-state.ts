@@ -83,7 +83,7 @@ samples.setOnFull(flush);
 
 export function post(r: Report): void {
   const b = 'b' in r ? r.b : null;
-  parentPort!.postMessage(r, b ? [b.data.buffer] : []);
+  parentPort!.postMessage(r, b ? [b.data.buffer as ArrayBuffer] : []);
 }
 
 /**
