@@ -37,7 +37,9 @@ const vus: (Vu | undefined)[] = [];
 const early = new Set<number>();
 let words = 0;
 
+let served = 0;
 function serve(slot: number): void {
+  served++;
   const vu = vus[slot];
   if (!vu) { early.add(slot); return; }
   const seq = Atomics.load(vu.ctl, CTL.reqSeq);
@@ -97,8 +99,12 @@ async function pump(): Promise<void> {
     // Read the ring counter before draining: a ring during the drain makes the wait return at once.
     const seen = Atomics.load(bell, BELL.ring);
     drain();
+    // Say so before sleeping: a VU that rings after this notifies; one that rang before, and
+    // did not see it, changed the ring counter, so the wait below returns at once.
+    Atomics.store(bell, BELL.asleep, 1);
     const w = waitAsync(bell, BELL.ring, seen);
     if (w.async) await w.value;
+    Atomics.store(bell, BELL.asleep, 0);
   }
 }
 
@@ -107,12 +113,15 @@ parentPort!.on('message', (c: IoCommand) => {
     const buf = c.mailbox;
     vus[c.slot] = { ctl: new Int32Array(buf), reqs: new Reader(buf, REQ_AT), answers: new Writer(buf, RESP_AT, RESP_AT + RESP_BYTES), port: c.port, localAddress: c.localAddress, taken: 0 };
     words = Math.max(words, (c.slot >> 5) + 1);
+    // The VU may have rung already: its bit was either taken (and remembered) or not yet looked at.
     if (early.delete(c.slot)) serve(c.slot);
+    drain();
   } else if (c.t === 'forget') {
     const vu = vus[c.slot];
     vu?.port.close();
     vus[c.slot] = undefined;
   } else if (c.t === 'close') {
+    if (process.env.VU_CPU) { const f = require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' '); process.stderr.write(`IOCPU ${served} ${(Number(f[11]) + Number(f[12])) * 10} ${Number(f[11]) * 10}\n`); }
     closing = true;
     void io.close().then(() => parentPort!.postMessage('closed'));
   }

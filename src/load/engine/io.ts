@@ -88,7 +88,7 @@ export class HttpIo {
       const timings: Timings = { blocked: tStart - t0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: first - tStart, receiving: end - first, duration: end - tStart };
       if (err) { done(failure(err.message, errorCode(err), timings, sent, size, req)); return; }
       done({
-        status, statusText: `${status} ${statusText}`.trim(), proto: 'HTTP/1.1', headers: resHeaders, chunks, size, responseType: req.responseType,
+        status, statusText: `${status} ${statusText}`.trim(), proto: 'HTTP/1.1', headers: resHeaders, chunks, responseType: req.responseType,
         timings, error: '', errorCode: 0, remoteIp: target.remoteIp, remotePort: target.remotePort, bytesSent: sent, bytesReceived: size + 64,
       });
     };
@@ -132,7 +132,7 @@ export class HttpIo {
 
 function failure(message: string, code: number, timings: Timings, sent: number, received: number, req: IoRequest): Answer {
   return {
-    status: 0, statusText: '', proto: '', headers: [], chunks: null, size: 0, responseType: req.responseType, timings,
+    status: 0, statusText: '', proto: '', headers: [], chunks: null, responseType: req.responseType, timings,
     error: message, errorCode: code, remoteIp: '', remotePort: 0, bytesSent: sent, bytesReceived: received,
   };
 }

@@ -1,5 +1,5 @@
 /** `k6/execution`: vu, scenario, instance and test, as live getters like k6's. */
-import { Aborted, state } from './vu-state.js';
+import { Aborted, setVuTags, state } from './vu-state.js';
 
 const I = { completed: 0, interrupted: 1, active: 2, initialized: 3 } as const;
 
@@ -9,7 +9,7 @@ export const vu = {
   get iterationInInstance() { return state.iterInInstance; },
   get iterationInScenario() { return state.iterInScenario; },
   get tags() { return state.vuTags; },
-  set tags(v: Record<string, string>) { state.vuTags = { ...v }; },
+  set tags(v: Record<string, string>) { setVuTags(v); },
   metrics: {
     get tags() { return state.vuTags; },
     get metadata() { return {}; },

@@ -5,9 +5,9 @@
  */
 import type { Expected, HttpRequestSpec, IoResult } from './protocol.js';
 import { SAMPLE_REQUEST } from './protocol.js';
-import { baseTags, exchange, state } from './vu-state.js';
+import { baseKey, baseTags, exchange, state } from './vu-state.js';
 import { Response, type RequestInfo } from './k6-response.js';
-import { metricId, push, tagSetId } from './samples.js';
+import { metricId, push, tagSetIdFor } from './samples.js';
 import { stringTags } from './k6-core.js';
 import { parseDuration } from '../engine/duration.js';
 
@@ -55,7 +55,8 @@ function toSpec(method: string, url: unknown, body: Body, params: Params | null 
   const u = String(url);
   const p = params ?? {};
   const headers: Record<string, string> = { 'User-Agent': USER_AGENT };
-  for (const [k, v] of Object.entries(p.headers ?? {})) headers[k] = String(v);
+  const ph = p.headers;
+  if (ph) for (const k of Object.keys(ph)) headers[k] = String(ph[k]);
   let payload: string | Uint8Array | null = null;
   if (typeof body === 'string') payload = body;
   else if (body instanceof ArrayBuffer) payload = new Uint8Array(body);
@@ -68,13 +69,15 @@ function toSpec(method: string, url: unknown, body: Body, params: Params | null 
   if (timeoutMs === undefined) throw new Error(`invalid timeout ${String(p.timeout)}`);
   // As in k6: a responseCallback key that is present but null or undefined disables http_req_failed.
   const expected = !Object.prototype.hasOwnProperty.call(p, 'responseCallback') ? defaultCallback : p.responseCallback ? p.responseCallback.ranges : null;
-  const userTags = stringTags(p.tags);
+  const userTags = p.tags ? stringTags(p.tags) : NO_TAGS;
   const spec: HttpRequestSpec = {
     method, url: u, headers, body: payload, timeoutMs, expected,
     responseType: p.responseType ?? (discardBodies ? 'none' : 'text'),
-    tags: { ...baseTags(), ...userTags },
+    userTags, tagsKey: `${baseKey()}\u0001${userTags === NO_TAGS ? '' : JSON.stringify(userTags)}`,
   };
-  const info: RequestInfo = { method, url: u, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])), body: typeof payload === 'string' ? payload : '' };
+  const infoHeaders: Record<string, string[]> = {};
+  for (const k in headers) infoHeaders[k] = [headers[k]!];
+  const info: RequestInfo = { method, url: u, headers: infoHeaders, body: typeof payload === 'string' ? payload : '' };
   return [spec, info];
 }
 
@@ -95,18 +98,26 @@ const M = {
   sent: metricId('data_sent'), received: metricId('data_received'),
 };
 
+const NO_TAGS: Record<string, string> = {};
+
 /** The samples k6 emits for one request, tagged with its system tags and expected_response. */
 function measure(spec: HttpRequestSpec, r: IoResult, time: number): void {
-  const tags: Record<string, string> = { ...spec.tags, method: spec.method, url: spec.url, name: spec.tags.name ?? spec.url, status: String(r.status), proto: r.proto };
-  let failed = false;
+  let failed = false, expected = '';
   if (spec.expected) {
     let ok = false;
     for (const [lo, hi] of spec.expected) if (r.status >= lo && r.status <= hi) { ok = true; break; }
     failed = !ok;
-    tags.expected_response = ok ? 'true' : 'false';
+    expected = ok ? 'true' : 'false';
   }
-  if (r.errorCode) { tags.error = r.error; tags.error_code = String(r.errorCode); }
-  const id = tagSetId(tags);
+  // The tag set is named by what it is made of; it is built only the first time it is seen.
+  const key = `h${spec.tagsKey}\u0001${spec.method}\u0001${spec.url}\u0001${r.status}\u0001${r.proto}\u0001${expected}\u0001${r.errorCode}\u0001${r.error}`;
+  const id = tagSetIdFor(key, () => {
+    const tags: Record<string, string> = { ...baseTags(), ...spec.userTags };
+    Object.assign(tags, { method: spec.method, url: spec.url, name: tags.name ?? spec.url, status: String(r.status), proto: r.proto });
+    if (expected) tags.expected_response = expected;
+    if (r.errorCode) { tags.error = r.error; tags.error_code = String(r.errorCode); }
+    return tags;
+  });
   const t = r.timings;
   push(M.reqs, id, 1, time);
   // This sample also feeds the time series (one request, its duration, status and key).

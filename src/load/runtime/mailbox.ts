@@ -4,6 +4,10 @@
  * answer to an interrupted request can never overwrite a request not yet read. What does not
  * fit goes through the VU's MessagePort instead (the area then says so); the areas are sized
  * so that ordinary API calls never need that.
+ *
+ * Short strings travel joined by NUL (method and headers; status text, protocol, address and
+ * error; response headers): each string costs a call into C++ to encode or decode, and NUL
+ * cannot occur in any of them on the wire — a request whose headers contain one takes the port.
  */
 import { CTL_WORDS, type HttpRequestSpec, type IoRequest, type IoResult, type ResponseType } from './protocol.js';
 import { Reader, Writer } from './wire.js';
@@ -15,21 +19,28 @@ export const RESP_BYTES = 64 * 1024;
 export const MAILBOX_BYTES = RESP_AT + RESP_BYTES;
 
 const TYPES: readonly ResponseType[] = ['text', 'binary', 'none'];
+const SEP = '\u0000';
+const INLINE = 0, VIA_PORT = 1;
+const BODY_NONE = 0, BODY_TEXT = 1, BODY_BINARY = 2;
 
-/** A request area: count, then each request. Returns false when it did not fit. */
+/** A request area: count, then each request. Returns false when it must take the port. */
 export function writeRequests(w: Writer, list: readonly HttpRequestSpec[]): boolean {
   w.reset();
-  w.u8(0);
+  w.u8(INLINE);
   w.u32(list.length);
   for (const r of list) {
-    w.str(r.method);
+    if (r.method.includes(SEP)) return false;
+    let head = r.method;
+    for (const k in r.headers) {
+      const v = r.headers[k]!;
+      if (k.includes(SEP) || v.includes(SEP)) return false;
+      head += SEP + k + SEP + v;
+    }
+    w.str(head);
     w.str(r.url);
-    const keys = Object.keys(r.headers);
-    w.u32(keys.length);
-    for (const k of keys) { w.str(k); w.str(r.headers[k]!); }
-    if (r.body === null) w.u8(0);
-    else if (typeof r.body === 'string') { w.u8(1); w.str(r.body); }
-    else { w.u8(2); w.bytes(r.body); }
+    if (r.body === null) w.u8(BODY_NONE);
+    else if (typeof r.body === 'string') { w.u8(BODY_TEXT); w.str(r.body); }
+    else { w.u8(BODY_BINARY); w.bytes(r.body); }
     w.f64(r.timeoutMs);
     w.u8(TYPES.indexOf(r.responseType));
   }
@@ -39,26 +50,24 @@ export function writeRequests(w: Writer, list: readonly HttpRequestSpec[]): bool
 /** Marks an area whose content went through the port. */
 export function writeViaPort(w: Writer): void {
   w.reset();
-  w.u8(1);
+  w.u8(VIA_PORT);
 }
 
 /** null: the requests are on the port. */
 export function readRequests(r: Reader): IoRequest[] | null {
   r.reset();
-  if (r.u8() === 1) return null;
+  if (r.u8() === VIA_PORT) return null;
   const n = r.u32();
   const out: IoRequest[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const method = r.str();
+    const head = r.str().split(SEP);
+    const method = head[0]!;
+    head.shift();
     const url = r.str();
-    const nh = r.u32();
-    const headers: string[] = new Array(nh * 2);
-    for (let h = 0; h < nh * 2; h++) headers[h] = r.str();
-    const kind = r.u8();
     // A string body was written as UTF-8: its bytes are what goes on the wire.
-    const body = kind === 0 ? null : r.bytes();
+    const body = r.u8() === BODY_NONE ? null : r.bytes();
     const timeoutMs = r.f64();
-    out[i] = { method, url, headers, body, timeoutMs, responseType: TYPES[r.u8()]! };
+    out[i] = { method, url, headers: head, body, timeoutMs, responseType: TYPES[r.u8()]! };
   }
   return out;
 }
@@ -71,42 +80,39 @@ export function toIoRequest(r: HttpRequestSpec): IoRequest {
   return { method: r.method, url: r.url, headers, body, timeoutMs: r.timeoutMs, responseType: r.responseType };
 }
 
-/** The body of an answer before it is written: undici's chunks, and what the script asked for. */
+/** An answer before it is written: the body still in undici's chunks, and what the script asked for. */
 export interface Answer extends Omit<IoResult, 'body'> {
   chunks: Buffer[] | null;
-  size: number;
   responseType: ResponseType;
 }
 
-const BODY_NONE = 0, BODY_TEXT = 1, BODY_BINARY = 2;
-
+/** Returns false when the answers must take the port. */
 export function writeAnswers(w: Writer, list: readonly Answer[]): boolean {
   w.reset();
-  w.u8(0);
+  w.u8(INLINE);
   w.u32(list.length);
   for (const a of list) {
+    for (const h of a.headers) if (h.includes(SEP)) return false;
+    const headers = a.headers.join(SEP);
     w.u16(a.status);
-    w.str(a.statusText);
-    w.str(a.proto);
+    w.u32(a.errorCode);
+    w.u32(a.remotePort);
     const t = a.timings;
     w.f64(t.blocked); w.f64(t.connecting); w.f64(t.tls_handshaking); w.f64(t.sending); w.f64(t.waiting); w.f64(t.receiving); w.f64(t.duration);
-    w.str(a.error);
-    w.u32(a.errorCode);
-    w.str(a.remoteIp);
-    w.u32(a.remotePort);
     w.f64(a.bytesSent);
     w.f64(a.bytesReceived);
-    w.u32(a.headers.length);
-    for (const h of a.headers) w.str(h);
+    // The error goes last: it is the one free text, so a NUL in it stays in it.
+    w.str(a.statusText + SEP + a.proto + SEP + a.remoteIp + SEP + a.error);
+    w.str(headers);
     if (!a.chunks || a.responseType === 'none') w.u8(BODY_NONE);
-    else { w.u8(a.responseType === 'binary' ? BODY_BINARY : BODY_TEXT); w.chunks(a.chunks, a.size); }
+    else { w.u8(a.responseType === 'binary' ? BODY_BINARY : BODY_TEXT); w.chunks(a.chunks); }
   }
   return w.ok;
 }
 
 /** An answer as it travels on the port: the body made whole. */
 export function toIoResult(a: Answer): IoResult {
-  const { chunks, size: _size, responseType, ...rest } = a;
+  const { chunks, responseType, ...rest } = a;
   const whole = chunks && responseType !== 'none' ? Buffer.concat(chunks) : null;
   return { ...rest, body: whole === null ? null : responseType === 'binary' ? new Uint8Array(whole) : whole.toString('utf8') };
 }
@@ -114,26 +120,26 @@ export function toIoResult(a: Answer): IoResult {
 /** null: the answers are on the port. */
 export function readAnswers(r: Reader): IoResult[] | null {
   r.reset();
-  if (r.u8() === 1) return null;
+  if (r.u8() === VIA_PORT) return null;
   const n = r.u32();
   const out: IoResult[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const status = r.u16();
-    const statusText = r.str();
-    const proto = r.str();
-    const timings = { blocked: r.f64(), connecting: r.f64(), tls_handshaking: r.f64(), sending: r.f64(), waiting: r.f64(), receiving: r.f64(), duration: r.f64() };
-    const error = r.str();
     const errorCode = r.u32();
-    const remoteIp = r.str();
     const remotePort = r.u32();
+    const timings = { blocked: r.f64(), connecting: r.f64(), tls_handshaking: r.f64(), sending: r.f64(), waiting: r.f64(), receiving: r.f64(), duration: r.f64() };
     const bytesSent = r.f64();
     const bytesReceived = r.f64();
-    const nh = r.u32();
-    const headers: string[] = new Array(nh);
-    for (let h = 0; h < nh; h++) headers[h] = r.str();
+    const meta = r.str();
+    const a = meta.indexOf(SEP), b = meta.indexOf(SEP, a + 1), c = meta.indexOf(SEP, b + 1);
+    const head = r.str();
+    const headers = head === '' ? [] : head.split(SEP);
     const kind = r.u8();
     const body = kind === BODY_NONE ? null : kind === BODY_TEXT ? r.str() : r.bytes();
-    out[i] = { status, statusText, proto, headers, body, timings, error, errorCode, remoteIp, remotePort, bytesSent, bytesReceived };
+    out[i] = {
+      status, statusText: meta.slice(0, a), proto: meta.slice(a + 1, b), remoteIp: meta.slice(b + 1, c), error: meta.slice(c + 1),
+      headers, body, timings, errorCode, remotePort, bytesSent, bytesReceived,
+    };
   }
   return out;
 }

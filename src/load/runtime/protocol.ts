@@ -43,8 +43,11 @@ export const QUEUE = {
 } as const;
 export const QUEUE_WORDS = 8;
 
-/** The doorbell of an I/O thread (Int32 indices): a ring counter, then one bit per VU slot. */
-export const BELL = { ring: 0, bits: 1 } as const;
+/**
+ * The doorbell of an I/O thread (Int32 indices): a ring counter, whether the thread is asleep
+ * on it (only then does a VU pay for a notify), then one bit per VU slot.
+ */
+export const BELL = { ring: 0, asleep: 1, bits: 2 } as const;
 
 /** Status ranges counted as expected (k6 `expectedStatuses`); null disables http_req_failed. */
 export type Expected = [number, number][] | null;
@@ -60,7 +63,10 @@ export interface HttpRequestSpec {
   timeoutMs: number;
   responseType: ResponseType;
   expected: Expected;
-  tags: Record<string, string>;
+  /** The request's own tags (params.tags); k6's base and system tags are added when it is measured. */
+  userTags: Record<string, string>;
+  /** Names the base and user tags at the time of the call (vu-state baseKey()). */
+  tagsKey: string;
 }
 
 /** A request as the I/O thread sends it: only what goes on the wire. */

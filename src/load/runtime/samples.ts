@@ -29,13 +29,17 @@ export function metricId(name: string): number {
 
 /** The number of a tag set; equal sets written in the same key order share it. */
 export function tagSetId(tags: Record<string, string>): number {
-  const key = JSON.stringify(tags);
+  return tagSetIdFor(JSON.stringify(tags), () => tags);
+}
+
+/** The number of the tag set `key` names; `build` makes the set the first time it is seen. */
+export function tagSetIdFor(key: string, build: () => Record<string, string>): number {
   let id = tagIds.get(key);
   if (id === undefined) {
     if (tagIds.size >= MAX_TAG_SETS) forget();
     id = tagIds.size;
     tagIds.set(key, id);
-    newTags.push(tags);
+    newTags.push(build());
   }
   return id;
 }

@@ -61,8 +61,59 @@ export function baseTags(): Record<string, string> {
   return Object.assign(t, state.vuTags);
 }
 
+/** Bumped whenever the script changes `exec.vu.tags` (set, delete or replace). */
+let vuTagsVersion = 0;
+
+/** `exec.vu.tags` as the script sees it: a plain object that tells when it changes. */
+export function setVuTags(tags: Record<string, string>): void {
+  vuTagsVersion++;
+  state.vuTags = new Proxy({ ...tags }, {
+    set(t, k, v) { vuTagsVersion++; return Reflect.set(t, k, v); },
+    deleteProperty(t, k) { vuTagsVersion++; return Reflect.deleteProperty(t, k); },
+    defineProperty(t, k, d) { vuTagsVersion++; return Reflect.defineProperty(t, k, d); },
+  });
+}
+
+let keyScenario: ScenarioRef | null = null, keyGroup = '', keyVersion = -1, key = 0;
+const baseIds = new Map<string, number>();
+
+/**
+ * A number naming the current base tags, recomputed only when the scenario, the group or the
+ * VU tags change: samples find their tag set by this number (plus their own tags) instead of
+ * serialising a tags object per sample.
+ */
+export function baseKey(): number {
+  if (state.scenario !== keyScenario || state.group !== keyGroup || vuTagsVersion !== keyVersion) {
+    keyScenario = state.scenario; keyGroup = state.group; keyVersion = vuTagsVersion;
+    const json = JSON.stringify(baseTags());
+    let id = baseIds.get(json);
+    if (id === undefined) baseIds.set(json, (id = baseIds.size));
+    key = id;
+  }
+  return key;
+}
+
 export function emit(metric: string, value: number, tags: Record<string, string>): void {
   samples.push(samples.metricId(metric), samples.tagSetId(tags), value, Date.now());
+}
+
+function iterationTags(): Record<string, string> {
+  const t = baseTags();
+  t.group = '';
+  return t;
+}
+
+const ITERATIONS = samples.metricId('iterations'), ITERATION_DURATION = samples.metricId('iteration_duration');
+
+/** An iteration's samples, tagged with the base tags outside any group (k6: group ''). */
+export function emitIteration(durationMs: number): void {
+  const saved = state.group;
+  state.group = '';
+  const id = samples.tagSetIdFor(`i${baseKey()}`, iterationTags);
+  state.group = saved;
+  const now = Date.now();
+  samples.push(ITERATIONS, id, 1, now);
+  samples.push(ITERATION_DURATION, id, durationMs, now);
 }
 
 /** Buffered samples (and metrics declared since the last batch) for a report to the main thread. */
@@ -103,7 +154,8 @@ export function exchange(reqs: readonly HttpRequestSpec[]): IoResult[] {
   const bell = state.bell;
   Atomics.or(bell, BELL.bits + (state.slot >> 5), 1 << (state.slot & 31));
   Atomics.add(bell, BELL.ring, 1);
-  Atomics.notify(bell, BELL.ring, 1);
+  // A busy I/O thread drains the bits before it sleeps again: wake it only when it sleeps.
+  if (Atomics.load(bell, BELL.asleep) === 1) Atomics.notify(bell, BELL.ring, 1);
   for (let have = Atomics.load(ctl, CTL.respSeq); have !== seq; have = Atomics.load(ctl, CTL.respSeq)) {
     if (Atomics.load(ctl, CTL.interrupt) === 1) throw new Interrupted();
     Atomics.wait(ctl, CTL.respSeq, have);

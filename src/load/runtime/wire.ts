@@ -6,15 +6,21 @@
  * so (`ok` false) and the caller falls back to a MessagePort; it never writes past its end.
  */
 
+/** Buffer's own UTF-8 codecs, without the argument checks of write()/toString() (hot path). */
+interface RawBuffer extends Buffer {
+  utf8Write(s: string, offset: number, length: number): number;
+  utf8Slice(start: number, end: number): string;
+}
+
 export class Writer {
   private readonly dv: DataView;
-  private readonly buf: Buffer;
+  private readonly buf: RawBuffer;
   off: number;
   ok = true;
 
   constructor(sab: SharedArrayBuffer, readonly start: number, readonly end: number) {
     this.dv = new DataView(sab);
-    this.buf = Buffer.from(sab);
+    this.buf = Buffer.from(sab) as RawBuffer;
     this.off = start;
   }
 
@@ -29,15 +35,14 @@ export class Writer {
   u8(v: number): void { if (this.room(1)) { this.dv.setUint8(this.off, v); this.off += 1; } }
   u16(v: number): void { if (this.room(2)) { this.dv.setUint16(this.off, v); this.off += 2; } }
   u32(v: number): void { if (this.room(4)) { this.dv.setUint32(this.off, v); this.off += 4; } }
-  i32(v: number): void { if (this.room(4)) { this.dv.setInt32(this.off, v); this.off += 4; } }
   f64(v: number): void { if (this.room(8)) { this.dv.setFloat64(this.off, v); this.off += 8; } }
 
   /** UTF-8 with a 32-bit length prefix. */
   str(s: string): void {
-    // s.length * 3 bounds the UTF-8 size; measure exactly only when that bound does not fit.
     if (!this.ok) return;
+    // s.length * 3 bounds the UTF-8 size; measure exactly only when that bound does not fit.
     if (this.off + 4 + s.length * 3 > this.end && this.off + 4 + Buffer.byteLength(s) > this.end) { this.ok = false; return; }
-    const n = this.buf.write(s, this.off + 4, this.end - this.off - 4, 'utf8');
+    const n = s.length === 0 ? 0 : this.buf.utf8Write(s, this.off + 4, this.end - this.off - 4);
     this.dv.setUint32(this.off, n);
     this.off += 4 + n;
   }
@@ -51,7 +56,9 @@ export class Writer {
   }
 
   /** Several chunks as one length-prefixed byte string (a response body as undici delivered it). */
-  chunks(list: readonly Uint8Array[], total: number): void {
+  chunks(list: readonly Uint8Array[]): void {
+    let total = 0;
+    for (const c of list) total += c.byteLength;
     if (!this.room(4 + total)) return;
     this.dv.setUint32(this.off, total);
     let at = this.off + 4;
@@ -62,12 +69,12 @@ export class Writer {
 
 export class Reader {
   private readonly dv: DataView;
-  private readonly buf: Buffer;
+  private readonly buf: RawBuffer;
   off: number;
 
   constructor(sab: SharedArrayBuffer, readonly start: number) {
     this.dv = new DataView(sab);
-    this.buf = Buffer.from(sab);
+    this.buf = Buffer.from(sab) as RawBuffer;
     this.off = start;
   }
 
@@ -76,12 +83,11 @@ export class Reader {
   u8(): number { const v = this.dv.getUint8(this.off); this.off += 1; return v; }
   u16(): number { const v = this.dv.getUint16(this.off); this.off += 2; return v; }
   u32(): number { const v = this.dv.getUint32(this.off); this.off += 4; return v; }
-  i32(): number { const v = this.dv.getInt32(this.off); this.off += 4; return v; }
   f64(): number { const v = this.dv.getFloat64(this.off); this.off += 8; return v; }
 
   str(): string {
     const n = this.u32();
-    const s = n === 0 ? '' : this.buf.toString('utf8', this.off, this.off + n);
+    const s = n === 0 ? '' : this.buf.utf8Slice(this.off, this.off + n);
     this.off += n;
     return s;
   }

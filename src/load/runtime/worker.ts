@@ -13,7 +13,7 @@ import * as http from './k6-http.js';
 import * as metrics from './k6-metrics.js';
 import * as execution from './k6-execution.js';
 import { CTL, QUEUE, type Command, type WorkerInit } from './protocol.js';
-import { Aborted, Interrupted, attachMailbox, baseTags, emit, flush, post, state, takeSamples } from './vu-state.js';
+import { Aborted, Interrupted, attachMailbox, emitIteration, flush, post, setVuTags, state, takeSamples } from './vu-state.js';
 
 const init = workerData as WorkerInit;
 const I_COMPLETED = 0, I_INTERRUPTED = 1;
@@ -40,6 +40,7 @@ state.vu = init.vu;
 attachMailbox(init.mailbox);
 if (init.io) { state.bell = new Int32Array(init.io.bell); state.slot = init.io.slot; state.port = init.io.port; }
 state.instance = new Int32Array(init.instance);
+setVuTags({});
 state.testStart = init.testStart;
 state.optionsJSON = init.options;
 
@@ -82,10 +83,7 @@ function iterate(fn: (d: unknown) => unknown, data: unknown): Outcome {
     else out = { completed: true, interrupted: false, error: describe(e) };
   }
   if (out.completed) {
-    const tags = baseTags();
-    tags.group = '';
-    emit('iterations', 1, tags);
-    emit('iteration_duration', performance.now() - t0, tags);
+    emitIteration(performance.now() - t0);
     Atomics.add(state.instance, I_COMPLETED, 1);
   } else if (out.interrupted) Atomics.add(state.instance, I_INTERRUPTED, 1);
   state.iterInScenario++;
@@ -101,6 +99,7 @@ function run(cmd: Extract<Command, { t: 'run' }>): void {
     post({ t: 'done', b: takeSamples(), completed: 0, interrupted: false, errors: [`function "${cmd.scenario.exec}" not found in exports`] });
     return;
   }
+  const cpu0 = process.env.VU_CPU ? readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ') : [];
   if (state.scenario?.name !== cmd.scenario.name) { state.iterInScenario = 0; state.scenarioStartedAt = Date.now(); }
   state.scenario = cmd.scenario;
   Object.assign(g.__ENV as Record<string, string>, cmd.scenario.env);
@@ -130,6 +129,7 @@ function run(cmd: Extract<Command, { t: 'run' }>): void {
       if (!one()) break;
     }
   }
+  if (process.env.VU_CPU) { const f = readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' '); process.stderr.write(`VUCPU ${state.vu} ${completed} ${(Number(f[11]) + Number(f[12]) - Number(cpu0[11]) - Number(cpu0[12])) * 10} ${(Number(f[11]) - Number(cpu0[11])) * 10}\n`); }
   if (abort !== undefined) post({ t: 'abort', reason: abort, b: takeSamples() });
   post({ t: 'done', b: takeSamples(), completed, interrupted, errors, ...(state.newMetrics.length ? { metrics: state.newMetrics.splice(0) } : {}) });
 }
