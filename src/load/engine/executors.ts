@@ -79,14 +79,18 @@ async function closed(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
 
 async function arrival(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
   const own = await acquire(ctx, s.preAllocatedVUs, s.name);
-  const startedAt = Date.now();
-  const endAt = startedAt + s.durationMs;
+  const sentAt = Date.now();
   const total = Math.ceil(startedBy(s, s.durationMs) - 1e-9);
   const q = new Int32Array(new SharedArrayBuffer(QUEUE_WORDS * 4));
-  const sref = ref(s, startedAt);
+  const sref = ref(s, sentAt);
   const runs: Promise<{ completed: number; interrupted: boolean }>[] = [];
-  const join = (v: VU) => { runs.push(v.send({ t: 'run', scenario: sref, mode: 'queue', queue: q.buffer as SharedArrayBuffer, total, deadline: endAt, setupData: ctx.setupData })); };
+  const join = (v: VU) => { runs.push(v.send({ t: 'run', scenario: sref, mode: 'queue', queue: q.buffer as SharedArrayBuffer, total, deadline: sentAt + s.durationMs, setupData: ctx.setupData })); };
   own.forEach(join);
+  // k6 starts the clock with its pre-allocated VUs ready: wait (bounded) until each has taken
+  // its place in the queue, so start-up latency is not counted as dropped iterations.
+  for (const until = Date.now() + 10_000; Atomics.load(q, QUEUE.idle) < own.length && Date.now() < until;) await sleep(1);
+  const startedAt = Date.now();
+  const endAt = startedAt + s.durationMs;
   let started = 0, dropped = 0, spawning = 0, stopped = false;
   void ctx.aborted.then(() => { stopped = true; });
   const grow = () => {
