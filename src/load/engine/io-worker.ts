@@ -5,6 +5,8 @@
  * every pending request at once — under load one wake-up serves many requests. Bundled into
  * plain CommonJS with undici (build.ts).
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { BELL, CTL, type IoRequest } from '../runtime/protocol.js';
 import { RESP_AT, RESP_BYTES, REQ_AT, readRequests, toIoResult, writeAnswers, writeViaPort, type Answer } from '../runtime/mailbox.js';
@@ -37,9 +39,7 @@ const vus: (Vu | undefined)[] = [];
 const early = new Set<number>();
 let words = 0;
 
-let served = 0;
 function serve(slot: number): void {
-  served++;
   const vu = vus[slot];
   if (!vu) { early.add(slot); return; }
   const seq = Atomics.load(vu.ctl, CTL.reqSeq);
@@ -121,10 +121,35 @@ parentPort!.on('message', (c: IoCommand) => {
     vu?.port.close();
     vus[c.slot] = undefined;
   } else if (c.t === 'close') {
-    if (process.env.VU_CPU) { const f = require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' '); process.stderr.write(`IOCPU ${served} ${(Number(f[11]) + Number(f[12])) * 10} ${Number(f[11]) * 10}\n`); }
     closing = true;
+    warmServer?.close();
     void io.close().then(() => parentPort!.postMessage('closed'));
   }
 });
 
-void pump();
+/**
+ * Compile the HTTP path before any VU calls: a cold thread takes milliseconds per request
+ * where a warm one takes microseconds, and an arrival-rate scenario would count the
+ * difference as dropped iterations. The requests go to a server of this thread's own on
+ * loopback, never to the target; it stays up for the VUs' warm-up (worker.ts) and its port
+ * is published on the doorbell (-1 when there is none, so no VU waits for it).
+ */
+async function warmUp(): Promise<void> {
+  try {
+    const srv = createServer((_q, r) => { r.writeHead(200, { 'content-type': 'text/plain' }); r.end('ok'); });
+    await new Promise<void>((resolve, reject) => { srv.once('error', reject); srv.listen(0, '127.0.0.1', () => resolve()); });
+    warmServer = srv;
+    const req: IoRequest = { method: 'GET', url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/`, headers: ['user-agent', 'warm-up'], body: null, timeoutMs: 5000, responseType: 'text' };
+    const scratch = new Writer(new SharedArrayBuffer(RESP_AT + RESP_BYTES), RESP_AT, RESP_AT + RESP_BYTES);
+    for (let round = 0; round < 40; round++) {
+      await Promise.all(Array.from({ length: 10 }, () => new Promise<void>((r) => io.send(req, undefined, (a) => { writeAnswers(scratch, [a]); r(); }))));
+    }
+    Atomics.store(bell, BELL.warmPort, (srv.address() as AddressInfo).port);
+  } catch {
+    Atomics.store(bell, BELL.warmPort, -1);
+  }
+  Atomics.notify(bell, BELL.warmPort);
+}
+let warmServer: Server | undefined;
+
+void warmUp().finally(() => void pump());

@@ -47,7 +47,7 @@ export const QUEUE_WORDS = 8;
  * The doorbell of an I/O thread (Int32 indices): a ring counter, whether the thread is asleep
  * on it (only then does a VU pay for a notify), then one bit per VU slot.
  */
-export const BELL = { ring: 0, asleep: 1, bits: 2 } as const;
+export const BELL = { ring: 0, asleep: 1, warmPort: 2, bits: 3 } as const;
 
 /** Status ranges counted as expected (k6 `expectedStatuses`); null disables http_req_failed. */
 export type Expected = [number, number][] | null;

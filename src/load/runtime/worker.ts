@@ -12,7 +12,7 @@ import * as core from './k6-core.js';
 import * as http from './k6-http.js';
 import * as metrics from './k6-metrics.js';
 import * as execution from './k6-execution.js';
-import { CTL, QUEUE, type Command, type WorkerInit } from './protocol.js';
+import { BELL, CTL, QUEUE, type Command, type WorkerInit } from './protocol.js';
 import { Aborted, Interrupted, attachMailbox, emitIteration, flush, post, setVuTags, state, takeSamples } from './vu-state.js';
 
 const init = workerData as WorkerInit;
@@ -64,9 +64,29 @@ try {
   if (opts.discardResponseBodies) http.setDiscardResponseBodies(true);
   state.globalTags = core.stringTags(opts.tags);
   state.inInit = false;
+  warmUp();
   post({ t: 'ready', options: JSON.stringify(script.options ?? {}), metrics: [...metrics.declared.values()], exports: Object.keys(script) });
 } catch (e) {
   post({ t: 'init-error', error: describe(e) });
+}
+
+/**
+ * Compile the request path before the clock starts (see the I/O thread's warm-up): a few
+ * dozen calls to the I/O thread's own loopback server, never to the target; their samples
+ * are thrown away (the metric and tag numbering they created still goes to the main thread).
+ */
+function warmUp(): void {
+  if (!state.port) return; // options inspection: no I/O thread
+  Atomics.wait(state.bell, BELL.warmPort, 0, 5000);
+  const port = Atomics.load(state.bell, BELL.warmPort);
+  if (port <= 0) return;
+  try {
+    for (let i = 0; i < 60; i++) http.get(`http://127.0.0.1:${port}/`);
+  } catch {
+    // A script option such as `throw` may make a failed call throw: warming is best effort.
+  }
+  const b = takeSamples();
+  if (b) post({ t: 'samples', b: { ...b, data: new Float64Array(0) } });
 }
 
 interface Outcome { completed: boolean; interrupted: boolean; error?: string; abort?: string }
@@ -99,7 +119,6 @@ function run(cmd: Extract<Command, { t: 'run' }>): void {
     post({ t: 'done', b: takeSamples(), completed: 0, interrupted: false, errors: [`function "${cmd.scenario.exec}" not found in exports`] });
     return;
   }
-  const cpu0 = process.env.VU_CPU ? readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ') : [];
   if (state.scenario?.name !== cmd.scenario.name) { state.iterInScenario = 0; state.scenarioStartedAt = Date.now(); }
   state.scenario = cmd.scenario;
   Object.assign(g.__ENV as Record<string, string>, cmd.scenario.env);
@@ -129,7 +148,6 @@ function run(cmd: Extract<Command, { t: 'run' }>): void {
       if (!one()) break;
     }
   }
-  if (process.env.VU_CPU) { const f = readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' '); process.stderr.write(`VUCPU ${state.vu} ${completed} ${(Number(f[11]) + Number(f[12]) - Number(cpu0[11]) - Number(cpu0[12])) * 10} ${(Number(f[11]) - Number(cpu0[11])) * 10}\n`); }
   if (abort !== undefined) post({ t: 'abort', reason: abort, b: takeSamples() });
   post({ t: 'done', b: takeSamples(), completed, interrupted, errors, ...(state.newMetrics.length ? { metrics: state.newMetrics.splice(0) } : {}) });
 }
