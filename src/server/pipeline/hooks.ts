@@ -9,7 +9,7 @@ import { offeredAt, type Endpoint } from '../../spec/index.js';
 import type { ServerContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import { authenticate, type Principal } from './auth.js';
-import { admit, clientIp, setRateHeaders, tooMany } from './rate.js';
+import { clientIp, rateStep, tooMany } from './rate.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,18 +38,20 @@ export function route(app: FastifyInstance, ctx: ServerContext, ep: Endpoint, ha
  * hook, not an async one: a promise per request costs too.
  */
 function gate(ctx: ServerContext, ep: Endpoint): onRequestHookHandler {
+  const rate = rateStep(ctx, ep);
+  const counted = ep.family === 'gateway' || ep.family === 'base-v1';
   return (req, reply, done) => {
     req.clientIp = clientIp(req.ip);
     try {
       const params = req.params as Record<string, string>;
-      const a = admit(ctx, ep, req.clientIp, params);
-      setRateHeaders(ctx, ep, reply, a);
+      const a = rate.admit(req.clientIp, params);
+      rate.headers(reply, a);
       if (a && !a.allowed) {
         tooMany(ctx, reply); // answered here: the chain stops without done()
         return;
       }
       req.principal = authenticate(ctx, ep, req.headers.authorization, params);
-      if (ctx.quota && (ep.family === 'gateway' || ep.family === 'base-v1') && params.base_uuid && !ctx.quota.admit(params.base_uuid)) {
+      if (ctx.quota && counted && params.base_uuid && !ctx.quota.admit(params.base_uuid)) {
         throw new HttpError(403, 'The monthly API call quota of the team is used up.', 'gateway', { error_type: 'exceed_api_quota' });
       }
     } catch (e) {

@@ -14,34 +14,47 @@ export function clientIp(raw: string): string {
   return raw.startsWith('::ffff:') ? raw.slice(7) : raw;
 }
 
-function keyOf(ctx: ServerContext, ep: Endpoint, ip: string, params: Record<string, string>): string {
-  if (ep.rate === 'exempt') return '';
-  const per = ctx.faults.has('limit-per-ip') ? 'ip' : RATE_KEY_OF_CLASS[ep.rate];
-  if (per === 'base' && params.base_uuid) return `${ep.rate}:base:${params.base_uuid}`;
-  if (ep.rate === 'account' && ctx.faults.has('account-limit-global')) return 'account:all'; // mutant: one budget for every address
-  return `${ep.rate}:ip:${ip}`;
+/**
+ * The rate-limit step of one endpoint, built once when the route is registered: the hot path
+ * then allocates nothing but the key. Fault switches are still read per call, at the point
+ * where they change behaviour (the selftest's coverage counts those reads).
+ */
+export interface RateStep {
+  admit(ip: string, params: Record<string, string>): Admission | undefined;
+  headers(reply: FastifyReply, a: Admission | undefined): void;
 }
 
-/** Count the call; returns the admission, or undefined when the call is not limited. */
-export function admit(ctx: ServerContext, ep: Endpoint, ip: string, params: Record<string, string>): Admission | undefined {
-  if (ctx.opts.unlimited) return undefined;
-  const exempt = ep.rate === 'exempt' && !(ctx.faults.has('limit-server-info') && ep.id === 'serverInfo');
-  if (exempt || ctx.faults.has(`unlimited:${ep.id}`)) return undefined; // mutant unlimited:<id>: one endpoint forgot its limiter
+export function rateStep(ctx: ServerContext, ep: Endpoint): RateStep {
   const rateClass = ep.rate === 'exempt' ? 'account' : ep.rate;
-  const limit = ctx.limits.rate[rateClass];
-  if (limit === null) return undefined;
-  const key = keyOf(ctx, { ...ep, rate: rateClass }, ip, params);
+  const unlimitedFault = `unlimited:${ep.id}`;
+  const withHeaders = HEADER_FAMILIES.has(ep.family);
+  const slack = () => (ctx.faults.has('limit-plus-one') ? 1 : 0);
   // Mutant window-never-resets: an account counter (per address) that hit the limit never expires.
   const sticky = () => rateClass === 'account' && ctx.faults.has('window-never-resets');
-  return ctx.limiter.take(key, limit, () => (ctx.faults.has('limit-plus-one') ? 1 : 0), sticky);
-}
-
-export function setRateHeaders(ctx: ServerContext, ep: Endpoint, reply: FastifyReply, a: Admission | undefined): void {
-  if (!a || !ctx.behaviour.rateLimitHeaders || !HEADER_FAMILIES.has(ep.family) || ctx.faults.has('no-rate-headers')) return;
-  const reset = ctx.faults.has('reset-relative') ? Math.max(0, a.reset - Math.floor(ctx.now() / 1000)) : a.reset;
-  reply.header('x-ratelimit-limit', String(a.limit));
-  reply.header('x-ratelimit-remaining', String(ctx.faults.has('remaining-stuck') ? a.limit : a.remaining));
-  reply.header('x-ratelimit-reset', String(reset));
+  const keyOf = (ip: string, params: Record<string, string>): string => {
+    const per = ctx.faults.has('limit-per-ip') ? 'ip' : RATE_KEY_OF_CLASS[rateClass];
+    if (per === 'base' && params.base_uuid) return `${rateClass}:base:${params.base_uuid}`;
+    if (rateClass === 'account' && ctx.faults.has('account-limit-global')) return 'account:all'; // mutant: one budget for every address
+    return `${rateClass}:ip:${ip}`;
+  };
+  return {
+    /** Count the call; the admission, or undefined when the call is not limited. */
+    admit(ip, params) {
+      if (ctx.opts.unlimited) return undefined;
+      const exempt = ep.rate === 'exempt' && !(ctx.faults.has('limit-server-info') && ep.id === 'serverInfo');
+      if (exempt || ctx.faults.has(unlimitedFault)) return undefined; // mutant unlimited:<id>: one endpoint forgot its limiter
+      const limit = ctx.limits.rate[rateClass];
+      if (limit === null) return undefined;
+      return ctx.limiter.take(keyOf(ip, params), limit, slack, sticky);
+    },
+    headers(reply, a) {
+      if (!a || !withHeaders || !ctx.behaviour.rateLimitHeaders || ctx.faults.has('no-rate-headers')) return;
+      const reset = ctx.faults.has('reset-relative') ? Math.max(0, a.reset - Math.floor(ctx.now() / 1000)) : a.reset;
+      reply.header('x-ratelimit-limit', String(a.limit));
+      reply.header('x-ratelimit-remaining', String(ctx.faults.has('remaining-stuck') ? a.limit : a.remaining));
+      reply.header('x-ratelimit-reset', String(reset));
+    },
+  };
 }
 
 /** §7: 429 with an empty body. */
