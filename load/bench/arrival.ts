@@ -11,6 +11,7 @@ const PEAK = Number(__ENV.PEAK || 8000);
 const SECONDS = Number(__ENV.SECONDS || 5);
 const STEPS = Number(__ENV.STEPS || 8);
 const VUS = Number(__ENV.VUS || 60);
+const HOLD = Number(__ENV.HOLD || 2);
 
 export const options = {
   discardResponseBodies: true,
@@ -18,7 +19,7 @@ export const options = {
     arrival: RATE > 0
       // Reach the rate in one second, as any load test does, then hold it.
       ? { executor: 'ramping-arrival-rate', startRate: 1, timeUnit: '1s', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s', stages: [{ duration: '1s', target: RATE }, { duration: SECONDS + 's', target: RATE }] }
-      : { executor: 'ramping-arrival-rate', startRate: Math.ceil(PEAK / 20), timeUnit: '1s', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s', stages: stepStages(Math.ceil(PEAK / 20), PEAK, STEPS, 2) },
+      : { executor: 'ramping-arrival-rate', startRate: Math.ceil(PEAK / 20), timeUnit: '1s', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s', stages: stepStages(Math.ceil(PEAK / 20), PEAK, STEPS, HOLD) },
   },
   thresholds: { dropped_iterations: ['count==0'] },
 };
