@@ -4,7 +4,6 @@
  * the same server in the same run. Then the capacity the runner reports for an arrival-rate
  * ramp, and a run held at that rate (after a one-second climb) to confirm the generator drops no iteration there.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -12,34 +11,19 @@ import { bundleFile } from '../src/load/bundle.js';
 import { runBuiltin, type RunOutcome } from '../src/load/engine/run.js';
 import { capacity } from '../src/load/report/capacity.js';
 import { fillOffered } from '../src/load/report/results.js';
+import { bare, stop } from './lib/servers.js';
+import { median } from './lib/stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SERVER = `
-const http = require('node:http');
-const s = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('ok'); });
-s.keepAliveTimeout = 60000;
-s.listen(0, '127.0.0.1', () => process.send(s.address().port));
-process.on('disconnect', () => process.exit(0));
-`;
-
-async function bareServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m) => resolve(Number(m)));
-    child.once('exit', (c) => reject(new Error(`bench server exited (${c})`)));
-  });
-  return { url: `http://127.0.0.1:${port}/`, child };
-}
-
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = Math.floor(s.length / 2); return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
 
 const count = (o: RunOutcome, name: string) => { const s = o.registry.metrics.get(name)?.sink; return s?.type === 'counter' ? s.sum : 0; };
 
 export async function run(): Promise<Record<string, number | string>> {
   const vus = Number(process.env.BENCH_VUS ?? 10);
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-  const { url, child } = await bareServer();
+  const server = await bare();
+  const url = `${server.url}/`;
   try {
     const get = await bundleFile(join(here, '../load/bench/get.ts'), 'bench-get');
     const arrival = await bundleFile(join(here, '../load/bench/arrival.ts'), 'bench-arrival');
@@ -93,7 +77,7 @@ export async function run(): Promise<Record<string, number | string>> {
       'load.iterations_at_capacity_held_run': confirm ? count(confirm, 'iterations') : 0,
     };
   } finally {
-    child.kill();
+    await stop(server);
   }
 }
 

@@ -13,7 +13,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import type { TargetDescriptor } from '../src/spec/index.js';
-import { cpuMs, json, reference, stop, type Reference } from './lib/servers.js';
+import { baseSession, cpuPerCall, json, reference, stop, type Reference } from './lib/servers.js';
+import { mean, median } from './lib/stats.js';
 
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 3);
 const ROUNDS = 4;
@@ -22,9 +23,7 @@ const CONNECTIONS = 16;
 
 /** A base token and a table `Bench` with one row. */
 async function prepare(d: TargetDescriptor): Promise<{ token: string; gw: string }> {
-  const base = d.bases[0]!;
-  const token = (await json(`${d.url}/api/v2.1/dtable/app-access-token/`, 'GET', base.api_token)).access_token as string;
-  const gw = `${d.url}/api-gateway/api/v2/dtables/${base.uuid}`;
+  const { token, gw } = await baseSession(d);
   await json(`${gw}/tables/`, 'POST', token, { table_name: 'Bench', columns: [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }] });
   await json(`${gw}/rows/`, 'POST', token, { table_name: 'Bench', rows: [{ Name: 'one', N: 1 }] });
   return { token, gw };
@@ -32,17 +31,8 @@ async function prepare(d: TargetDescriptor): Promise<{ token: string; gw: string
 
 /** Throughput of a 1-row list, and the server's CPU time per answered call (µs; NaN without /proc). */
 async function listRate(server: Reference, target: { token: string; gw: string }, seconds: number): Promise<{ rps: number; non2xx: number; cpuUs: number }> {
-  const before = cpuMs(server);
-  const r = await autocannon({ url: `${target.gw}/rows/?table_name=Bench&limit=1`, connections: CONNECTIONS, duration: seconds, headers: { authorization: `Token ${target.token}` } });
-  const after = cpuMs(server);
-  const cpuUs = before === undefined || after === undefined ? NaN : ((after - before) * 1000) / Math.max(1, r['2xx']);
-  return { rps: r.requests.average, non2xx: r.non2xx + r.errors, cpuUs };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  const { r, cpu } = await cpuPerCall(server, () => autocannon({ url: `${target.gw}/rows/?table_name=Bench&limit=1`, connections: CONNECTIONS, duration: seconds, headers: { authorization: `Token ${target.token}` } }), (x) => x['2xx']);
+  return { rps: r.requests.average, non2xx: r.non2xx + r.errors, cpuUs: cpu * 1000 };
 }
 
 /** One pair of servers, limiter on and off, measured in alternating rounds. */
@@ -85,7 +75,6 @@ async function limiterRatio(): Promise<Record<string, number | string>> {
     off.push(...r.off);
     refused += r.refused;
   }
-  const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
   const ratios = on.map((x, i) => x.rps / off[i]!.rps);
   // Wall-clock throughput swings with whatever else the two cores run; the server's own CPU
   // time per call does not, so the limiter's cost is also given as a CPU ratio.

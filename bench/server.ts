@@ -10,7 +10,8 @@
  * wall-clock rates say little, CPU per call still says what one idle core would deliver.
  */
 import autocannon from 'autocannon';
-import { bare, cpuMs, json, reference, stop, type Child, type Reference } from './lib/servers.js';
+import { bare, baseSession, cpuPerCall, json, reference, stop, type Child, type Reference } from './lib/servers.js';
+import { mean } from './lib/stats.js';
 
 const SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 5);
 const CONNECTIONS = 10;
@@ -33,9 +34,7 @@ const rows = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({
 interface Target { token: string; gw: string; auth: Record<string, string> }
 
 async function prepare(s: Reference): Promise<Target> {
-  const base = s.d.bases[0]!;
-  const token = (await json<{ access_token: string }>(`${s.url}/api/v2.1/dtable/app-access-token/`, 'GET', base.api_token)).access_token;
-  const gw = `${s.url}/api-gateway/api/v2/dtables/${base.uuid}`;
+  const { token, gw } = await baseSession(s.d);
   for (const t of ['List', 'Appends', 'Sql']) await json(`${gw}/tables/`, 'POST', token, { table_name: t, columns: COLUMNS });
   await json(`${gw}/rows/`, 'POST', token, { table_name: 'List', rows: rows(1000) });
   for (let i = 0; i < 10; i++) await json(`${gw}/rows/`, 'POST', token, { table_name: 'Sql', rows: rows(1000, i * 1000) });
@@ -46,14 +45,6 @@ async function rps(url: string, headers: Record<string, string> = {}, seconds = 
   const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return r.requests.average;
-}
-
-/** Run `f` and measure the CPU time child `c` spent meanwhile, per call (ms); NaN without /proc. */
-async function cpuPerCall<T>(c: Child, f: () => Promise<T>, calls: (r: T) => number): Promise<{ r: T; cpu: number }> {
-  const before = cpuMs(c);
-  const r = await f();
-  const after = cpuMs(c);
-  return { r, cpu: before === undefined || after === undefined ? NaN : (after - before) / Math.max(1, calls(r)) };
 }
 
 /** A measured rate: requests per second and the server's CPU per request. */
@@ -75,7 +66,6 @@ async function ping(ref: Reference): Promise<Record<string, number | string>> {
       server.push(await rate(ref, `${ref.url}/ping/`));
       baseline.push(await rate(node, `${node.url}/ping/`));
     }
-    const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
     const ratio = mean(server.map((x) => x.rps)) / mean(baseline.map((x) => x.rps));
     const cpuRatio = mean(baseline.map((x) => x.cpu)) / mean(server.map((x) => x.cpu));
     return {

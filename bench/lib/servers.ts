@@ -74,3 +74,18 @@ export function cpuMs(c: Child): number | undefined {
 }
 /** USER_HZ: 100 on every Linux Node runs on. */
 const CLOCK_TICKS = 100;
+
+/** Run `f` and measure the CPU time child `c` spent meanwhile, per call (ms); NaN without /proc. */
+export async function cpuPerCall<T>(c: Child, f: () => Promise<T>, calls: (r: T) => number): Promise<{ r: T; cpu: number }> {
+  const before = cpuMs(c);
+  const r = await f();
+  const after = cpuMs(c);
+  return { r, cpu: before === undefined || after === undefined ? NaN : (after - before) / Math.max(1, calls(r)) };
+}
+
+/** A base token for the descriptor's first base, and that base's gateway URL. */
+export async function baseSession(d: TargetDescriptor): Promise<{ token: string; gw: string }> {
+  const base = d.bases[0]!;
+  const token = (await json<{ access_token: string }>(`${d.url}/api/v2.1/dtable/app-access-token/`, 'GET', base.api_token)).access_token;
+  return { token, gw: `${d.url}/api-gateway/api/v2/dtables/${base.uuid}` };
+}

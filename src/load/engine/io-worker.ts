@@ -139,12 +139,13 @@ async function warmUp(): Promise<void> {
     const srv = createServer((_q, r) => { r.writeHead(200, { 'content-type': 'text/plain' }); r.end('ok'); });
     await new Promise<void>((resolve, reject) => { srv.once('error', reject); srv.listen(0, '127.0.0.1', () => resolve()); });
     warmServer = srv;
-    const req: IoRequest = { method: 'GET', url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/`, headers: ['user-agent', 'warm-up'], body: null, timeoutMs: 5000, responseType: 'text' };
+    const { port } = srv.address() as AddressInfo;
+    const req: IoRequest = { method: 'GET', url: `http://127.0.0.1:${port}/`, headers: ['user-agent', 'warm-up'], body: null, timeoutMs: 5000, responseType: 'text' };
     const scratch = new Writer(new SharedArrayBuffer(RESP_AT + RESP_BYTES), RESP_AT, RESP_AT + RESP_BYTES);
     for (let round = 0; round < 40; round++) {
       await Promise.all(Array.from({ length: 10 }, () => new Promise<void>((r) => io.send(req, undefined, (a) => { writeAnswers(scratch, [a]); r(); }))));
     }
-    Atomics.store(bell, BELL.warmPort, (srv.address() as AddressInfo).port);
+    Atomics.store(bell, BELL.warmPort, port);
   } catch {
     Atomics.store(bell, BELL.warmPort, -1);
   }
