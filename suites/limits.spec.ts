@@ -16,6 +16,7 @@ import { Undecided } from '../src/harness/outcome.js';
 import { appendAll, countRows, scratchTable, type Scratch } from '../src/harness/tables.js';
 import { clause, expect, test as base } from '../src/harness/test.js';
 import type { Reply, Target } from '../src/harness/target.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const BATCH = SIZE_LIMITS.appendRows;
 const marker = (what: string) => `${what}${randomBytes(3).toString('hex')}`;
@@ -160,7 +161,6 @@ function noteBudget(b: Budget, r: Reply): void {
   if (Number.isInteger(remaining) && Number.isInteger(reset)) Object.assign(b, { limit: Number.isInteger(limit) ? limit : undefined, remaining, reset });
 }
 
-const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
 
 /**
  * One call of a burst, made within the announced budget (waiting for the reset when it is

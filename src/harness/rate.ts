@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RateClass } from '../spec/index.js';
 import type { Reply, Target } from './target.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Playwright starts a new worker after a failed check, and module state dies with the old
@@ -48,7 +49,6 @@ export interface Shot {
   date?: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 export const intHeader = (v: string | undefined): number | undefined => (v !== undefined && /^\s*-?\d+\s*$/.test(v) ? Number(v) : undefined);
 /** An `x-ratelimit-reset` that is a Unix time (not seconds-from-now). */
 export const isUnixTime = (n: number | undefined): n is number => n !== undefined && n > 1_000_000_000;

@@ -9,6 +9,7 @@ import { endpoint, fillPath } from '../spec/index.js';
 import { Undecided, undecided } from './outcome.js';
 import type { Recorder } from './recorder.js';
 import type { RunState } from './state.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export type Auth = 'none' | 'account' | { base: number } | { api: number } | { raw: string };
 
@@ -67,7 +68,6 @@ export function tagCalls(title: string | undefined): void {
 
 interface Budget { remaining: number; reset: number }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class Target {
   private readonly baseTokens = new Map<number, Promise<string>>();
