@@ -90,6 +90,9 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     } else {
       log(`conformance load: running ${bundle.name} on the built-in runner`);
       out = await runBuiltin({ bundleCode: bundle.code, scriptDir: LOAD_DIR, env, sourceIps, log });
+      const m = out.vus;
+      if (m?.mode === 'awaited') log(`conformance load: VUs shared ${m.threads} thread(s), their calls awaited`);
+      else if (m) log(`conformance load: one thread per VU, calls blocking (slower): ${m.reason}`);
     }
     for (const [k, v] of Object.entries(out.summaryOutputs)) {
       if (k === 'stdout') process.stdout.write(scrub(v));

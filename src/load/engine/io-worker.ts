@@ -5,13 +5,12 @@
  * every pending request at once — under load one wake-up serves many requests. Bundled into
  * plain CommonJS with undici (build.ts).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { BELL, CTL, type IoRequest } from '../runtime/protocol.js';
 import { RESP_AT, RESP_BYTES, REQ_AT, readRequests, toIoResult, writeAnswers, writeViaPort, type Answer } from '../runtime/mailbox.js';
 import { Reader, Writer } from '../runtime/wire.js';
-import { HttpIo } from './io.js';
+import { waitAsync } from '../runtime/wait-async.js';
+import { HttpIo, warmHttp, type WarmServer } from './io.js';
 
 export interface IoWorkerInit { bell: SharedArrayBuffer; maxBodyBytes?: number }
 
@@ -90,9 +89,6 @@ function drain(): void {
 
 let closing = false;
 
-/** Atomics.waitAsync: in V8 since Node 16, typed only in TypeScript's ES2024 lib (newer than this project's). */
-type WaitAsync = (a: Int32Array, i: number, v: number) => { async: false; value: string } | { async: true; value: Promise<string> };
-const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync.bind(Atomics);
 
 async function pump(): Promise<void> {
   while (!closing) {
@@ -122,35 +118,21 @@ parentPort!.on('message', (c: IoCommand) => {
     vus[c.slot] = undefined;
   } else if (c.t === 'close') {
     closing = true;
-    warmServer?.close();
+    warm?.close();
     void io.close().then(() => parentPort!.postMessage('closed'));
   }
 });
 
 /**
- * Compile the HTTP path before any VU calls: a cold thread takes milliseconds per request
- * where a warm one takes microseconds, and an arrival-rate scenario would count the
- * difference as dropped iterations. The requests go to a server of this thread's own on
- * loopback, never to the target; it stays up for the VUs' warm-up (worker.ts) and its port
+ * Compile the HTTP path before any VU calls (see warmHttp); the port of the warm-up server
  * is published on the doorbell (-1 when there is none, so no VU waits for it).
  */
 async function warmUp(): Promise<void> {
-  try {
-    const srv = createServer((_q, r) => { r.writeHead(200, { 'content-type': 'text/plain' }); r.end('ok'); });
-    await new Promise<void>((resolve, reject) => { srv.once('error', reject); srv.listen(0, '127.0.0.1', () => resolve()); });
-    warmServer = srv;
-    const { port } = srv.address() as AddressInfo;
-    const req: IoRequest = { method: 'GET', url: `http://127.0.0.1:${port}/`, headers: ['user-agent', 'warm-up'], body: null, timeoutMs: 5000, responseType: 'text' };
-    const scratch = new Writer(new SharedArrayBuffer(RESP_AT + RESP_BYTES), RESP_AT, RESP_AT + RESP_BYTES);
-    for (let round = 0; round < 40; round++) {
-      await Promise.all(Array.from({ length: 10 }, () => new Promise<void>((r) => io.send(req, undefined, (a) => { writeAnswers(scratch, [a]); r(); }))));
-    }
-    Atomics.store(bell, BELL.warmPort, port);
-  } catch {
-    Atomics.store(bell, BELL.warmPort, -1);
-  }
+  const scratch = new Writer(new SharedArrayBuffer(RESP_AT + RESP_BYTES), RESP_AT, RESP_AT + RESP_BYTES);
+  warm = await warmHttp(io, (a) => writeAnswers(scratch, [a]));
+  Atomics.store(bell, BELL.warmPort, warm?.port ?? -1);
   Atomics.notify(bell, BELL.warmPort);
 }
-let warmServer: Server | undefined;
+let warm: WarmServer | null = null;
 
 void warmUp().finally(() => void pump());

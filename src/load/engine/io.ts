@@ -6,6 +6,8 @@
  * I/O thread (io-worker.ts); the body stays in undici's chunks until it is copied into the
  * VU's mailbox.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import type { IoRequest, Timings } from '../runtime/protocol.js';
 import type { Answer } from '../runtime/mailbox.js';
@@ -37,11 +39,18 @@ export class HttpIo {
     this.sweeper.unref();
   }
 
-  private pool(origin: string, localAddress: string | undefined): Pool {
-    const key = localAddress ? `${origin}|${localAddress}` : origin;
+  /**
+   * The pool a request goes out on. A VU given as `owner` gets connections of its own, as in
+   * k6 (one in use per request in flight, up to k6's batchPerHost of 6 for http.batch): a
+   * shared pool would open a new connection for every request of a burst and then look
+   * through all of them for a free one on every call. Without an owner (the I/O thread of
+   * blocking VUs), one pool per origin and source address.
+   */
+  private pool(origin: string, localAddress: string | undefined, owner: number | undefined): Pool {
+    const key = `${origin}|${localAddress ?? ''}|${owner ?? ''}`;
     let p = this.pools.get(key);
     if (!p) {
-      p = new Pool(origin, { ...(localAddress ? { localAddress } : {}), keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
+      p = new Pool(origin, { ...(owner !== undefined ? { connections: 6 } : {}), ...(localAddress ? { localAddress } : {}), keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
       this.pools.set(key, p);
     }
     return p;
@@ -62,7 +71,7 @@ export class HttpIo {
     return t;
   }
 
-  send(req: IoRequest, localAddress: string | undefined, done: (a: Answer) => void): void {
+  send(req: IoRequest, localAddress: string | undefined, done: (a: Answer) => void, owner?: number): void {
     const t0 = performance.now();
     const target = this.target(req.url);
     if (typeof target === 'string') { done(failure(target, 1020, ZERO, 0, 0, req)); return; }
@@ -93,7 +102,7 @@ export class HttpIo {
       });
     };
     try {
-      this.pool(target.origin, localAddress).dispatch(
+      this.pool(target.origin, localAddress, owner).dispatch(
         { origin: target.origin, path: target.path, method: req.method, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs },
         {
           onRequestStart(c) { controller = c; tStart = performance.now(); if (pendingAbort) c.abort(pendingAbort); },
@@ -148,5 +157,29 @@ function errorCode(e: Error & { code?: string }): number {
     case 'ENOTFOUND': case 'EAI_AGAIN': return 1101;
     case 'EADDRNOTAVAIL': return 1210;
     default: return e.code?.startsWith('E') ? 1200 : 1000;
+  }
+}
+
+export interface WarmServer { port: number; close(): void }
+
+/**
+ * Compile the HTTP path before any VU calls: a cold thread takes milliseconds per request
+ * where a warm one takes microseconds, and an arrival-rate scenario would count the
+ * difference as dropped iterations. The requests go to a loopback server of the thread's
+ * own, never to the target; it stays up for the VUs' own warm-up (worker.ts). `consume` takes
+ * each answer the way the thread's real ones are taken. null when no server could start.
+ */
+export async function warmHttp(io: HttpIo, consume: (a: Answer) => void): Promise<WarmServer | null> {
+  try {
+    const srv = createServer((_q, r) => { r.writeHead(200, { 'content-type': 'text/plain' }); r.end('ok'); });
+    await new Promise<void>((resolve, reject) => { srv.once('error', reject); srv.listen(0, '127.0.0.1', () => resolve()); });
+    const { port } = srv.address() as AddressInfo;
+    const req: IoRequest = { method: 'GET', url: `http://127.0.0.1:${port}/`, headers: ['user-agent', 'warm-up'], body: null, timeoutMs: 5000, responseType: 'text' };
+    for (let round = 0; round < 40; round++) {
+      await Promise.all(Array.from({ length: 10 }, () => new Promise<void>((r) => io.send(req, undefined, (a) => { consume(a); r(); }))));
+    }
+    return { port, close: () => srv.close() };
+  } catch {
+    return null;
   }
 }

@@ -14,6 +14,8 @@ import { IoPool } from './io-pool.js';
 import { normaliseScenarios, scenarioEndMs, type Scenario } from './options.js';
 import { parseDuration } from './duration.js';
 import { VuPool, type ReadyReport, type VU } from './vus.js';
+import { makeAwaitable } from '../runtime/awaitable.js';
+import { availableParallelism } from 'node:os';
 
 export const EXIT_CODES = { ok: 0, thresholds: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
 
@@ -25,12 +27,20 @@ export interface RunInput {
   /** Called for script errors and logs (already redacted by the caller's sink). */
   log?: (line: string) => void;
   setupTimeoutMs?: number;
-  /** I/O threads answering the VUs' HTTP calls (default 1). */
+  /** I/O threads answering the blocking VUs' HTTP calls (default 1). */
   ioThreads?: number;
+  /** Threads the awaited VUs are spread over (default: one per core but one, at least one). */
+  vuThreads?: number;
+  /** Give every VU a blocking thread of its own even when the script could be made awaitable. */
+  blockingVus?: boolean;
 }
+
+/** How the VUs ran: many per awaited thread, or one per blocking thread (and why). */
+export interface VuMode { mode: 'awaited' | 'blocking'; threads: number; reason?: string }
 
 export interface RunOutcome {
   engine: 'builtin' | 'k6';
+  vus?: VuMode;
   registry: Registry;
   series: TimeSeries;
   checks: CheckTally[];
@@ -64,11 +74,15 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     seenErrors.set(key, n);
     if (n <= 3) { log(`ERROR ${m}`); errors.push(m); }
   };
+  const made = input.blockingVus ? { ok: false as const, reason: 'asked for' } : makeAwaitable(input.bundleCode);
+  const threads = Math.max(1, input.vuThreads ?? availableParallelism() - 1);
+  const vus: VuMode = made.ok ? { mode: 'awaited', threads } : { mode: 'blocking', threads: 0, reason: made.reason };
   const pool = new VuPool({
-    workerFile: await workerBundle(), code: await toCommonJs(input.bundleCode), env: input.env, scriptDir: input.scriptDir,
+    workerFile: await workerBundle(), code: await toCommonJs(input.bundleCode), awaitedCode: made.ok ? await toCommonJs(made.code) : null, threads,
+    env: input.env, scriptDir: input.scriptDir,
     optionsJSON: '{}', sourceIps: input.sourceIps ?? [], testStart: Date.now(), io, collector, onAbort: abort, onError,
   });
-  const base: Omit<RunOutcome, 'exitCode' | 'thresholds' | 'durationMs'> = { engine: 'builtin', registry, series, checks: [], scenarios: [], options: {}, startedAt: Date.now(), errors, summaryOutputs: {} };
+  const base: Omit<RunOutcome, 'exitCode' | 'thresholds' | 'durationMs'> = { engine: 'builtin', vus, registry, series, checks: [], scenarios: [], options: {}, startedAt: Date.now(), errors, summaryOutputs: {} };
   const finish = async (exitCode: number, thresholds: ThresholdResult[] = [], durationMs = 0): Promise<RunOutcome> => {
     await pool.close();
     await io.close();

@@ -1,10 +1,12 @@
 /**
- * The VU pool: one worker thread per VU, each with a mailbox its I/O thread answers. The
- * main thread only starts runs, stops and interrupts them, and takes in the VUs' sample
- * batches and reports.
+ * The VU pool. VUs live on worker threads: awaited threads host many VUs each and send
+ * their HTTP themselves; blocking threads host one VU that calls through its I/O thread (the
+ * setup VU always, every VU when the script could not be made awaitable). The main thread
+ * only starts runs, stops and interrupts them, and takes in the threads' sample batches and
+ * the VUs' reports.
  */
 import { Worker } from 'node:worker_threads';
-import { CTL, type Command, type IoLink, type Report, type WorkerInit } from '../runtime/protocol.js';
+import { CTL, type Command, type IoLink, type Report, type WorkerCommand, type WorkerInit } from '../runtime/protocol.js';
 import { MAILBOX_BYTES } from '../runtime/mailbox.js';
 import type { Collector } from './collect.js';
 import type { IoPool } from './io-pool.js';
@@ -14,7 +16,12 @@ export type ReadyReport = Extract<Report, { t: 'ready' }>;
 
 export interface PoolConfig {
   workerFile: string;
+  /** The bundle as stock k6 runs it (blocking threads). */
   code: string;
+  /** The bundle made awaitable (awaitable.ts), or null: every VU gets a blocking thread. */
+  awaitedCode: string | null;
+  /** Awaited threads to spread the VUs over. */
+  threads: number;
   env: Record<string, string>;
   scriptDir: string;
   optionsJSON: string;
@@ -26,26 +33,28 @@ export interface PoolConfig {
   onError: (message: string) => void;
 }
 
-const GONE: DoneReport = { t: 'done', b: null, completed: 0, interrupted: true, errors: [] };
+const GONE: Omit<DoneReport, 'vu'> = { t: 'done', b: null, completed: 0, interrupted: true, errors: [] };
 
 export class VU {
   busy = false;
   /** Taking iterations from an arrival-rate queue: active only while CTL.active says so. */
   queued = false;
-  /** The worker has exited (crashed or terminated): it runs nothing more. */
+  /** Its thread has exited (crashed or terminated): it runs nothing more. */
   dead = false;
+  ready: ReadyReport | undefined;
   private waiter: ((d: DoneReport) => void) | undefined;
   constructor(readonly id: number, readonly worker: Worker, readonly ctl: Int32Array, readonly localAddress: string | undefined) {}
 
   send(cmd: Command): Promise<DoneReport> {
-    if (this.dead) return Promise.resolve(GONE);
+    if (this.dead) return Promise.resolve({ ...GONE, vu: this.id });
     Atomics.store(this.ctl, CTL.interrupt, 0);
     Atomics.store(this.ctl, CTL.stop, 0);
     this.busy = true;
     this.queued = cmd.t === 'run' && cmd.mode === 'queue';
     return new Promise((resolve) => {
       this.waiter = resolve;
-      this.worker.postMessage(cmd);
+      const msg: WorkerCommand = { ...cmd, vu: this.id };
+      this.worker.postMessage(msg);
     });
   }
 
@@ -66,64 +75,113 @@ export class VU {
   /** Hard stop: the running iteration ends at its next blocking call (k6's interruption). */
   interrupt(): void {
     Atomics.store(this.ctl, CTL.interrupt, 1);
+    // A blocking VU wakes from its wait; an awaited one is told on its thread's event loop.
     Atomics.notify(this.ctl, CTL.respSeq);
     Atomics.notify(this.ctl, CTL.interrupt);
+    const msg: WorkerCommand = { t: 'interrupt', vu: this.id };
+    if (!this.dead) this.worker.postMessage(msg);
   }
 }
 
+/** A worker thread and the VUs it hosts; its samples are numbered per thread (collector source). */
+interface Thread { worker: Worker; source: number; vus: Map<number, VU>; starting: Map<number, { resolve: (v: VU) => void; reject: (e: Error) => void }> }
+
 export class VuPool {
   readonly all: VU[] = [];
-  /** Every worker started, the setup VU included, so close() leaves no thread behind. */
-  private readonly workers = new Set<Worker>();
+  /** Every thread started, the setup VU's included, so close() leaves none behind. */
+  private readonly threads = new Set<Thread>();
+  private readonly awaited: Thread[] = [];
   readonly instance = new Int32Array(new SharedArrayBuffer(16));
   private nextId = 1;
+  private nextSource = 0;
   constructor(private readonly cfg: PoolConfig) {}
 
   get initialized(): number { return this.all.length; }
   get active(): number { let n = 0; for (const v of this.all) if (v.active) n++; return n; }
+  /** How the VUs run, for the report. */
+  get mode(): string { return this.cfg.awaitedCode === null ? 'one blocking thread per VU' : `${this.cfg.threads} awaited thread(s)`; }
 
-  /** Start a VU and evaluate its init context. `id` 0 is the setup/teardown VU. */
+  /** Start a VU and evaluate its init context. `id` 0 is the setup/teardown VU (a blocking thread of its own). */
   spawn(id = this.nextId++): Promise<VU> {
     const cfg = this.cfg;
     const mailbox = new SharedArrayBuffer(MAILBOX_BYTES);
     const ips = cfg.sourceIps;
     const localAddress = ips.length ? ips[(Math.max(id, 1) - 1) % ips.length] : undefined;
-    const link: IoLink = cfg.io.register(mailbox, localAddress);
+    const awaited = id > 0 && cfg.awaitedCode !== null;
+    if (awaited) {
+      const slot = (id - 1) % Math.max(1, cfg.threads);
+      const t = this.awaited[slot];
+      if (t) {
+        const vu = new VU(id, t.worker, new Int32Array(mailbox), localAddress);
+        const msg: WorkerCommand = { t: 'add', vu: id, mailbox, localAddress };
+        return this.expect(t, vu, () => t.worker.postMessage(msg));
+      }
+    }
+    const link: IoLink | null = awaited ? null : cfg.io.register(mailbox, localAddress);
     const init: WorkerInit = {
-      code: cfg.code, vu: id, env: cfg.env, mailbox, io: link, testStart: cfg.testStart,
-      scriptDir: cfg.scriptDir, instance: this.instance.buffer as SharedArrayBuffer, options: cfg.optionsJSON,
+      code: awaited ? cfg.awaitedCode! : cfg.code, awaited, vu: id, ...(localAddress ? { localAddress } : {}), env: cfg.env, mailbox, io: link,
+      testStart: cfg.testStart, scriptDir: cfg.scriptDir, instance: this.instance.buffer as SharedArrayBuffer, options: cfg.optionsJSON,
     };
-    const worker = new Worker(cfg.workerFile, { workerData: init, transferList: [link.port], execArgv: [], stdout: false, stderr: false });
-    this.workers.add(worker);
-    const vu = new VU(id, worker, new Int32Array(mailbox), localAddress);
-    worker.once('exit', () => { this.workers.delete(worker); cfg.io.forget(link); });
-    return new Promise((resolve, reject) => {
-      worker.on('message', (r: Report) => {
-        switch (r.t) {
-          case 'ready':
-            cfg.collector.declare(r.metrics);
-            if (id > 0) { this.all.push(vu); Atomics.store(this.instance, 3, this.all.length); }
-            (vu as VU & { ready?: ReadyReport }).ready = r;
-            resolve(vu);
-            break;
-          case 'init-error': reject(new Error(`init context of VU ${id} failed: ${r.error}`)); break;
-          case 'samples': cfg.collector.declare(r.metrics); cfg.collector.batch(id, r.b); break;
-          case 'abort': cfg.collector.batch(id, r.b); cfg.onAbort(r.reason); break;
-          case 'done':
-            cfg.collector.declare(r.metrics);
-            cfg.collector.batch(id, r.b);
-            for (const e of r.errors) cfg.onError(`VU ${id}: ${e}`);
-            vu.settle(r);
-            break;
-        }
-      });
-      worker.on('error', (e) => { cfg.onError(`VU ${id} crashed: ${e.message}`); vu.settle(GONE); reject(e); });
-      worker.on('exit', () => { vu.dead = true; vu.settle(GONE); });
+    const worker = new Worker(cfg.workerFile, { workerData: init, transferList: link ? [link.port] : [], execArgv: [], stdout: false, stderr: false });
+    const t: Thread = { worker, source: this.nextSource++, vus: new Map(), starting: new Map() };
+    this.threads.add(t);
+    if (awaited) this.awaited[(id - 1) % Math.max(1, cfg.threads)] = t;
+    worker.on('message', (r: Report) => this.report(t, r));
+    worker.on('error', (e) => {
+      for (const vu of t.vus.values()) { cfg.onError(`VU ${vu.id} crashed: ${e.message}`); vu.settle({ ...GONE, vu: vu.id }); }
+      for (const s of t.starting.values()) s.reject(e);
+      t.starting.clear();
+    });
+    worker.once('exit', () => {
+      this.threads.delete(t);
+      if (link) cfg.io.forget(link);
+      for (const vu of t.vus.values()) { vu.dead = true; vu.settle({ ...GONE, vu: vu.id }); }
+      for (const s of t.starting.values()) s.reject(new Error('the VU thread exited during init'));
+      t.starting.clear();
+    });
+    return this.expect(t, new VU(id, worker, new Int32Array(mailbox), localAddress), () => undefined);
+  }
+
+  private expect(t: Thread, vu: VU, start: () => void): Promise<VU> {
+    t.vus.set(vu.id, vu);
+    return new Promise<VU>((resolve, reject) => {
+      t.starting.set(vu.id, { resolve, reject });
+      start();
     });
   }
 
+  private report(t: Thread, r: Report): void {
+    const cfg = this.cfg;
+    switch (r.t) {
+      case 'samples': cfg.collector.declare(r.metrics); cfg.collector.batch(t.source, r.b); return;
+      case 'abort': cfg.collector.batch(t.source, r.b); cfg.onAbort(r.reason); return;
+    }
+    const vu = t.vus.get(r.vu);
+    if (!vu) return;
+    switch (r.t) {
+      case 'ready':
+        cfg.collector.declare(r.metrics);
+        vu.ready = r;
+        if (vu.id > 0) { this.all.push(vu); Atomics.store(this.instance, 3, this.all.length); }
+        t.starting.get(vu.id)?.resolve(vu);
+        t.starting.delete(vu.id);
+        break;
+      case 'init-error':
+        t.vus.delete(vu.id);
+        t.starting.get(vu.id)?.reject(new Error(`init context of VU ${vu.id} failed: ${r.error}`));
+        t.starting.delete(vu.id);
+        break;
+      case 'done':
+        cfg.collector.declare(r.metrics);
+        cfg.collector.batch(t.source, r.b);
+        for (const e of r.errors) cfg.onError(`VU ${vu.id}: ${e}`);
+        vu.settle(r);
+        break;
+    }
+  }
+
   async close(): Promise<void> {
-    await Promise.allSettled([...this.workers].map((w) => w.terminate()));
+    await Promise.allSettled([...this.threads].map((t) => t.worker.terminate()));
     this.all.length = 0;
   }
 }

@@ -1,5 +1,5 @@
 /** The `k6` module: check, group, sleep, fail, randomSeed — with k6's metric side effects. */
-import { baseTags, emit, sleepMs, state } from './vu-state.js';
+import { baseTags, emit, sleepAsync, sleepMs, state, use } from './vu-state.js';
 
 type Checker = (v: unknown) => unknown;
 
@@ -17,18 +17,38 @@ export function check(val: unknown, sets: Record<string, Checker | unknown>, tag
   return all;
 }
 
-/** Runs fn inside a group (`::outer::inner` tag) and emits group_duration. */
-export function group<T>(name: string, fn: () => T): T {
+/** Enters group `name` (`::outer::inner` tag); the returned function leaves it and emits group_duration. */
+function enterGroup(name: string): () => void {
   if (state.inInit) throw new Error('group() is not available in the init context');
   if (name.includes('::')) throw new Error('group and check names may not contain "::"');
-  const outer = state.group;
-  state.group = `${outer}::${name}`;
+  const s = state;
+  const outer = s.group;
+  s.group = `${outer}::${name}`;
   const t0 = performance.now();
+  return () => {
+    use(s);
+    emit('group_duration', performance.now() - t0, baseTags());
+    s.group = outer;
+  };
+}
+
+/** Runs fn inside a group and emits group_duration. */
+export function group<T>(name: string, fn: () => T): T {
+  const leave = enterGroup(name);
   try {
     return fn();
   } finally {
-    emit('group_duration', performance.now() - t0, baseTags());
-    state.group = outer;
+    leave();
+  }
+}
+
+/** group() for VUs that share a thread: fn is awaited (awaitable.ts makes it async when it blocks). */
+export async function groupAwaited<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+  const leave = enterGroup(name);
+  try {
+    return await fn();
+  } finally {
+    leave();
   }
 }
 
@@ -36,6 +56,11 @@ export function group<T>(name: string, fn: () => T): T {
 export function sleep(seconds: number): void {
   if (state.inInit) throw new Error('sleep() is not available in the init context');
   sleepMs(Number(seconds) * 1000);
+}
+
+export function sleepAwaited(seconds: number): Promise<void> {
+  if (state.inInit) throw new Error('sleep() is not available in the init context');
+  return sleepAsync(Number(seconds) * 1000);
 }
 
 export function fail(err?: string): never {

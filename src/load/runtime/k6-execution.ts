@@ -1,5 +1,5 @@
 /** `k6/execution`: vu, scenario, instance and test, as live getters like k6's. */
-import { Aborted, setVuTags, state } from './vu-state.js';
+import { Aborted, setVuTags, state, thread } from './vu-state.js';
 
 const I = { completed: 0, interrupted: 1, active: 2, initialized: 3 } as const;
 
@@ -26,18 +26,18 @@ export const scenario = {
 };
 
 export const instance = {
-  get iterationsCompleted() { return Atomics.load(state.instance, I.completed); },
-  get iterationsInterrupted() { return Atomics.load(state.instance, I.interrupted); },
-  get vusActive() { return Atomics.load(state.instance, I.active); },
-  get vusInitialized() { return Atomics.load(state.instance, I.initialized); },
-  get currentTestRunDuration() { return Date.now() - state.testStart; },
+  get iterationsCompleted() { return Atomics.load(thread.instance, I.completed); },
+  get iterationsInterrupted() { return Atomics.load(thread.instance, I.interrupted); },
+  get vusActive() { return Atomics.load(thread.instance, I.active); },
+  get vusInitialized() { return Atomics.load(thread.instance, I.initialized); },
+  get currentTestRunDuration() { return Date.now() - thread.testStart; },
 };
 
 export const test = {
   abort(reason?: string): never {
     throw new Aborted(reason ?? 'test aborted by the script');
   },
-  get options() { return JSON.parse(state.optionsJSON) as unknown; },
+  get options() { return JSON.parse(thread.optionsJSON) as unknown; },
 };
 
 function need() {

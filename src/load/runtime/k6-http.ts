@@ -5,7 +5,7 @@
  */
 import type { Expected, HttpRequestSpec, IoResult } from './protocol.js';
 import { SAMPLE_REQUEST } from './protocol.js';
-import { baseKey, baseTags, exchange, state } from './vu-state.js';
+import { baseKey, baseTags, exchange, exchangeAsync, state, use } from './vu-state.js';
 import { Response, type RequestInfo } from './k6-response.js';
 import { metricId, push, tagSetIdFor } from './samples.js';
 import { stringTags } from './k6-core.js';
@@ -81,8 +81,22 @@ function toSpec(method: string, url: unknown, body: Body, params: Params | null 
   return [spec, info];
 }
 
-function send(list: [HttpRequestSpec, RequestInfo][]): Response[] {
-  const results = exchange(list.map((x) => x[0]));
+type Call = [HttpRequestSpec, RequestInfo];
+
+/** A VU that runs alone on its thread blocks until the answers are in. */
+function send(list: Call[]): Response[] {
+  return respond(list, exchange(list.map((x) => x[0])));
+}
+
+/** A VU that shares its thread awaits them (awaitable.ts makes the script await the call). */
+async function sendAsync(list: Call[]): Promise<Response[]> {
+  const s = state;
+  const results = await exchangeAsync(list.map((x) => x[0]));
+  use(s);
+  return respond(list, results);
+}
+
+function respond(list: Call[], results: IoResult[]): Response[] {
   const now = Date.now();
   return results.map((r, i) => {
     const [spec, info] = list[i]!;
@@ -133,30 +147,34 @@ function measure(spec: HttpRequestSpec, r: IoResult, time: number): void {
   push(M.received, id, r.bytesReceived, time);
 }
 
-export function request(method: string, url: unknown, body?: Body, params?: Params | null): Response {
-  return send([toSpec(String(method).toUpperCase(), url, body, params)])[0]!;
-}
-
-export const get = (url: unknown, params?: Params) => request('GET', url, null, params);
-export const head = (url: unknown, params?: Params) => request('HEAD', url, null, params);
-export const options = (url: unknown, body?: Body, params?: Params) => request('OPTIONS', url, body, params);
-export const post = (url: unknown, body?: Body, params?: Params) => request('POST', url, body, params);
-export const put = (url: unknown, body?: Body, params?: Params) => request('PUT', url, body, params);
-export const patch = (url: unknown, body?: Body, params?: Params) => request('PATCH', url, body, params);
-export const del = (url: unknown, body?: Body, params?: Params) => request('DELETE', url, body, params);
-
 type BatchItem = string | [string, unknown, Body?, Params?] | { method: string; url: unknown; body?: Body; params?: Params };
 
-function batchSpec(item: BatchItem): [HttpRequestSpec, RequestInfo] {
+function batchSpec(item: BatchItem): Call {
   if (typeof item === 'string') return toSpec('GET', item, null, null);
   if (Array.isArray(item)) return toSpec(String(item[0]).toUpperCase(), item[1], item[2], item[3]);
   return toSpec(String(item.method ?? 'GET').toUpperCase(), item.url, item.body, item.params);
 }
 
-/** Issues the requests in parallel; an array in gives an array out, an object gives an object. */
-export function batch(reqs: BatchItem[] | Record<string, BatchItem>): Response[] | Record<string, Response> {
-  if (Array.isArray(reqs)) return send(reqs.map(batchSpec));
-  const keys = Object.keys(reqs);
-  const out = send(keys.map((k) => batchSpec(reqs[k]!)));
-  return Object.fromEntries(keys.map((k, i) => [k, out[i]!]));
+/** The request functions over one way of sending: blocking (the I/O thread) or awaited (this thread). */
+function methods<R>(sendWith: (list: Call[]) => R, then: <U>(r: R, f: (x: Response[]) => U) => unknown) {
+  const request = (method: string, url: unknown, body?: Body, params?: Params | null) => then(sendWith([toSpec(String(method).toUpperCase(), url, body, params)]), (r) => r[0]!);
+  return {
+    request,
+    get: (url: unknown, params?: Params) => request('GET', url, null, params),
+    head: (url: unknown, params?: Params) => request('HEAD', url, null, params),
+    options: (url: unknown, body?: Body, params?: Params) => request('OPTIONS', url, body, params),
+    post: (url: unknown, body?: Body, params?: Params) => request('POST', url, body, params),
+    put: (url: unknown, body?: Body, params?: Params) => request('PUT', url, body, params),
+    patch: (url: unknown, body?: Body, params?: Params) => request('PATCH', url, body, params),
+    del: (url: unknown, body?: Body, params?: Params) => request('DELETE', url, body, params),
+    /** Issues the requests in parallel; an array in gives an array out, an object gives an object. */
+    batch(reqs: BatchItem[] | Record<string, BatchItem>) {
+      if (Array.isArray(reqs)) return then(sendWith(reqs.map(batchSpec)), (r) => r);
+      const keys = Object.keys(reqs);
+      return then(sendWith(keys.map((k) => batchSpec(reqs[k]!))), (out) => Object.fromEntries(keys.map((k, i) => [k, out[i]!])));
+    },
+  };
 }
+
+export const blocking = methods(send, (r, f) => f(r));
+export const awaited = methods(sendAsync, (r, f) => r.then(f));

@@ -1,6 +1,6 @@
 /** `k6/metrics`: Counter, Gauge, Rate, Trend. Declared in the init context, fed in VU code. */
 import type { DeclaredMetric } from './protocol.js';
-import { baseTags, emit, state } from './vu-state.js';
+import { baseTags, emit, state, thread } from './vu-state.js';
 import { stringTags } from './k6-core.js';
 
 /** Metrics this VU declared (reported to the main thread once, so thresholds can name them). */
@@ -15,7 +15,7 @@ abstract class Metric {
     const have = declared.get(name);
     if (have && have.type !== type) throw new Error(`metric "${name}" is already declared as a ${have.type}`);
     const d: DeclaredMetric = { name, type, isTime: Boolean(isTime) };
-    if (!have) { declared.set(name, d); state.newMetrics.push(d); }
+    if (!have) { declared.set(name, d); thread.newMetrics.push(d); }
   }
 
   add(value: number | boolean, tags?: Record<string, unknown>): boolean {

@@ -112,9 +112,13 @@ export function writeAnswers(w: Writer, list: readonly Answer[]): boolean {
 
 /** An answer as it travels on the port: the body made whole. */
 export function toIoResult(a: Answer): IoResult {
-  const { chunks, responseType, ...rest } = a;
-  const whole = chunks && responseType !== 'none' ? Buffer.concat(chunks) : null;
-  return { ...rest, body: whole === null ? null : responseType === 'binary' ? new Uint8Array(whole) : whole.toString('utf8') };
+  const chunks = a.chunks;
+  const whole = chunks && a.responseType !== 'none' ? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)) : null;
+  return {
+    status: a.status, statusText: a.statusText, proto: a.proto, headers: a.headers,
+    body: whole === null ? null : a.responseType === 'binary' ? new Uint8Array(whole) : whole.toString('utf8'),
+    timings: a.timings, error: a.error, errorCode: a.errorCode, remoteIp: a.remoteIp, remotePort: a.remotePort, bytesSent: a.bytesSent, bytesReceived: a.bytesReceived,
+  };
 }
 
 /** null: the answers are on the port. */

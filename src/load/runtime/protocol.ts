@@ -116,11 +116,17 @@ export interface ScenarioRef {
   tags: Record<string, string>;
 }
 
-/** Main → worker, while the worker is idle. */
+/** Main → a VU, while it is idle. */
 export type Command =
   | { t: 'run'; scenario: ScenarioRef; mode: 'loop'; iterations: number; shared: SharedArrayBuffer | null; total: number; deadline: number; setupData: string }
   | { t: 'run'; scenario: ScenarioRef; mode: 'queue'; queue: SharedArrayBuffer; total: number; deadline: number; setupData: string }
-  | { t: 'call'; fn: 'setup' | 'teardown' | 'handleSummary'; arg: string }
+  | { t: 'call'; fn: 'setup' | 'teardown' | 'handleSummary'; arg: string };
+
+/** Main → worker: a command for one of its VUs, a VU to add (awaited threads), a hard stop, the end. */
+export type WorkerCommand =
+  | (Command & { vu: number })
+  | { t: 'add'; vu: number; mailbox: SharedArrayBuffer; localAddress: string | undefined }
+  | { t: 'interrupt'; vu: number }
   | { t: 'exit' };
 
 export interface DeclaredMetric { name: string; type: 'counter' | 'gauge' | 'rate' | 'trend'; isTime: boolean }
@@ -143,13 +149,13 @@ export interface SampleBatch {
 /** Sample flag: this http_req_duration sample also counts as one request of the time series. */
 export const SAMPLE_REQUEST = 1;
 
-/** Worker → main. */
+/** Worker → main. Samples are the thread's (numbered per thread); the rest names its VU. */
 export type Report =
-  | { t: 'ready'; options: string; metrics: DeclaredMetric[]; exports: string[] }
-  | { t: 'init-error'; error: string }
+  | { t: 'ready'; vu: number; options: string; metrics: DeclaredMetric[]; exports: string[] }
+  | { t: 'init-error'; vu: number; error: string }
   | { t: 'samples'; b: SampleBatch; metrics?: DeclaredMetric[] }
-  | { t: 'done'; b: SampleBatch | null; completed: number; interrupted: boolean; errors: string[]; result?: string; metrics?: DeclaredMetric[] }
-  | { t: 'abort'; reason: string; b: SampleBatch | null };
+  | { t: 'done'; vu: number; b: SampleBatch | null; completed: number; interrupted: boolean; errors: string[]; result?: string; metrics?: DeclaredMetric[] }
+  | { t: 'abort'; vu: number; reason: string; b: SampleBatch | null };
 
 /** Where a VU sends its requests: its I/O thread's doorbell, its bit there, and a port for oversized messages. */
 export interface IoLink {
@@ -158,10 +164,18 @@ export interface IoLink {
   port: MessagePort;
 }
 
-/** Worker data given at spawn. */
+/** Worker data given at spawn: the thread's script and its first VU. */
 export interface WorkerInit {
   code: string;
+  /**
+   * The VUs of this thread await their blocking calls (the code was made awaitable and the
+   * thread has its own HTTP client), so more VUs can be added; otherwise it runs one VU that
+   * blocks on its I/O thread.
+   */
+  awaited: boolean;
+  maxBodyBytes?: number;
   vu: number;
+  localAddress?: string;
   env: Record<string, string>;
   /** Control words and the request/response areas (mailbox.ts). */
   mailbox: SharedArrayBuffer;

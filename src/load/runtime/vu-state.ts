@@ -20,42 +20,65 @@ export class Aborted extends Error {
 
 const placeholder = new SharedArrayBuffer(MAILBOX_BYTES);
 
-export const state = {
-  vu: 0,
-  iterInScenario: 0,
-  iterInInstance: 0,
-  iterInTest: 0,
-  scenario: null as ScenarioRef | null,
-  scenarioStartedAt: 0,
-  progress: () => 0,
-  group: '',
-  /** `exec.vu.tags`: tags set by the script, added to every sample. */
-  vuTags: {} as Record<string, string>,
+/** What a VU of this thread is: its identity, counters, scenario, group, tags and mailbox. */
+export function newVuState(vu: number) {
+  return {
+    vu,
+    iterInScenario: 0,
+    iterInInstance: 0,
+    iterInTest: 0,
+    scenario: null as ScenarioRef | null,
+    scenarioStartedAt: 0,
+    progress: () => 0,
+    group: '',
+    /** `__ENV`: the run's variables plus those of the VU's current scenario. */
+    env: {} as Record<string, string>,
+    /** `exec.vu.tags`: tags set by the script, added to every sample. */
+    vuTags: {} as Record<string, string>,
+    inInit: true,
+    ctl: new Int32Array(placeholder),
+    requests: new Writer(placeholder, REQ_AT, REQ_AT + REQ_BYTES),
+    answers: new Reader(placeholder, RESP_AT),
+    bell: new Int32Array(new SharedArrayBuffer(8)),
+    slot: 0,
+    port: null as MessagePort | null,
+    seq: 0,
+    /** Async VUs: ends whatever the VU awaits (an answer, a sleep, a ticket) when it is interrupted. */
+    cancel: null as ((e: Error) => void) | null,
+    /** Async VUs: the HTTP calls go through this thread's own event loop. */
+    send: null as ((reqs: readonly HttpRequestSpec[], done: (r: IoResult[]) => void) => void) | null,
+    /** The number naming the base tags (baseKey) and what it was computed from. */
+    key: { scenario: null as ScenarioRef | null, group: '', version: -1, id: 0 },
+  };
+}
+export type VuState = ReturnType<typeof newVuState>;
+
+/**
+ * The VU whose code runs now. A thread runs one VU (blocking calls) or several (awaited
+ * calls): then the runner makes each VU current again wherever its code resumes.
+ */
+export let state: VuState = newVuState(0);
+export function use(s: VuState): void { state = s; }
+
+/** What all VUs of this thread share. */
+export const thread = {
   globalTags: {} as Record<string, string>,
   lastFlush: Date.now(),
   newMetrics: [] as DeclaredMetric[],
-  ctl: new Int32Array(placeholder),
-  requests: new Writer(placeholder, REQ_AT, REQ_AT + REQ_BYTES),
-  answers: new Reader(placeholder, RESP_AT),
-  bell: new Int32Array(new SharedArrayBuffer(8)),
-  slot: 0,
-  port: null as MessagePort | null,
-  seq: 0,
   instance: new Int32Array(new SharedArrayBuffer(16)),
   testStart: Date.now(),
-  inInit: true,
   optionsJSON: '{}',
 };
 
-export function attachMailbox(mailbox: SharedArrayBuffer): void {
-  state.ctl = new Int32Array(mailbox);
-  state.requests = new Writer(mailbox, REQ_AT, REQ_AT + REQ_BYTES);
-  state.answers = new Reader(mailbox, RESP_AT);
+export function attachMailbox(s: VuState, mailbox: SharedArrayBuffer): void {
+  s.ctl = new Int32Array(mailbox);
+  s.requests = new Writer(mailbox, REQ_AT, REQ_AT + REQ_BYTES);
+  s.answers = new Reader(mailbox, RESP_AT);
 }
 
 /** Tags every sample of the current iteration carries (k6: scenario, group, global, vu tags). */
 export function baseTags(): Record<string, string> {
-  const t: Record<string, string> = { ...state.globalTags };
+  const t: Record<string, string> = { ...thread.globalTags };
   if (state.scenario) Object.assign(t, state.scenario.tags, { scenario: state.scenario.name });
   t.group = state.group;
   return Object.assign(t, state.vuTags);
@@ -65,16 +88,15 @@ export function baseTags(): Record<string, string> {
 let vuTagsVersion = 0;
 
 /** `exec.vu.tags` as the script sees it: a plain object that tells when it changes. */
-export function setVuTags(tags: Record<string, string>): void {
+export function setVuTags(tags: Record<string, string>, s: VuState = state): void {
   vuTagsVersion++;
-  state.vuTags = new Proxy({ ...tags }, {
+  s.vuTags = new Proxy({ ...tags }, {
     set(t, k, v) { vuTagsVersion++; return Reflect.set(t, k, v); },
     deleteProperty(t, k) { vuTagsVersion++; return Reflect.deleteProperty(t, k); },
     defineProperty(t, k, d) { vuTagsVersion++; return Reflect.defineProperty(t, k, d); },
   });
 }
 
-let keyScenario: ScenarioRef | null = null, keyGroup = '', keyVersion = -1, key = 0;
 const baseIds = new Map<string, number>();
 
 /**
@@ -83,14 +105,15 @@ const baseIds = new Map<string, number>();
  * serialising a tags object per sample.
  */
 export function baseKey(): number {
-  if (state.scenario !== keyScenario || state.group !== keyGroup || vuTagsVersion !== keyVersion) {
-    keyScenario = state.scenario; keyGroup = state.group; keyVersion = vuTagsVersion;
+  const k = state.key;
+  if (state.scenario !== k.scenario || state.group !== k.group || vuTagsVersion !== k.version) {
+    k.scenario = state.scenario; k.group = state.group; k.version = vuTagsVersion;
     const json = JSON.stringify(baseTags());
     let id = baseIds.get(json);
     if (id === undefined) baseIds.set(json, (id = baseIds.size));
-    key = id;
+    k.id = id;
   }
-  return key;
+  return k.id;
 }
 
 export function emit(metric: string, value: number, tags: Record<string, string>): void {
@@ -118,14 +141,14 @@ export function emitIteration(durationMs: number): void {
 
 /** Buffered samples (and metrics declared since the last batch) for a report to the main thread. */
 export function takeSamples() {
-  state.lastFlush = Date.now();
+  thread.lastFlush = Date.now();
   return samples.take();
 }
 
 /** Send buffered samples now (before a long sleep, when the buffer is full, every 200 ms). */
 export function flush(): void {
-  if (!samples.pending() && state.newMetrics.length === 0) return;
-  const metrics = state.newMetrics.length ? state.newMetrics.splice(0) : undefined;
+  if (!samples.pending() && thread.newMetrics.length === 0) return;
+  const metrics = thread.newMetrics.length ? thread.newMetrics.splice(0) : undefined;
   const b = takeSamples();
   if (b) post({ t: 'samples', b, ...(metrics ? { metrics } : {}) });
   else if (metrics) post({ t: 'samples', b: { names: [], tags: [], reset: false, data: new Float64Array(0) }, metrics });
@@ -173,7 +196,7 @@ export function exchange(reqs: readonly HttpRequestSpec[]): IoResult[] {
 /** Sleep without burning CPU; a hard stop wakes the VU and ends the iteration. */
 export function sleepMs(ms: number): void {
   if (!(ms > 0)) return;
-  if (ms >= 100 || Date.now() - state.lastFlush > 200) flush();
+  if (ms >= 100 || Date.now() - thread.lastFlush > 200) flush();
   const ctl = state.ctl;
   const end = Date.now() + ms;
   for (let left = ms; left > 0; left = end - Date.now()) {
@@ -181,4 +204,42 @@ export function sleepMs(ms: number): void {
     Atomics.wait(ctl, CTL.interrupt, 0, left);
   }
   if (Atomics.load(ctl, CTL.interrupt) === 1) throw new Interrupted();
+}
+
+/**
+ * An awaited call of an async VU: `interrupt` (a hard stop) ends it at once with Interrupted;
+ * what it waited for is then dropped when it comes.
+ */
+function cancellable<T>(s: VuState, p: Promise<T>, onCancel?: () => void): Promise<T> {
+  if (Atomics.load(s.ctl, CTL.interrupt) === 1) { onCancel?.(); return Promise.reject(new Interrupted()); }
+  return new Promise<T>((resolve, reject) => {
+    const cancel = (e: Error) => { s.cancel = null; onCancel?.(); reject(e); };
+    s.cancel = cancel;
+    p.then((v) => { if (s.cancel === cancel) s.cancel = null; resolve(v); }, (e: unknown) => { if (s.cancel === cancel) s.cancel = null; reject(e); });
+  });
+}
+
+/** Async VUs: the requests go out on this thread's own HTTP client. */
+export function exchangeAsync(reqs: readonly HttpRequestSpec[]): Promise<IoResult[]> {
+  const s = state;
+  const send = s.send;
+  if (!send) return Promise.reject(new Error('this VU has no HTTP client'));
+  if (Atomics.load(s.ctl, CTL.interrupt) === 1) return Promise.reject(new Interrupted());
+  // One promise per call: the answer resolves it, a hard stop rejects it (the answer is then dropped).
+  return new Promise<IoResult[]>((resolve, reject) => {
+    let over = false;
+    const cancel = (e: Error) => { over = true; s.cancel = null; reject(e); };
+    s.cancel = cancel;
+    send(reqs, (r) => { if (over) return; if (s.cancel === cancel) s.cancel = null; resolve(r); });
+  });
+}
+
+/** Async VUs: sleep on a timer; a hard stop ends it at once. */
+export function sleepAsync(ms: number): Promise<void> {
+  const s = state;
+  if (Atomics.load(s.ctl, CTL.interrupt) === 1) return Promise.reject(new Interrupted());
+  if (!(ms > 0)) return Promise.resolve();
+  if (ms >= 100 || Date.now() - thread.lastFlush > 200) flush();
+  let timer: NodeJS.Timeout | undefined;
+  return cancellable(s, new Promise<void>((r) => { timer = setTimeout(r, ms); }), () => clearTimeout(timer));
 }

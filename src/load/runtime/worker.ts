@@ -1,8 +1,14 @@
 /**
- * A VU: one worker thread that evaluates the script's init context, then runs iterations
- * when the main thread says so — a loop of its own (closed executors), or iterations taken
- * from an arrival-rate scenario's queue. Bundled by esbuild into one CommonJS file (see
- * build.ts), so each worker starts without a TypeScript loader.
+ * A VU thread. Each VU evaluates the script's init context in a scope of its own, then runs
+ * iterations when the main thread says so — a loop of its own (closed executors), or
+ * iterations taken from an arrival-rate scenario's queue.
+ *
+ * Two kinds of thread. A blocking thread runs one VU and the bundle as stock k6 runs it: an
+ * http.* call blocks in Atomics.wait until its I/O thread answers. An awaited thread runs many
+ * VUs over the bundle made awaitable (awaitable.ts) and sends their requests itself, on its
+ * own event loop: no thread hand-over per request, which is what makes it fast. Bundled by
+ * esbuild into one CommonJS file (see build.ts), so each worker starts without a TypeScript
+ * loader.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
@@ -12,16 +18,23 @@ import * as core from './k6-core.js';
 import * as http from './k6-http.js';
 import * as metrics from './k6-metrics.js';
 import * as execution from './k6-execution.js';
-import { BELL, CTL, QUEUE, type Command, type WorkerInit } from './protocol.js';
-import { Aborted, Interrupted, attachMailbox, emitIteration, flush, post, setVuTags, state, takeSamples } from './vu-state.js';
+import { BELL, CTL, QUEUE, type Command, type HttpRequestSpec, type IoResult, type WorkerCommand, type WorkerInit } from './protocol.js';
+import { toIoRequest, toIoResult } from './mailbox.js';
+import { HttpIo, warmHttp, type WarmServer } from '../engine/io.js';
+import { Aborted, Interrupted, attachMailbox, emitIteration, flush, newVuState, post, setVuTags, state, takeSamples, thread, use, type VuState } from './vu-state.js';
+import { waitAsync } from './wait-async.js';
 
 const init = workerData as WorkerInit;
 const I_COMPLETED = 0, I_INTERRUPTED = 1;
 
 const esm = (ns: Record<string, unknown>, dflt: unknown = ns) => ({ __esModule: true, ...ns, default: dflt });
+const httpApi = init.awaited ? http.awaited : http.blocking;
 const MODULES: Record<string, unknown> = {
-  k6: esm(core),
-  'k6/http': esm(http),
+  k6: esm({ ...core, ...(init.awaited ? { group: core.groupAwaited, sleep: core.sleepAwaited } : {}) }),
+  'k6/http': esm({
+    expectedStatuses: http.expectedStatuses, setResponseCallback: http.setResponseCallback, ExpectedStatuses: http.ExpectedStatuses,
+    ...httpApi,
+  }),
   'k6/metrics': esm(metrics),
   'k6/execution': esm(execution, { vu: execution.vu, scenario: execution.scenario, instance: execution.instance, test: execution.test }),
   'k6/encoding': esm({
@@ -36,16 +49,12 @@ function requireModule(name: string): unknown {
   return m;
 }
 
-state.vu = init.vu;
-attachMailbox(init.mailbox);
-if (init.io) { state.bell = new Int32Array(init.io.bell); state.slot = init.io.slot; state.port = init.io.port; }
-state.instance = new Int32Array(init.instance);
-setVuTags({});
-state.testStart = init.testStart;
-state.optionsJSON = init.options;
+thread.instance = new Int32Array(init.instance);
+thread.testStart = init.testStart;
+thread.optionsJSON = init.options;
 
 const g = globalThis as Record<string, unknown>;
-g.__ENV = { ...init.env };
+Object.defineProperty(g, '__ENV', { get: () => state.env, set: (v: Record<string, string>) => { state.env = v; }, configurable: true });
 Object.defineProperty(g, '__VU', { get: () => state.vu, configurable: true });
 Object.defineProperty(g, '__ITER', { get: () => state.iterInScenario, configurable: true });
 g.open = (path: string, mode?: string) => {
@@ -54,34 +63,86 @@ g.open = (path: string, mode?: string) => {
   return mode === 'b' ? buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) : buf.toString('utf8');
 };
 
-let script: Record<string, unknown> = {};
-try {
-  const mod = { exports: {} as Record<string, unknown> };
-  const fn = runInThisContext(`(function (require, module, exports) {${init.code}\n})`, { filename: 'script.js' }) as (r: unknown, m: unknown, e: unknown) => void;
-  fn(requireModule, mod, mod.exports);
-  script = mod.exports;
-  const opts = (script.options ?? {}) as { discardResponseBodies?: boolean; tags?: Record<string, unknown> };
-  if (opts.discardResponseBodies) http.setDiscardResponseBodies(true);
-  state.globalTags = core.stringTags(opts.tags);
-  state.inInit = false;
-  warmUp();
-  post({ t: 'ready', options: JSON.stringify(script.options ?? {}), metrics: [...metrics.declared.values()], exports: Object.keys(script) });
-} catch (e) {
-  post({ t: 'init-error', error: describe(e) });
+/** A rejection carried as a value to the awaiting VU, which rethrows it once it is current again. */
+class Thrown { constructor(readonly e: unknown) {} }
+const settle = (x: unknown) => (x instanceof Promise ? x.then(undefined, (e: unknown) => new Thrown(e)) : x);
+
+type Script = (require: unknown, module: unknown, exports: unknown, back: (v: unknown) => unknown, settle: (x: unknown) => unknown) => void;
+let compiled: Script | undefined;
+
+interface Vu { s: VuState; script: Record<string, unknown> }
+const vus = new Map<number, Vu>();
+
+/** Awaited threads: one HTTP client for all VUs, and its warm-up server. */
+let io: HttpIo | undefined;
+let warm: Promise<WarmServer | null> | undefined;
+if (init.awaited) {
+  io = new HttpIo(init.maxBodyBytes !== undefined ? { maxBodyBytes: init.maxBodyBytes } : {});
+  warm = warmHttp(io, (a) => void toIoResult(a));
+  // VUs that sleep or wait for tickets still hand over what they measured.
+  setInterval(() => { if (Date.now() - thread.lastFlush > 200) flush(); }, 200).unref();
+}
+
+/** An awaited VU's requests: on this thread's client, answered together (batch) or alone. */
+function sendVia(client: HttpIo, localAddress: string | undefined, vu: number) {
+  return (reqs: readonly HttpRequestSpec[], done: (r: IoResult[]) => void): void => {
+    const out: IoResult[] = new Array(reqs.length);
+    let left = reqs.length;
+    reqs.forEach((spec, i) => client.send(toIoRequest(spec), localAddress, (a) => {
+      out[i] = toIoResult(a);
+      if (--left === 0) done(out);
+    }, vu));
+  };
+}
+
+async function addVu(id: number, mailbox: SharedArrayBuffer, link: WorkerInit['io'], localAddress: string | undefined): Promise<void> {
+  const s = newVuState(id);
+  attachMailbox(s, mailbox);
+  if (link) { s.bell = new Int32Array(link.bell); s.slot = link.slot; s.port = link.port; }
+  if (io) s.send = sendVia(io, localAddress, id);
+  s.env = { ...init.env };
+  setVuTags({}, s);
+  use(s);
+  try {
+    compiled ??= runInThisContext(`(function (require, module, exports, __k6b, __k6s) {${init.code}\n})`, { filename: 'script.js' }) as Script;
+    const mod = { exports: {} as Record<string, unknown> };
+    const back = (v: unknown) => { use(s); if (v instanceof Thrown) throw v.e; return v; };
+    compiled(requireModule, mod, mod.exports, back, settle);
+    const script = mod.exports;
+    const opts = (script.options ?? {}) as { discardResponseBodies?: boolean; tags?: Record<string, unknown> };
+    if (opts.discardResponseBodies) http.setDiscardResponseBodies(true);
+    thread.globalTags = core.stringTags(opts.tags);
+    s.inInit = false;
+    vus.set(id, { s, script });
+    await warmUp(s);
+    use(s);
+    post({ t: 'ready', vu: id, options: JSON.stringify(script.options ?? {}), metrics: [...metrics.declared.values()], exports: Object.keys(script) });
+  } catch (e) {
+    post({ t: 'init-error', vu: id, error: describe(e) });
+  }
 }
 
 /**
- * Compile the request path before the clock starts (see the I/O thread's warm-up): a few
- * dozen calls to the I/O thread's own loopback server, never to the target; their samples
+ * Compile the request path before the clock starts: a few dozen calls to the thread's own
+ * loopback server (an I/O thread's, for a blocking VU), never to the target; their samples
  * are thrown away (the metric and tag numbering they created still goes to the main thread).
  */
-function warmUp(): void {
-  if (!state.port) return; // options inspection: no I/O thread
-  Atomics.wait(state.bell, BELL.warmPort, 0, 5000);
-  const port = Atomics.load(state.bell, BELL.warmPort);
-  if (port <= 0) return;
+let warmedThread = false;
+async function warmUp(s: VuState): Promise<void> {
+  let port = 0;
+  if (warm) {
+    // The thread's code is shared by its VUs: the first one warms it for all.
+    if (warmedThread) return;
+    warmedThread = true;
+    port = (await warm)?.port ?? 0;
+  }
+  else if (s.port) {
+    Atomics.wait(s.bell, BELL.warmPort, 0, 5000);
+    port = Atomics.load(s.bell, BELL.warmPort);
+  }
+  if (port <= 0) return; // options inspection, or no warm-up server
   try {
-    for (let i = 0; i < 60; i++) http.get(`http://127.0.0.1:${port}/`);
+    for (let i = 0; i < 60; i++) { use(s); await httpApi.get(`http://127.0.0.1:${port}/`); }
   } catch {
     // A script option such as `throw` may make a failed call throw: warming is best effort.
   }
@@ -91,65 +152,69 @@ function warmUp(): void {
 
 interface Outcome { completed: boolean; interrupted: boolean; error?: string; abort?: string }
 
-function iterate(fn: (d: unknown) => unknown, data: unknown): Outcome {
-  state.group = '';
+async function iterate(s: VuState, fn: (d: unknown) => unknown, data: unknown): Promise<Outcome> {
+  use(s);
+  s.group = '';
   const t0 = performance.now();
   let out: Outcome = { completed: true, interrupted: false };
   try {
-    fn(data);
+    await fn(data);
   } catch (e) {
     if (e instanceof Interrupted) out = { completed: false, interrupted: true };
     else if (e instanceof Aborted) out = { completed: false, interrupted: false, abort: e.reason };
     else out = { completed: true, interrupted: false, error: describe(e) };
   }
+  use(s);
   if (out.completed) {
     emitIteration(performance.now() - t0);
-    Atomics.add(state.instance, I_COMPLETED, 1);
-  } else if (out.interrupted) Atomics.add(state.instance, I_INTERRUPTED, 1);
-  state.iterInScenario++;
-  state.iterInInstance++;
+    Atomics.add(thread.instance, I_COMPLETED, 1);
+  } else if (out.interrupted) Atomics.add(thread.instance, I_INTERRUPTED, 1);
+  s.iterInScenario++;
+  s.iterInInstance++;
   return out;
 }
 
-function run(cmd: Extract<Command, { t: 'run' }>): void {
+async function run(vu: Vu, cmd: Extract<Command, { t: 'run' }>): Promise<void> {
+  const { s, script } = vu;
   const fn = script[cmd.scenario.exec];
   const errors: string[] = [];
   let completed = 0, interrupted = false, abort: string | undefined;
   if (typeof fn !== 'function') {
-    post({ t: 'done', b: takeSamples(), completed: 0, interrupted: false, errors: [`function "${cmd.scenario.exec}" not found in exports`] });
+    post({ t: 'done', vu: s.vu, b: takeSamples(), completed: 0, interrupted: false, errors: [`function "${cmd.scenario.exec}" not found in exports`] });
     return;
   }
-  if (state.scenario?.name !== cmd.scenario.name) { state.iterInScenario = 0; state.scenarioStartedAt = Date.now(); }
-  state.scenario = cmd.scenario;
-  Object.assign(g.__ENV as Record<string, string>, cmd.scenario.env);
+  if (s.scenario?.name !== cmd.scenario.name) { s.iterInScenario = 0; s.scenarioStartedAt = Date.now(); }
+  s.scenario = cmd.scenario;
+  Object.assign(s.env, cmd.scenario.env);
   const data = cmd.setupData === '' ? undefined : JSON.parse(cmd.setupData);
-  const ctl = state.ctl;
-  const one = (): boolean => {
-    const o = iterate(fn as (d: unknown) => unknown, data);
+  const ctl = s.ctl;
+  const one = async (): Promise<boolean> => {
+    const o = await iterate(s, fn as (d: unknown) => unknown, data);
     if (o.completed) completed++;
     if (o.error && errors.length < 20) errors.push(o.error);
     if (o.interrupted) interrupted = true;
     if (o.abort !== undefined) abort = o.abort;
-    if (Date.now() - state.lastFlush > 200) flush();
+    if (Date.now() - thread.lastFlush > 200) flush();
     return !o.interrupted && o.abort === undefined;
   };
-  if (cmd.mode === 'queue') takeFromQueue(cmd, one);
+  if (cmd.mode === 'queue') await takeFromQueue(s, cmd, one);
   else {
     const shared = cmd.shared ? new Int32Array(cmd.shared) : null;
-    state.progress = () => (cmd.total > 0 && shared ? Math.min(1, Atomics.load(shared, 0) / cmd.total) : cmd.deadline > 0 ? Math.min(1, (Date.now() - state.scenarioStartedAt) / (cmd.deadline - state.scenarioStartedAt)) : 0);
+    s.progress = () => (cmd.total > 0 && shared ? Math.min(1, Atomics.load(shared, 0) / cmd.total) : cmd.deadline > 0 ? Math.min(1, (Date.now() - s.scenarioStartedAt) / (cmd.deadline - s.scenarioStartedAt)) : 0);
     for (let i = 0; i < cmd.iterations; i++) {
       if (Atomics.load(ctl, CTL.stop) === 1 || Atomics.load(ctl, CTL.interrupt) === 1) break;
       if (cmd.deadline > 0 && Date.now() >= cmd.deadline) break;
       if (shared) {
         const claim = Atomics.add(shared, 0, 1);
         if (claim >= cmd.total) break;
-        state.iterInTest = claim;
-      } else state.iterInTest = state.iterInScenario;
-      if (!one()) break;
+        s.iterInTest = claim;
+      } else s.iterInTest = s.iterInScenario;
+      if (!(await one())) break;
     }
   }
-  if (abort !== undefined) post({ t: 'abort', reason: abort, b: takeSamples() });
-  post({ t: 'done', b: takeSamples(), completed, interrupted, errors, ...(state.newMetrics.length ? { metrics: state.newMetrics.splice(0) } : {}) });
+  use(s);
+  if (abort !== undefined) post({ t: 'abort', vu: s.vu, reason: abort, b: takeSamples() });
+  post({ t: 'done', vu: s.vu, b: takeSamples(), completed, interrupted, errors, ...(thread.newMetrics.length ? { metrics: thread.newMetrics.splice(0) } : {}) });
 }
 
 /**
@@ -157,60 +222,128 @@ function run(cmd: Extract<Command, { t: 'run' }>): void {
  * iteration, report idle again. The VU is counted idle only while it waits here, so a ticket
  * is granted only when some VU is ready to take it at once (k6's dropped_iterations otherwise).
  */
-function takeFromQueue(cmd: Extract<Command, { mode: 'queue' }>, one: () => boolean): void {
+async function takeFromQueue(s: VuState, cmd: Extract<Command, { mode: 'queue' }>, one: () => Promise<boolean>): Promise<void> {
   const q = new Int32Array(cmd.queue);
-  const ctl = state.ctl;
-  state.progress = () => (cmd.deadline > 0 ? Math.min(1, (Date.now() - state.scenarioStartedAt) / (cmd.deadline - state.scenarioStartedAt)) : 0);
+  const ctl = s.ctl;
+  const local = init.awaited ? localQueue(cmd.queue) : null;
+  s.progress = () => (cmd.deadline > 0 ? Math.min(1, (Date.now() - s.scenarioStartedAt) / (cmd.deadline - s.scenarioStartedAt)) : 0);
   Atomics.add(q, QUEUE.idle, 1);
   for (;;) {
     if (Atomics.load(ctl, CTL.interrupt) === 1) break;
+    let ticket = false;
     const seen = Atomics.load(q, QUEUE.seq);
-    const t = Atomics.load(q, QUEUE.tickets);
-    if (t > 0) {
-      if (Atomics.compareExchange(q, QUEUE.tickets, t, t - 1) !== t) continue;
-      state.iterInTest = Atomics.add(q, QUEUE.next, 1);
+    if (local) {
+      ticket = await local.wait(s);
+      use(s);
+    } else {
+      const t = Atomics.load(q, QUEUE.tickets);
+      ticket = t > 0 && Atomics.compareExchange(q, QUEUE.tickets, t, t - 1) === t;
+      if (!ticket && t > 0) continue;
+    }
+    if (ticket) {
+      s.iterInTest = Atomics.add(q, QUEUE.next, 1);
       Atomics.store(ctl, CTL.active, 1);
-      const go = one();
+      const go = await one();
       Atomics.store(ctl, CTL.active, 0);
       if (!go) break;
       Atomics.add(q, QUEUE.idle, 1);
       continue;
     }
-    if (Atomics.load(q, QUEUE.closed) === 1 || Atomics.load(ctl, CTL.stop) === 1) break;
+    if ((Atomics.load(q, QUEUE.closed) === 1 && Atomics.load(q, QUEUE.tickets) <= 0) || Atomics.load(ctl, CTL.stop) === 1) break;
+    if (local) continue;
     // Idle: hand over what was measured, then sleep until a grant (or 200 ms, to flush again).
-    if (Date.now() - state.lastFlush > 200) flush();
+    if (Date.now() - thread.lastFlush > 200) flush();
     Atomics.wait(q, QUEUE.seq, seen, 200);
   }
 }
 
-function call(cmd: Extract<Command, { t: 'call' }>): void {
+/**
+ * An awaited thread's side of an arrival-rate queue: its idle VUs park here and one waiter on
+ * the shared word hands them the tickets, the VU that parked last first (its connection is
+ * the warmest): one wake-up serves a burst, and few VUs stay busy where few suffice.
+ */
+interface Parked { s: VuState; wake: (ticket: boolean) => void }
+const queues = new Map<SharedArrayBuffer, ReturnType<typeof newLocalQueue>>();
+function localQueue(buf: SharedArrayBuffer) {
+  let lq = queues.get(buf);
+  if (!lq) queues.set(buf, (lq = newLocalQueue(new Int32Array(buf), () => queues.delete(buf))));
+  return lq;
+}
+
+function newLocalQueue(q: Int32Array, done: () => void) {
+  const parked: Parked[] = [];
+  let pumping = false;
+  const release = (p: Parked) => { p.s.cancel = null; p.wake(false); };
+  async function pump(): Promise<void> {
+    pumping = true;
+    while (parked.length) {
+      const seen = Atomics.load(q, QUEUE.seq);
+      while (parked.length) {
+        const t = Atomics.load(q, QUEUE.tickets);
+        if (t <= 0) break;
+        if (Atomics.compareExchange(q, QUEUE.tickets, t, t - 1) !== t) continue;
+        const p = parked.pop()!;
+        p.s.cancel = null;
+        p.wake(true);
+      }
+      if (!parked.length) break;
+      if (Atomics.load(q, QUEUE.closed) === 1) { for (const p of parked.splice(0)) release(p); break; }
+      const w = waitAsync(q, QUEUE.seq, seen, 200);
+      if (w.async && (await w.value) === 'timed-out') {
+        // Now and then, let parked VUs look at their stop flags.
+        for (let i = parked.length - 1; i >= 0; i--) if (Atomics.load(parked[i]!.s.ctl, CTL.stop) === 1) release(parked.splice(i, 1)[0]!);
+      }
+    }
+    pumping = false;
+    if (Atomics.load(q, QUEUE.closed) === 1) done();
+  }
+  return {
+    /** Resolves true holding a ticket, or false when the VU should look at its flags. */
+    wait(s: VuState): Promise<boolean> {
+      return new Promise<boolean>((resolve) => {
+        const p: Parked = { s, wake: resolve };
+        parked.push(p);
+        s.cancel = () => { const i = parked.indexOf(p); if (i >= 0) parked.splice(i, 1); release(p); };
+        if (!pumping) void pump();
+      });
+    },
+  };
+}
+
+async function call(vu: Vu, cmd: Extract<Command, { t: 'call' }>): Promise<void> {
+  const { s, script } = vu;
   const fn = script[cmd.fn];
-  const saved = state.vu;
-  state.vu = 0;
-  state.scenario = null;
+  use(s);
+  s.scenario = null;
   // k6 reports setup()'s and teardown()'s samples in the groups ::setup and ::teardown.
-  state.group = cmd.fn === 'handleSummary' ? '' : `::${cmd.fn}`;
+  s.group = cmd.fn === 'handleSummary' ? '' : `::${cmd.fn}`;
   const errors: string[] = [];
   let result: string | undefined;
   try {
     if (typeof fn === 'function') {
       const arg = cmd.arg === '' ? undefined : JSON.parse(cmd.arg);
-      const r = (fn as (a: unknown) => unknown)(arg);
+      const r = await (fn as (a: unknown) => unknown)(arg);
       result = r === undefined ? undefined : JSON.stringify(r);
     }
   } catch (e) {
-    if (e instanceof Aborted) post({ t: 'abort', reason: e.reason, b: takeSamples() });
+    if (e instanceof Aborted) post({ t: 'abort', vu: s.vu, reason: e.reason, b: takeSamples() });
     else errors.push(describe(e));
   }
-  state.vu = saved;
-  post({ t: 'done', b: takeSamples(), completed: 0, interrupted: false, errors, ...(result !== undefined ? { result } : {}) });
+  use(s);
+  post({ t: 'done', vu: s.vu, b: takeSamples(), completed: 0, interrupted: false, errors, ...(result !== undefined ? { result } : {}) });
 }
 
-parentPort!.on('message', (cmd: Command) => {
-  if (cmd.t === 'run') run(cmd);
-  else if (cmd.t === 'call') call(cmd);
-  else if (cmd.t === 'exit') process.exit(0);
+parentPort!.on('message', (cmd: WorkerCommand) => {
+  if (cmd.t === 'exit') { process.exit(0); return; }
+  if (cmd.t === 'add') { void addVu(cmd.vu, cmd.mailbox, null, cmd.localAddress); return; }
+  const vu = vus.get(cmd.vu);
+  if (!vu) return;
+  if (cmd.t === 'interrupt') vu.s.cancel?.(new Interrupted());
+  else if (cmd.t === 'run') void run(vu, cmd);
+  else if (cmd.t === 'call') void call(vu, cmd);
 });
+
+void addVu(init.vu, init.mailbox, init.io, init.localAddress);
 
 function describe(e: unknown): string {
   if (e instanceof Error) return e.stack ? e.stack.split('\n').slice(0, 4).join('\n') : `${e.name}: ${e.message}`;
