@@ -2,7 +2,7 @@
  * The built-in runner's speed: a bare node:http server in a child process (its own core),
  * a constant-vus GET script on the built-in runner, and autocannon (the npm baseline) against
  * the same server in the same run. Then the capacity the runner reports for an arrival-rate
- * ramp, and a run held at that rate (after a one-second climb) to confirm the generator drops no iteration there.
+ * ramp, and a run held at that rate (after a three-second climb) to confirm the generator drops no iteration there.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,10 @@ const count = (o: RunOutcome, name: string) => { const s = o.registry.metrics.ge
 export async function run(): Promise<Record<string, number | string>> {
   const vus = Number(process.env.BENCH_VUS ?? 10);
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  // Pre-allocated VUs of the arrival-rate runs: an idle VU costs a parked promise, and every
+  // idle one absorbs a little more of a stall (a pause of the VU thread, or of the main thread
+  // that hands out the iterations) before an iteration finds no VU.
+  const arrivalVus = process.env.BENCH_ARRIVAL_VUS ?? '1000';
   const server = await bare();
   const url = `${server.url}/`;
   try {
@@ -55,11 +59,11 @@ export async function run(): Promise<Record<string, number | string>> {
 
     // Capacity: climb in 5-s plateaus (as long as the confirming run holds its rate) past what the generator and server can do; the report's rule picks the rate.
     const peak = Math.ceil(builtinRps);
-    const ramp = await runBuiltin({ bundleCode: arrival.code, scriptDir: here, env: { URL: url, PEAK: String(peak), STEPS: '10', HOLD: '5', VUS: '60' }, log });
+    const ramp = await runBuiltin({ bundleCode: arrival.code, scriptDir: here, env: { URL: url, PEAK: String(peak), STEPS: '10', HOLD: '5', VUS: arrivalVus }, log });
     fillOffered(ramp.series, ramp.scenarios, ramp.durationMs);
     const cap = capacity(ramp.series, 500);
     const sustained = Math.floor(cap?.sustainedRate ?? 0);
-    const confirm = sustained > 0 ? await runBuiltin({ bundleCode: arrival.code, scriptDir: here, env: { URL: url, RATE: String(sustained), SECONDS: '5', VUS: '60' }, log }) : undefined;
+    const confirm = sustained > 0 ? await runBuiltin({ bundleCode: arrival.code, scriptDir: here, env: { URL: url, RATE: String(sustained), CLIMB: '3', SECONDS: '5', VUS: arrivalVus }, log }) : undefined;
     return {
       'load.builtin_rps': Math.round(narrow.builtin),
       'load.autocannon_rps': Math.round(narrow.autocannon),
@@ -72,6 +76,7 @@ export async function run(): Promise<Record<string, number | string>> {
       [`load.ratio_${vus * 5}_range`]: wide.range,
       'load.ratio_target': narrow.ratio >= 0.4 ? `met (≥ 0.4×; goal 0.8×)` : 'MISSED (≥ 0.4× autocannon)',
       'load.capacity_reported_it_per_s': sustained,
+      'load.arrival_vus': arrivalVus,
       'load.capacity_limited_by': cap?.limitedBy ?? 'no capacity figure',
       'load.dropped_at_capacity_held_run': confirm ? count(confirm, 'dropped_iterations') : 'not run: no capacity figure',
       'load.iterations_at_capacity_held_run': confirm ? count(confirm, 'iterations') : 0,

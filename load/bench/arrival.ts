@@ -1,7 +1,7 @@
 /**
  * Benchmark script: an arrival rate against a bare server — ramping to find the capacity the
- * report names, or held at RATE (after a one-second climb) to confirm that at that rate no
- * iteration is dropped.
+ * report names, or held at RATE (after a climb of CLIMB seconds, default 1) to confirm that
+ * at that rate no iteration is dropped.
  */
 import http from 'k6/http';
 import { stepStages } from '../lib/target.js';
@@ -17,8 +17,8 @@ export const options = {
   discardResponseBodies: true,
   scenarios: {
     arrival: RATE > 0
-      // Reach the rate in one second, as any load test does, then hold it.
-      ? { executor: 'ramping-arrival-rate', startRate: 1, timeUnit: '1s', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s', stages: [{ duration: '1s', target: RATE }, { duration: SECONDS + 's', target: RATE }] }
+      // Climb to the rate, as any load test does, then hold it.
+      ? { executor: 'ramping-arrival-rate', startRate: 1, timeUnit: '1s', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s', stages: [{ duration: (__ENV.CLIMB || '1') + 's', target: RATE }, { duration: SECONDS + 's', target: RATE }] }
       : { executor: 'ramping-arrival-rate', startRate: Math.ceil(PEAK / 20), timeUnit: '1s', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s', stages: stepStages(Math.ceil(PEAK / 20), PEAK, STEPS, HOLD) },
   },
   thresholds: { dropped_iterations: ['count==0'] },

@@ -27,3 +27,13 @@ test('p95 over the budget or a failed request ends the climb; with none, every r
   expect(ok).toMatchObject({ sustainedRate: 20, droppedAtSustained: 0, limitedBy: 'not reached: every offered rate was sustained' });
   expect(capacity(new TimeSeries(0), 500)).toBeUndefined();
 });
+
+test('with plateaus, a clean one-second climb between them is judged but is not the figure: it was never held', () => {
+  const c = capacity(series([[10, 0, 0, 5], [10, 0, 0, 5], [15, 0, 0, 5], [20, 0, 0, 5], [20, 0, 2, 5]]), 500)!;
+  expect(c.sustainedRate).toBe(10);
+  expect(c.limitedBy).toContain('2 dropped iterations at 20.0 it/s');
+  // A climb second that fails still ends the climb.
+  expect(capacity(series([[10, 0, 0, 5], [10, 0, 0, 5], [15, 1, 0, 5], [20, 0, 0, 5], [20, 0, 0, 5]]), 500)!.limitedBy).toContain('1 failed requests at 15.0');
+  // A continuous ramp (no rate offered twice) is judged second by second.
+  expect(capacity(series([[10, 0, 0, 5], [15, 0, 0, 5], [20, 0, 0, 900]]), 500)!.sustainedRate).toBe(15);
+});

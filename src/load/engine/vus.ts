@@ -98,8 +98,6 @@ export class VuPool {
 
   get initialized(): number { return this.all.length; }
   get active(): number { let n = 0; for (const v of this.all) if (v.active) n++; return n; }
-  /** How the VUs run, for the report. */
-  get mode(): string { return this.cfg.awaitedCode === null ? 'one blocking thread per VU' : `${this.cfg.threads} awaited thread(s)`; }
 
   /** Start a VU and evaluate its init context. `id` 0 is the setup/teardown VU (a blocking thread of its own). */
   spawn(id = this.nextId++): Promise<VU> {

@@ -3,6 +3,9 @@
  * the budget with no failed requests, and the generator dropped no iterations. A rate counts
  * only when every second offered at it held (a whole plateau, for stepped stages) and every
  * lower rate held too, so neither a lucky second nor a later recovery can flatter the figure.
+ * When the stages hold rates (plateaus of two seconds or more), only a held rate can be the
+ * figure: the one-second climbs between plateaus are judged, but a rate offered for a single
+ * second was never sustained.
  */
 import type { Bucket, TimeSeries } from '../metrics/timeseries.js';
 import type { Capacity } from './schema.js';
@@ -28,11 +31,13 @@ export function capacity(series: TimeSeries, p95BudgetMs: number): Capacity | un
     levels.set(key, l);
   }
   if (levels.size === 0) return undefined;
+  const held = Math.max(...[...levels.values()].map((l) => l.seconds.length)) >= 2 ? 2 : 1;
   let sustained = 0, rps = 0, p95 = 0, dropped = 0, limitedBy = '';
   for (const l of [...levels.values()].sort((a, b) => a.offered - b.offered)) {
     const judged = l.seconds.sort((a, b) => a[0] - b[0]).map(([i, b]) => ({ b, ...verdict(i, b, p95BudgetMs) }));
     const bad = judged.find((j) => j.why);
     if (bad) { limitedBy = bad.why; break; }
+    if (l.seconds.length < held) continue;
     sustained = l.offered;
     rps = Math.max(...judged.map((j) => j.b.reqs)) * (1000 / series.widthMs);
     p95 = Math.max(p95, ...judged.map((j) => j.p95));

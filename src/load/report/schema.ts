@@ -37,7 +37,7 @@ export const ThresholdSchema = z.object({
 
 export const CapacitySchema = z.object({
   p95BudgetMs: z.number(),
-  /** Highest offered arrival rate (iterations/s) at which every second so far kept p95 under budget with no errors and no dropped iterations. */
+  /** Highest offered arrival rate (iterations/s) at which every second so far kept p95 under budget with no errors and no dropped iterations; a held rate (a plateau) when the stages have plateaus. */
   sustainedRate: z.number(),
   /** Requests per second achieved in the second that sustained that rate. */
   achievedRps: z.number(),

@@ -123,9 +123,9 @@ async function addVu(id: number, mailbox: SharedArrayBuffer, link: WorkerInit['i
 }
 
 /**
- * Compile the request path before the clock starts: a few dozen calls to the thread's own
- * loopback server (an I/O thread's, for a blocking VU), never to the target; their samples
- * are thrown away (the metric and tag numbering they created still goes to the main thread).
+ * Compile the request path before the clock starts: calls to the thread's own loopback
+ * server (an I/O thread's, for a blocking VU), never to the target; their samples are thrown
+ * away (the metric and tag numbering they created still goes to the main thread).
  */
 let warmedThread = false;
 async function warmUp(s: VuState): Promise<void> {
@@ -142,7 +142,14 @@ async function warmUp(s: VuState): Promise<void> {
   }
   if (port <= 0) return; // options inspection, or no warm-up server
   try {
-    for (let i = 0; i < 60; i++) { use(s); await httpApi.get(`http://127.0.0.1:${port}/`); }
+    const url = `http://127.0.0.1:${port}/`;
+    if (warm) {
+      // One VU warms the code all VUs of the thread share, to the optimising compiler's
+      // thresholds: a few thousand calls, ten at a time.
+      const ten = Array.from({ length: 10 }, () => url);
+      for (let i = 0; i < 300; i++) { use(s); await httpApi.batch(ten); }
+      for (let i = 0; i < 500; i++) { use(s); await httpApi.get(url); }
+    } else for (let i = 0; i < 60; i++) await httpApi.get(url);
   } catch {
     // A script option such as `throw` may make a failed call throw: warming is best effort.
   }
