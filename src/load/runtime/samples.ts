@@ -57,7 +57,12 @@ function forget(): void {
 let onFull: (() => void) | undefined;
 export function setOnFull(fn: () => void): void { onFull = fn; }
 
+/** While muted (the warm-up), samples are dropped; names and tag sets are still numbered and sent. */
+let muted = false;
+export function mute(on: boolean): void { muted = on; }
+
 export function push(metric: number, tags: number, value: number, time: number, flags = 0): void {
+  if (muted) return;
   if (n === CAP) onFull?.();
   const i = n * 3;
   data[i] = flags * FLAG_SHIFT + metric * TAG_SHIFT + tags;

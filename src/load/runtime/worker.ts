@@ -20,6 +20,7 @@ import * as metrics from './k6-metrics.js';
 import * as execution from './k6-execution.js';
 import { BELL, CTL, QUEUE, type Command, type HttpRequestSpec, type IoResult, type WorkerCommand, type WorkerInit } from './protocol.js';
 import { toIoRequest, toIoResult } from './mailbox.js';
+import { mute } from './samples.js';
 import { HttpIo, warmHttp, type WarmServer } from '../engine/io.js';
 import { Aborted, Interrupted, attachMailbox, emitIteration, flush, newVuState, post, setVuTags, state, takeSamples, thread, use, type VuState } from './vu-state.js';
 import { waitAsync } from './wait-async.js';
@@ -141,6 +142,9 @@ async function warmUp(s: VuState): Promise<void> {
     port = Atomics.load(s.bell, BELL.warmPort);
   }
   if (port <= 0) return; // options inspection, or no warm-up server
+  // No sample of the warm-up may reach a metric (a full buffer or the periodic flush would
+  // send them): mute them; the names and tag sets it numbered still go to the main thread.
+  mute(true);
   try {
     const url = `http://127.0.0.1:${port}/`;
     if (warm) {
@@ -152,6 +156,8 @@ async function warmUp(s: VuState): Promise<void> {
     } else for (let i = 0; i < 60; i++) await httpApi.get(url);
   } catch {
     // A script option such as `throw` may make a failed call throw: warming is best effort.
+  } finally {
+    mute(false);
   }
   const b = takeSamples();
   if (b) post({ t: 'samples', b: { ...b, data: new Float64Array(0) } });
