@@ -89,7 +89,6 @@ function drain(): void {
 
 let closing = false;
 
-
 async function pump(): Promise<void> {
   while (!closing) {
     // Read the ring counter before draining: a ring during the drain makes the wait return at once.

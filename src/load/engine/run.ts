@@ -13,7 +13,7 @@ import { runExecutor, type ExecContext } from './executors.js';
 import { IoPool } from './io-pool.js';
 import { normaliseScenarios, scenarioEndMs, type Scenario } from './options.js';
 import { parseDuration } from './duration.js';
-import { VuPool, type ReadyReport, type VU } from './vus.js';
+import { VuPool, type VU } from './vus.js';
 import { makeAwaitable } from '../runtime/awaitable.js';
 import { availableParallelism } from 'node:os';
 
@@ -97,7 +97,7 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     errors.push((e as Error).message);
     return finish(EXIT_CODES.scriptException);
   }
-  const ready = (setupVu as VU & { ready: ReadyReport }).ready;
+  const ready = setupVu.ready!;
   const options = JSON.parse(ready.options) as Record<string, unknown>;
   base.options = options;
   let scenarios: Scenario[];

@@ -20,7 +20,7 @@ export interface PoolConfig {
   code: string;
   /** The bundle made awaitable (awaitable.ts), or null: every VU gets a blocking thread. */
   awaitedCode: string | null;
-  /** Awaited threads to spread the VUs over. */
+  /** Awaited threads to spread the VUs over (at least 1). */
   threads: number;
   env: Record<string, string>;
   scriptDir: string;
@@ -106,8 +106,8 @@ export class VuPool {
     const ips = cfg.sourceIps;
     const localAddress = ips.length ? ips[(Math.max(id, 1) - 1) % ips.length] : undefined;
     const awaited = id > 0 && cfg.awaitedCode !== null;
+    const slot = (id - 1) % cfg.threads;
     if (awaited) {
-      const slot = (id - 1) % Math.max(1, cfg.threads);
       const t = this.awaited[slot];
       if (t) {
         const vu = new VU(id, t.worker, new Int32Array(mailbox), localAddress);
@@ -123,10 +123,11 @@ export class VuPool {
     const worker = new Worker(cfg.workerFile, { workerData: init, transferList: link ? [link.port] : [], execArgv: [], stdout: false, stderr: false });
     const t: Thread = { worker, source: this.nextSource++, vus: new Map(), starting: new Map() };
     this.threads.add(t);
-    if (awaited) this.awaited[(id - 1) % Math.max(1, cfg.threads)] = t;
+    if (awaited) this.awaited[slot] = t;
     worker.on('message', (r: Report) => this.report(t, r));
+    // An uncaught error ends the thread: 'exit' follows and settles its VUs.
     worker.on('error', (e) => {
-      for (const vu of t.vus.values()) { cfg.onError(`VU ${vu.id} crashed: ${e.message}`); vu.settle({ ...GONE, vu: vu.id }); }
+      for (const vu of t.vus.values()) cfg.onError(`VU ${vu.id} crashed: ${e.message}`);
       for (const s of t.starting.values()) s.reject(e);
       t.starting.clear();
     });

@@ -106,10 +106,10 @@ export function makeAwaitable(code: string): Awaitable {
   const calledDirectly = new Set<N>();
   const exported = new Map<string, string>(); // local name → exported name
   const declCount = new Map<string, number>();
-  let current: Fn | null = null;
-  const count = (names: string[]) => {
+  /** Declarations, counted in the program and in every function they sit in. */
+  const count = (names: string[], owner: Fn | null) => {
     for (const n of names) declCount.set(n, (declCount.get(n) ?? 0) + 1);
-    for (let o = current; o; o = o.owner) { let l = localDecls.get(o); if (!l) localDecls.set(o, (l = [])); l.push(...names); }
+    for (let o = owner; o; o = o.owner) { let l = localDecls.get(o); if (!l) localDecls.set(o, (l = [])); l.push(...names); }
   };
   const scan = (n: N, parent: N | null, key: string, owner: Fn | null, inParams: boolean): void => {
     if (FUNCTION.has(n.type)) {
@@ -121,19 +121,16 @@ export function makeAwaitable(code: string): Awaitable {
       const fn: Fn = { node: n, parent, owner, names, calls: [], paramCalls: [], blocking: false, reachable: false, blockingParams: new Set() };
       fns.push(fn);
       fnOf.set(n, fn);
-      if (n.type === 'FunctionDeclaration' && n.id) count([n.id.name]);
-      const outer = current;
-      current = fn;
-      for (const p of n.params as N[]) { count(declared(p, [])); scan(p, n, 'params', fn, true); }
+      if (n.type === 'FunctionDeclaration' && n.id) count([n.id.name], owner);
+      for (const p of n.params as N[]) { count(declared(p, []), fn); scan(p, n, 'params', fn, true); }
       scan(n.body, n, 'body', fn, false);
-      current = outer;
       return;
     }
     switch (n.type) {
-      case 'VariableDeclarator': count(declared(n.id, [])); break;
-      case 'CatchClause': if (n.param) count(declared(n.param, [])); break;
-      case 'ClassDeclaration': if (n.id) count([n.id.name]); break;
-      case 'ImportSpecifier': case 'ImportDefaultSpecifier': case 'ImportNamespaceSpecifier': count([n.local.name]); break;
+      case 'VariableDeclarator': count(declared(n.id, []), owner); break;
+      case 'CatchClause': if (n.param) count(declared(n.param, []), owner); break;
+      case 'ClassDeclaration': if (n.id) count([n.id.name], owner); break;
+      case 'ImportSpecifier': case 'ImportDefaultSpecifier': case 'ImportNamespaceSpecifier': count([n.local.name], owner); break;
       case 'ExportSpecifier': exported.set(n.local.name, n.exported.name ?? n.exported.value); break;
       case 'ExportNamedDeclaration': if (n.declaration?.type === 'VariableDeclaration') for (const d of n.declaration.declarations) for (const x of declared(d.id, [])) exported.set(x, x); break;
       case 'Identifier': if (isReference(parent, key)) refs.push({ node: n, parent, key, owner }); break;

@@ -53,15 +53,15 @@ export async function groupAwaited<T>(name: string, fn: () => T | Promise<T>): P
 }
 
 /** Seconds, fractional allowed, as in k6. */
-export function sleep(seconds: number): void {
+function sleepTime(seconds: number): number {
   if (state.inInit) throw new Error('sleep() is not available in the init context');
-  sleepMs(Number(seconds) * 1000);
+  return Number(seconds) * 1000;
 }
 
-export function sleepAwaited(seconds: number): Promise<void> {
-  if (state.inInit) throw new Error('sleep() is not available in the init context');
-  return sleepAsync(Number(seconds) * 1000);
-}
+export function sleep(seconds: number): void { sleepMs(sleepTime(seconds)); }
+
+/** sleep() for VUs that share a thread. */
+export function sleepAwaited(seconds: number): Promise<void> { return sleepAsync(sleepTime(seconds)); }
 
 export function fail(err?: string): never {
   throw new Error(err ?? '');

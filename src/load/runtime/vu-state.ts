@@ -207,15 +207,17 @@ export function sleepMs(ms: number): void {
 }
 
 /**
- * An awaited call of an async VU: `interrupt` (a hard stop) ends it at once with Interrupted;
- * what it waited for is then dropped when it comes.
+ * An awaited call of an async VU, one promise per call: `start` begins the work and calls
+ * `done` with its result; a hard stop (`s.cancel`) rejects at once with Interrupted, runs
+ * `onCancel`, and a result that comes later is dropped.
  */
-function cancellable<T>(s: VuState, p: Promise<T>, onCancel?: () => void): Promise<T> {
-  if (Atomics.load(s.ctl, CTL.interrupt) === 1) { onCancel?.(); return Promise.reject(new Interrupted()); }
+function cancellable<T>(s: VuState, start: (done: (v: T) => void) => void, onCancel?: () => void): Promise<T> {
+  if (Atomics.load(s.ctl, CTL.interrupt) === 1) return Promise.reject(new Interrupted());
   return new Promise<T>((resolve, reject) => {
-    const cancel = (e: Error) => { s.cancel = null; onCancel?.(); reject(e); };
+    let over = false;
+    const cancel = (e: Error) => { over = true; s.cancel = null; onCancel?.(); reject(e); };
     s.cancel = cancel;
-    p.then((v) => { if (s.cancel === cancel) s.cancel = null; resolve(v); }, (e: unknown) => { if (s.cancel === cancel) s.cancel = null; reject(e); });
+    start((v) => { if (over) return; if (s.cancel === cancel) s.cancel = null; resolve(v); });
   });
 }
 
@@ -224,14 +226,7 @@ export function exchangeAsync(reqs: readonly HttpRequestSpec[]): Promise<IoResul
   const s = state;
   const send = s.send;
   if (!send) return Promise.reject(new Error('this VU has no HTTP client'));
-  if (Atomics.load(s.ctl, CTL.interrupt) === 1) return Promise.reject(new Interrupted());
-  // One promise per call: the answer resolves it, a hard stop rejects it (the answer is then dropped).
-  return new Promise<IoResult[]>((resolve, reject) => {
-    let over = false;
-    const cancel = (e: Error) => { over = true; s.cancel = null; reject(e); };
-    s.cancel = cancel;
-    send(reqs, (r) => { if (over) return; if (s.cancel === cancel) s.cancel = null; resolve(r); });
-  });
+  return cancellable(s, (done) => send(reqs, done));
 }
 
 /** Async VUs: sleep on a timer; a hard stop ends it at once. */
@@ -241,5 +236,5 @@ export function sleepAsync(ms: number): Promise<void> {
   if (!(ms > 0)) return Promise.resolve();
   if (ms >= 100 || Date.now() - thread.lastFlush > 200) flush();
   let timer: NodeJS.Timeout | undefined;
-  return cancellable(s, new Promise<void>((r) => { timer = setTimeout(r, ms); }), () => clearTimeout(timer));
+  return cancellable<void>(s, (done) => { timer = setTimeout(done, ms); }, () => clearTimeout(timer));
 }
