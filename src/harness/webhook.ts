@@ -7,6 +7,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isLoopbackUrl } from '../common/net.js';
 import { Undecided } from './outcome.js';
 import type { RunState } from './state.js';
 
@@ -15,8 +16,6 @@ export interface Delivery { path: string; headers: Record<string, string>; body:
 /** Deliveries kept at most (other checks write to the same base while a check waits). */
 const MAX_KEPT = 2_000;
 const MAX_BODY = 1024 * 1024;
-
-const isLoopbackUrl = (url: string) => /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:|\/|$)/i.test(url);
 
 export class Receiver {
   readonly deliveries: Delivery[] = [];

@@ -15,6 +15,7 @@ import { resultsOfRun, scrub } from './report/results.js';
 import { writeReports, type Written } from './report/write.js';
 import type { Results } from './report/schema.js';
 import { LIMIT_SETTINGS } from '../spec/limits.js';
+import { parseSourceAddresses } from '../common/net.js';
 
 export type EngineChoice = 'auto' | 'k6' | 'builtin';
 
@@ -39,20 +40,6 @@ export interface LoadRunOptions {
 
 export interface LoadRunResult { results: Results; written: Written; exitCode: number; engine: 'k6' | 'builtin' }
 
-/** `127.0.0.2-127.0.0.9` or a comma list; loopback addresses only. */
-export function parseSourceIps(spec: string | undefined): string[] {
-  if (!spec) return [];
-  const out: string[] = [];
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:-127\.\1\.\2\.(\d{1,3}))?$/.exec(part);
-    if (!m) throw new Error(`source address ${part}: only loopback addresses (127.x.y.z, or a range 127.x.y.a-127.x.y.b) are allowed`);
-    const from = Number(m[3]), to = m[4] === undefined ? from : Number(m[4]);
-    if (from > 255 || to > 255 || to < from) throw new Error(`source address range ${part} is invalid`);
-    for (let i = from; i <= to; i++) out.push(`127.${m[1]}.${m[2]}.${i}`);
-  }
-  return out;
-}
-
 /** The limits a self-started server takes from its environment (§8.4), told to the script the same way. */
 function embeddedLimits(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
@@ -67,7 +54,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const log = o.log ?? ((l: string) => process.stderr.write(`${scrub(l)}\n`));
   const info = scenarioInfo(o.scenario);
   const bundle = o.bundle ?? (await bundleScenario(o.scenario));
-  const sourceIps = parseSourceIps(o.sourceIps);
+  const sourceIps = parseSourceAddresses(o.sourceIps);
   const k6 = o.engine === 'builtin' ? undefined : o.k6 ?? findK6();
   if (o.engine === 'k6' && !k6) throw new Error('--engine k6: no k6 on PATH; give --k6 PATH');
   const target = await resolveTarget({

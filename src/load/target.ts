@@ -4,7 +4,8 @@
  * capacity scenario). Only
  * loopback targets are accepted unless `allowRemote` is set by the caller.
  */
-import { readFileSync } from 'node:fs';
+import { readDescriptorFile } from '../common/descriptor-file.js';
+import { isLoopbackUrl } from '../common/net.js';
 import { startChildServer } from './server-child.js';
 import { TargetDescriptor, descriptorSecrets } from '../spec/descriptor.js';
 import { registerSecret } from '../client/redact.js';
@@ -26,20 +27,10 @@ export interface TargetRequest {
   allowRemote?: boolean;
 }
 
-const LOOPBACK_URL = /^https?:\/\/(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(:\d+)?(\/|$)/;
-
 export async function resolveTarget(req: TargetRequest): Promise<LoadTarget> {
   let descriptor: TargetDescriptor;
   if (req.file) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(req.file, 'utf8'));
-    } catch (e) {
-      throw new Error(`target descriptor ${req.file}: ${(e as Error).message}`);
-    }
-    const r = TargetDescriptor.safeParse(req.url ? { ...(raw as object), url: req.url } : raw);
-    if (!r.success) throw new Error(`target descriptor ${req.file}: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-    descriptor = r.data;
+    descriptor = readDescriptorFile(req.file, req.url ? { url: req.url } : {});
   } else if (req.url) {
     // A bare URL: scenarios that need bases or an account token will say so.
     descriptor = TargetDescriptor.parse({ url: req.url, bases: [{ name: 'unknown', uuid: 'unknown', api_token: 'unknown' }] });
@@ -49,7 +40,7 @@ export async function resolveTarget(req: TargetRequest): Promise<LoadTarget> {
     for (const s of descriptorSecrets(srv.descriptor)) registerSecret(s);
     return { descriptor: srv.descriptor, embedded: true, close: () => srv.close() };
   }
-  if (!req.allowRemote && !LOOPBACK_URL.test(descriptor.url)) {
+  if (!req.allowRemote && !isLoopbackUrl(descriptor.url)) {
     throw new Error(`load targets loopback only (127.0.0.0/8, localhost, [::1]); ${descriptor.url} is not`);
   }
   for (const s of descriptorSecrets(descriptor)) registerSecret(s);

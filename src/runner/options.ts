@@ -6,6 +6,7 @@
  */
 import type { Argv } from 'yargs';
 import { z } from 'zod';
+import { parseSourceAddresses } from '../common/net.js';
 import { EDITIONS, KNOWN_VERSIONS, NEWEST_VERSION } from '../spec/index.js';
 
 const G = {
@@ -64,7 +65,6 @@ export function runBuilder(y: Argv) {
     ].join('\n'));
 }
 
-const LOOPBACK_V4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 const seconds = z.number().positive('must be a positive number of seconds');
 
 export const RunOptions = z.object({
@@ -102,22 +102,6 @@ export const RunOptions = z.object({
 }).refine((o) => !(o.target && o.targetFile), { message: 'give --target or --target-file, not both', path: ['targetFile'] });
 export type RunOptions = Readonly<z.output<typeof RunOptions>>;
 
-/** "127.0.0.2-127.0.0.9" or "a,b,c" → addresses; "none" → []. */
-export function parseSourceIps(spec: string): string[] {
-  if (spec === 'none' || spec === '') return [];
-  const out: string[] = [];
-  for (const part of spec.split(',').map((s) => s.trim())) {
-    const [from, to] = part.split('-');
-    for (const a of [from, to]) if (a !== undefined && !LOOPBACK_V4.test(a)) throw new Error(`${a}: not a loopback address 127.x.y.z`);
-    if (!to) { out.push(from!); continue; }
-    const a = from!.split('.').map(Number);
-    const b = to.split('.').map(Number);
-    if (a.slice(0, 3).join('.') !== b.slice(0, 3).join('.') || a[3]! > b[3]!) throw new Error(`source address range ${part}: same /24 and ascending`);
-    for (let i = a[3]!; i <= b[3]!; i++) out.push(`${a.slice(0, 3).join('.')}.${i}`);
-  }
-  return out;
-}
-
 const flag = (key: PropertyKey | undefined) => `--${String(key ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /** Parse once; a problem comes back as one line naming the flag(s). */
@@ -125,7 +109,7 @@ export function parseRunOptions(argv: Record<string, unknown>): RunOptions {
   const r = RunOptions.safeParse(argv);
   if (!r.success) throw new Error(r.error.issues.map((i) => `${flag(i.path[0])}: ${i.message}`).join('; '));
   if (r.data.sourceIps) {
-    try { parseSourceIps(r.data.sourceIps); } catch (e) { throw new Error(`--source-ips: ${(e as Error).message}`); }
+    try { parseSourceAddresses(r.data.sourceIps); } catch (e) { throw new Error(`--source-ips: ${(e as Error).message}`); }
   }
   return Object.freeze(r.data);
 }

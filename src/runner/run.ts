@@ -15,7 +15,8 @@ import { descriptorSecrets, NEWEST_VERSION } from '../spec/index.js';
 import { readBaseline } from './baseline.js';
 import { finish, type RunOutcome, type Timings } from './finish.js';
 import { createFixtures, newRunId, sweepTables } from './fixtures.js';
-import { parseSourceIps, type RunOptions } from './options.js';
+import { type RunOptions } from './options.js';
+import { DEFAULT_SOURCE_ADDRESSES, isLoopbackUrl, parseSourceAddresses } from '../common/net.js';
 import { grepFor, interruptPhase, mergeReports, phasesFor, runPhase } from './phases.js';
 import { SecretsFile } from './redact-stream.js';
 import { checkTargetOptions, resolveTarget, type ResolvedTarget } from './target.js';
@@ -23,7 +24,6 @@ import { checkTargetOptions, resolveTarget, type ResolvedTarget } from './target
 export type { RunOutcome };
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
-const isLoopback = (url: string) => /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:|\/|$)/.test(url);
 
 export function defaultReportDir(now = new Date()): string {
   return join('reports', now.toISOString().replace(/[:.]/g, '-').replace('T', '_').slice(0, 19));
@@ -49,7 +49,7 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
     edition: o.edition ?? d.edition,
     apiVersion: o.apiVersion ?? d.api_version ?? NEWEST_VERSION,
     http: { connectMs: 5_000, headersMs: o.requestTimeout * 1000, bodyMs: o.requestTimeout * 2000, maxBodyBytes: Math.round(o.maxBodyMb * 1024 * 1024) },
-    sourceIps: parseSourceIps(o.sourceIps ?? (isLoopback(d.url) ? '127.0.0.2-127.0.0.9' : 'none')),
+    sourceIps: parseSourceAddresses(o.sourceIps ?? (isLoopbackUrl(d.url) ? DEFAULT_SOURCE_ADDRESSES : 'none')),
     webhook: { listenHost: host, listenPort: Number(port), publicUrl: o.webhookUrl },
     limitsConfig: resolved.limitsConfig,
     allowPlanChanges: o.allowPlanChanges ?? resolved.embedded,

@@ -2,9 +2,10 @@
  * Which target a run judges: a descriptor file, a URL plus credential flags, or (neither
  * given) the embedded reference server, started in-process with a short rate window.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseDescriptor, readDescriptorFile, readLimitsFile } from '../common/descriptor-file.js';
 import type { RunningServer } from '../server/index.js';
 import { EMULATED_VERSIONS, isEmulatedVersion, LIMIT_SETTINGS, TargetDescriptor, type TargetDescriptorInput } from '../spec/index.js';
 import type { RunOptions } from './options.js';
@@ -16,22 +17,6 @@ export interface ResolvedTarget {
   servers: RunningServer[];
   /** Temporary folders to remove at the end of the run. */
   tempDirs: string[];
-}
-
-function parseDescriptor(raw: unknown, where: string): TargetDescriptor {
-  const r = TargetDescriptor.safeParse(raw);
-  if (!r.success) throw new Error(`${where}: ${r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  return r.data;
-}
-
-function readDescriptor(file: string): TargetDescriptor {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new Error(`target descriptor ${file}: ${(e as Error).message}`);
-  }
-  return parseDescriptor(raw, `target descriptor ${file}`);
 }
 
 /** Flags give or override descriptor fields. */
@@ -58,15 +43,7 @@ function withFlags(base: Partial<TargetDescriptorInput>, o: RunOptions): TargetD
 /** The descriptor a run with --target or --target-file judges (undefined: the embedded server); throws on a bad one. */
 export function givenDescriptor(o: RunOptions): TargetDescriptor | undefined {
   if (!o.target && !o.targetFile) return undefined;
-  return withFlags(o.targetFile ? readDescriptor(o.targetFile) : {}, o);
-}
-
-function readLimitsConfig(file: string): Record<string, number> {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;
-  } catch (e) {
-    throw new Error(`--limits-config ${file}: ${(e as Error).message}`);
-  }
+  return withFlags(o.targetFile ? readDescriptorFile(o.targetFile) : {}, o);
 }
 
 /** Problems with the target options that must stop a run before it starts (usage errors). */
@@ -76,8 +53,8 @@ export function checkTargetOptions(o: RunOptions): void {
   if (!d && credentialFlags.length) throw new Error(`--${credentialFlags[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --target or --target-file (the embedded server brings its own credentials)`);
   if (d && o.embeddedFault.length) throw new Error('--embedded-fault applies to the embedded reference server only');
   if (!d && o.apiVersion && !isEmulatedVersion(o.apiVersion)) throw new Error(`--api-version ${o.apiVersion}: the embedded reference server emulates ${EMULATED_VERSIONS[0]} … ${EMULATED_VERSIONS.at(-1)}; give a --target for older releases`);
-  if (o.limitsConfig) readLimitsConfig(o.limitsConfig);
-  if (o.limitsTargetFile) readDescriptor(o.limitsTargetFile);
+  if (o.limitsConfig) readLimitsFile(o.limitsConfig);
+  if (o.limitsTargetFile) readDescriptorFile(o.limitsTargetFile);
 }
 
 /** Limits for the RATE-7 probe: distinct from every edition's defaults, so a server that ignores the file is caught. */
@@ -85,11 +62,11 @@ const PROBE_LIMITS: Record<string, number> = { base_api_limit_per_minute: 123, a
 
 export async function resolveTarget(o: RunOptions): Promise<ResolvedTarget> {
   if (o.target || o.targetFile) {
-    const descriptor = withFlags(o.targetFile ? readDescriptor(o.targetFile) : {}, o);
+    const descriptor = withFlags(o.targetFile ? readDescriptorFile(o.targetFile) : {}, o);
     let limitsConfig: ResolvedTarget['limitsConfig'];
     if (o.limitsConfig) {
-      const values = JSON.parse(readFileSync(o.limitsConfig, 'utf8')) as Record<string, number>;
-      limitsConfig = { file: o.limitsConfig, values, target: o.limitsTargetFile ? readDescriptor(o.limitsTargetFile) : descriptor };
+      const values = readLimitsFile(o.limitsConfig) as Record<string, number>;
+      limitsConfig = { file: o.limitsConfig, values, target: o.limitsTargetFile ? readDescriptorFile(o.limitsTargetFile) : descriptor };
     }
     return { descriptor, embedded: false, limitsConfig, servers: [], tempDirs: [] };
   }

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TargetDescriptor } from '../spec/index.js';
+import { isLoopbackHost } from '../common/net.js';
 import { buildApp } from './app.js';
 import { createContext, type ServerContext } from './context.js';
 import { ServerOptions, type ServerOptionsInput } from './options.js';
@@ -17,11 +18,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
-
 export async function startServer(input: ServerOptionsInput & { clock?: () => number; env?: NodeJS.ProcessEnv } = {}): Promise<RunningServer> {
   const opts: ServerOptions = { ...ServerOptions.parse(input), clock: input.clock, env: input.env };
-  if (!LOOPBACK.test(opts.host)) throw new Error(`the reference server listens on loopback only (127.0.0.0/8, ::1), not ${opts.host}`);
+  if (!isLoopbackHost(opts.host)) throw new Error(`the reference server listens on loopback only (127.0.0.0/8, ::1), not ${opts.host}`);
   const ctx = createContext(opts);
   const app = await buildApp(ctx);
   await app.listen({ host: opts.host, port: opts.port });

@@ -3,20 +3,12 @@
  * one configuration file (§8.4, `--config`, honoured on dedicated and self-hosted from 5.3),
  * then environment variables (LIMIT_SETTINGS).
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { readJsonFile } from '../common/json-file.js';
 import {
-  DEFAULT_EDITION, DEFAULT_QUOTA_FORMULA, EDITIONS, LIMIT_SETTINGS, NEWEST_VERSION, PLANS, RATE_LIMITS,
-  RATE_WINDOW_SECONDS, behaviourAt, isEmulatedVersion, type Edition, type QuotaFormula, type RateClass, type RateLimits,
+  DEFAULT_EDITION, DEFAULT_QUOTA_FORMULA, EDITIONS, LIMIT_SETTINGS, LimitsFile, NEWEST_VERSION, RATE_LIMITS,
+  RATE_WINDOW_SECONDS, behaviourAt, configuredRateLimits, isEmulatedVersion, type Edition, type QuotaFormula, type RateClass, type RateLimits,
 } from '../spec/index.js';
-
-const planNumbers = z.object(Object.fromEntries(PLANS.map((p) => [p, z.number().int().nonnegative()])) as Record<(typeof PLANS)[number], z.ZodNumber>);
-
-/** The configuration file's shape. Unknown keys are an error (a typo must not silently keep a default). */
-export const LimitsConfigFile = z.strictObject({
-  ...Object.fromEntries(LIMIT_SETTINGS.map((s) => [s.key, z.number().int().min(-1).optional()])),
-  monthly_quota: z.strictObject({ base: planNumbers, perUser: planNumbers }).optional(),
-}) as z.ZodType<Record<string, unknown> & { monthly_quota?: QuotaFormula }>;
 
 export const ServerOptions = z.object({
   host: z.string().default('127.0.0.1'),
@@ -47,16 +39,8 @@ export interface EffectiveLimits {
   sources: Record<RateClass, 'edition' | 'config' | 'env'>;
 }
 
-export function readConfigFile(file: string): z.output<typeof LimitsConfigFile> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new Error(`configuration file ${file}: ${(e as Error).message}`);
-  }
-  const parsed = LimitsConfigFile.safeParse(raw);
-  if (!parsed.success) throw new Error(`configuration file ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  return parsed.data;
+export function readConfigFile(file: string): LimitsFile {
+  return readJsonFile(file, LimitsFile, 'configuration file');
 }
 
 const limitValue = (n: number) => (n < 0 ? null : n);
@@ -72,10 +56,7 @@ export function effectiveLimits(opts: ServerOptions): EffectiveLimits {
     const file = readConfigFile(opts.configFile);
     const honoured = customisable && behaviourAt(opts.apiVersion).limitsConfigFile && !opts.faults.includes('ignore-config');
     if (honoured) {
-      for (const s of LIMIT_SETTINGS) {
-        const v = file[s.key];
-        if (typeof v === 'number') { rate[s.rateClass] = limitValue(v); sources[s.rateClass] = 'config'; }
-      }
+      for (const [cls, v] of Object.entries(configuredRateLimits(file)) as [RateClass, number | null][]) { rate[cls] = v; sources[cls] = 'config'; }
     }
     if (file.monthly_quota) quota = file.monthly_quota;
   }

@@ -1,4 +1,5 @@
 /** Limits of §8: rate limits per edition (8.1), the monthly quota (8.3), customising (8.4), size limits (8.5). */
+import { z } from 'zod';
 
 export const EDITIONS = ['cloud', 'dedicated', 'self-hosted'] as const;
 export type Edition = (typeof EDITIONS)[number];
@@ -35,11 +36,12 @@ export const RATE_EXEMPT_PATHS = ['/ping/', '/api2/ping/', '/server-info/'] as c
  * The file is JSON; each key below overrides one limit (-1 = unlimited), and so does the
  * environment variable named beside it. The gateway variable is the real service's (6.2+).
  */
-export const LIMIT_SETTINGS: readonly { readonly rateClass: RateClass; readonly key: string; readonly env: string }[] = [
+export const LIMIT_SETTINGS = [
   { rateClass: 'gateway', key: 'base_api_limit_per_minute', env: 'API_GATEWAY_BASE_API_LIMIT_PER_MINUTE' },
   { rateClass: 'account', key: 'account_api_limit_per_minute', env: 'API_ACCOUNT_LIMIT_PER_MINUTE' },
   { rateClass: 'auth-token', key: 'auth_token_limit_per_minute', env: 'API_AUTH_TOKEN_LIMIT_PER_MINUTE' },
-];
+] as const satisfies readonly { readonly rateClass: RateClass; readonly key: string; readonly env: string }[];
+export type LimitKey = (typeof LIMIT_SETTINGS)[number]['key'];
 
 /** §8.5: maximum rows per call; `null` = unlimited. */
 export const SIZE_LIMITS = {
@@ -75,4 +77,29 @@ export function monthlyQuota(formula: QuotaFormula, plan: Plan, members: number)
 
 export function isEdition(e: string): e is Edition {
   return (EDITIONS as readonly string[]).includes(e);
+}
+
+const planNumbers = z.strictObject(Object.fromEntries(PLANS.map((p) => [p, z.number().int().nonnegative()])) as Record<Plan, z.ZodNumber>);
+const limitSetting = z.number().int().min(-1).describe('calls per window; -1 = unlimited');
+
+/**
+ * The limits file (§8.4; our format, the specification names none): the reference server
+ * reads it at start (`--config`), and `conformance run --limits-config` / a descriptor's
+ * `limits` tell the harness what a target was configured with. Unknown keys are an error:
+ * a typo must not silently keep a default.
+ */
+export type LimitsFile = Partial<Record<LimitKey, number>> & { monthly_quota?: QuotaFormula };
+export const LimitsFile = z.strictObject({
+  ...Object.fromEntries(LIMIT_SETTINGS.map((s) => [s.key, limitSetting.optional()])),
+  monthly_quota: z.strictObject({ base: planNumbers, perUser: planNumbers }).optional(),
+}) as unknown as z.ZodType<LimitsFile>;
+
+/** The rate limits a limits file sets, by class (`null` = unlimited); classes it leaves out are absent. */
+export function configuredRateLimits(file: LimitsFile): Partial<Record<RateClass, number | null>> {
+  const out: Partial<Record<RateClass, number | null>> = {};
+  for (const s of LIMIT_SETTINGS) {
+    const v = file[s.key];
+    if (typeof v === 'number') out[s.rateClass] = v < 0 ? null : v;
+  }
+  return out;
 }
