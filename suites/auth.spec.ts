@@ -12,6 +12,7 @@ import { expectStatus } from '../src/harness/assert.js';
 import { isGenericNotFound } from '../src/harness/notfound.js';
 import { probeCall } from '../src/harness/probe.js';
 import { appendAll, countRows, scratchTable, type Scratch } from '../src/harness/tables.js';
+import { fixtureTables } from '../src/harness/state.js';
 import type { Auth, Reply, Target } from '../src/harness/target.js';
 import { behaviour, clause, expect, needsAccount, needsBases, needsRelease, test } from '../src/harness/test.js';
 
@@ -75,7 +76,7 @@ test(...clause('AUTH-2', 'a base token is accepted as Authorization: Bearer', 's
   needsRelease(state, 'bearerAuth', true, 'Bearer authentication (4.0+)');
   const token = await target.baseToken(0);
   const path = target.gatewayPath(0, 'rows/');
-  const r = await target.call({ path, query: { table_name: state.fixtures?.types ?? 'no-such-table', limit: 1 }, auth: { raw: `Bearer ${token}` }, expect: [401, 403] });
+  const r = await target.call({ path, query: { table_name: fixtureTables(state).types, limit: 1 }, auth: { raw: `Bearer ${token}` }, expect: [401, 403] });
   expect(r.status, `GET ${path} with "Authorization: Bearer <base token>" answered ${r.status}: ${r.text.slice(0, 160)}`).toBe(200);
 });
 

@@ -46,7 +46,7 @@ class BigTable {
     const t = await this.table(target);
     while (this.ids.length < min) {
       const ids = await appendAll(target, t, numbered(this.next, BATCH));
-      if (ids.length === 0) throw new Undecided('setup', `append to ${t.name} answered no row ids`);
+      if (ids.length === 0) throw new Undecided('fixture', `append to ${t.name} answered no row ids`);
       this.next += ids.length;
       this.ids.push(...ids);
     }

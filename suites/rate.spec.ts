@@ -15,31 +15,30 @@ import {
 import { expectStatus } from '../src/harness/assert.js';
 import { Undecided } from '../src/harness/outcome.js';
 import { isGenericNotFound } from '../src/harness/notfound.js';
+import { restored } from '../src/harness/restore.js';
 import { probeCall } from '../src/harness/probe.js';
 import {
   baseKey, basesByFreshness, clockOf, fireFor, ipKey, isUnixTime, pickIps, prepare, refused, volley, type RateKey,
 } from '../src/harness/rate.js';
 import {
-  CLASS, CONCURRENCY, EXTRA, UNLIMITED_PROBE, admitsExactly, budgetTarget, configuredTarget, expectLimitHeader, gate, keyFor, limitOf, on, usedUp,
+  CLASS, CONCURRENCY, EXTRA, UNLIMITED_PROBE, admitsExactly, budgetTarget, configured, configuredTarget, expectLimitHeader, gate, keyFor, limitOf, on, usedUp,
 } from '../src/harness/rate-checks.js';
-import type { RunState } from '../src/harness/state.js';
+import { fixtureTables, type RunState } from '../src/harness/state.js';
 import type { Target } from '../src/harness/target.js';
-import { clause, expect, needsAccount, needsAdmin, needsBases, needsEdition, needsRelease, test } from '../src/harness/test.js';
+import { clause, expect, needsAccount, needsAdmin, needsBases, needsEdition, needsRelease, test, warnState } from '../src/harness/test.js';
 
 // ---------------------------------------------------------------------------------------------
 // RATE-6 first: a handful of calls, no burst.
 
 test(...clause('RATE-6', 'gateway answers carry integer x-ratelimit-limit, -remaining and -reset; remaining falls by one per call; reset is a Unix time in the future at most a window away', 'spec'), async ({ target, state }) => {
   needsRelease(state, 'rateLimitHeaders', true, 'rate-limit headers on gateway answers (4.4+)');
-  const table = state.fixtures?.types;
+  const table = fixtureTables(state).types;
   const calls: [string, () => ReturnType<Target['gw']>][] = [
     ['GET metadata/', () => target.gw(0, 'GET', 'metadata/')],
     ['GET metadata/', () => target.gw(0, 'GET', 'metadata/')],
-    ...(table ? [
-      ['GET rows/', () => target.gw(0, 'GET', 'rows/', { query: { table_name: table, limit: 1 } })],
-      ['POST sql/', () => target.gw(0, 'POST', 'sql/', { json: { sql: `SELECT * FROM \`${table}\` LIMIT 1` } })],
-      ['GET rows/', () => target.gw(0, 'GET', 'rows/', { query: { table_name: table, limit: 1 } })],
-    ] as [string, () => ReturnType<Target['gw']>][] : []),
+    ['GET rows/', () => target.gw(0, 'GET', 'rows/', { query: { table_name: table, limit: 1 } })],
+    ['POST sql/', () => target.gw(0, 'POST', 'sql/', { json: { sql: `SELECT * FROM \`${table}\` LIMIT 1` } })],
+    ['GET rows/', () => target.gw(0, 'GET', 'rows/', { query: { table_name: table, limit: 1 } })],
   ];
   const windowS = state.target.rate_window_seconds;
   const seen: { what: string; limit: number; remaining: number; reset: number }[] = [];
@@ -76,12 +75,24 @@ for (const edition of EDITIONS) {
     const title = expected === null ? `${edition}: ${CLASS[cls]} are unlimited — ${UNLIMITED_PROBE} concurrent calls in one window are all admitted` : `${edition}: exactly ${expected} calls per window to ${CLASS[cls]} are admitted, also when ${expected + EXTRA} arrive concurrently`;
     test(...clause('RATE-5', title, 'spec'), async ({ target, state }) => {
       needsEdition(state, [edition as Edition], `its limits are the ${edition} edition's`);
+      test.skip(configured(state), `the target runs with configured limits (${state.limits.source}): RATE-5 holds it to those`);
       gate(state, cls, { limited: false });
       const key = keyFor(target, cls);
       const shots = await admitsExactly(target, key, expected, `${CLASS[cls]} (${edition})`);
       if (cls === 'gateway' && expected !== null) expectLimitHeader(shots, expected, 'the burst');
     });
   }
+}
+
+for (const cls of RATE_CLASSES) {
+  test(...clause('RATE-5', `configured limits: exactly the configured number of calls per window to ${CLASS[cls]} is admitted (unlimited where configured so), also under concurrency`, 'spec'), async ({ target, state }) => {
+    test.skip(!configured(state), `the target runs with its edition's limits (${state.limits.source}): the edition checks apply`);
+    gate(state, cls, { limited: false });
+    const expected = limitOf(state, cls);
+    const key = keyFor(target, cls);
+    const shots = await admitsExactly(target, key, expected, `${CLASS[cls]} (${state.limits.source})`);
+    if (cls === 'gateway' && expected !== null) expectLimitHeader(shots, expected, 'the burst');
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,7 +274,7 @@ test(...clause('RATE-4', 'once the window is over (x-ratelimit-reset has passed)
   const skipped: string[] = [];
   for (const cls of RATE_CLASSES) {
     const limit = limitOf(state, cls);
-    if (limit === null) { skipped.push(`${cls}: unlimited on ${state.edition}`); continue; }
+    if (limit === null) { skipped.push(`${cls}: unlimited (${state.limits.source})`); continue; }
     if (cls !== 'gateway' && state.sourceIps.length === 0) { skipped.push(`${cls}: needs an extra source address`); continue; }
     if (cls === 'account' && !state.target.account_token && !(state.target.username && state.target.password)) { skipped.push('account: needs an account'); continue; }
     const { t, limit: there, ceiling } = budgetTarget(target, state, cls);
@@ -324,7 +335,8 @@ test(...clause('RATE-8', 'adding a user to the team raises api_calls_limit at on
     const after = await teamInfo(target, 'right after adding a user');
     expect(after.limit, `api_calls_limit stayed ${before.limit} after a user was added (from ${before.limit}) — the additional calls must be available at once`).toBeGreaterThan(before.limit);
   } finally {
-    await target.account('PUT', endpoint('updateTeamUser').path, { org_id: org, user_id: id }, { form: { is_active: 'false' } }).catch(() => undefined);
+    // Users cannot be deleted by a team admin: the probe user is deactivated, which frees its seat.
+    await restored(`the probe user ${id} deactivated`, () => target.account('PUT', endpoint('updateTeamUser').path, { org_id: org, user_id: id }, { form: { is_active: 'false' } }));
   }
 });
 
@@ -342,7 +354,8 @@ test(...clause('RATE-8', 'upgrading the team\'s plan raises api_calls_limit at o
     const high = await teamInfo(target, `right after the upgrade to ${PLANS[PLANS.length - 1]}`);
     expect(high.limit, `api_calls_limit was ${low.limit} on ${PLANS[0]} and ${high.limit} right after the upgrade to ${PLANS[PLANS.length - 1]} — an upgrade must raise it at once`).toBeGreaterThan(low.limit);
   } finally {
-    if (typeof original === 'string') await target.account('PUT', endpoint('updateTeam').path, { org_id: org }, { json: { role: original } }).catch(() => undefined);
+    if (typeof original === 'string') await restored(`the team's plan back to ${original}`, () => target.account('PUT', endpoint('updateTeam').path, { org_id: org }, { json: { role: original } }));
+    else warnState('the team\'s original plan (Get Team Info role) could not be read: it was not put back');
   }
 });
 

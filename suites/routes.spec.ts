@@ -9,7 +9,10 @@ import { expectStatus } from '../src/harness/assert.js';
 import { readLogo, restoreLogo } from '../src/harness/logo.js';
 import { appendAll, listRows, scratchTable } from '../src/harness/tables.js';
 import { behaviour, clause, expect, needsAccount, needsAdmin, test } from '../src/harness/test.js';
-import type { Auth, Target } from '../src/harness/target.js';
+import type { Auth, Reply, Target } from '../src/harness/target.js';
+import { isGenericNotFound } from '../src/harness/notfound.js';
+import { Undecided } from '../src/harness/outcome.js';
+import { fixtureTables } from '../src/harness/state.js';
 
 /** Values for path parameters, discovered from the target where the descriptor does not give them. */
 async function pathValues(target: Target, ep: Endpoint): Promise<Record<string, string | number> | string> {
@@ -47,24 +50,39 @@ function authFor(ep: Endpoint): Auth {
   }
 }
 
-/** A body that names the fixture table, so a route that exists answers 200 or a 4xx other than 404/405. */
+/** The run's fixture table: a base route is probed with it, so a route that exists answers 200 or a 4xx of its own. */
+const fixtureTable = (target: Target) => fixtureTables(target.state).types;
+
 function bodyFor(ep: Endpoint, target: Target): unknown {
   if (ep.method === 'GET') return undefined;
-  if (ep.family === 'gateway' || ep.family === 'base-v1') return { table_name: target.state.fixtures?.types ?? 'no-such-table', rows: [], updates: [], row_ids: [], view_name: 'no-such-view' };
+  if (ep.family === 'gateway' || ep.family === 'base-v1') return { table_name: fixtureTable(target), rows: [], updates: [], row_ids: [], view_name: 'no-such-view' };
   return {};
+}
+
+/**
+ * Does the route answer? Not 405, and not the target's generic 404: a 404 of the route's own
+ * (a view, table or row that does not exist) is the answer of an existing route.
+ */
+async function routeAnswers(target: Target, r: Reply, path: string, auth: Auth): Promise<string | undefined> {
+  if (r.status === 405) return `answered 405: the method is not offered`;
+  if (r.status !== 404) return undefined;
+  const generic = await isGenericNotFound(target, r, path, { auth });
+  if (generic === undefined) throw new Undecided('not-found-control', `${path} answered 404, and a path that never existed did not answer 404 either: cannot tell a missing route from a missing resource`);
+  return generic ? `answered the target's generic 404 (${r.text.slice(0, 120)}), as a path that never existed does` : undefined;
 }
 
 async function exists(target: Target, ep: Endpoint): Promise<void> {
   const values = await pathValues(target, ep);
   test.skip(typeof values === 'string', typeof values === 'string' ? values : '');
   const path = fillPath(ep.path, values as Record<string, string | number>);
-  const query = ep.id === 'listRows' ? { table_name: target.state.fixtures?.types ?? 'no-such-table', limit: 1 } : undefined;
+  const query = ep.id === 'listRows' ? { table_name: fixtureTable(target), limit: 1 } : undefined;
+  const json = bodyFor(ep, target);
   // Probing DELETE/POST org-logo/ changes a real team's logo: read it first, put it back after.
   const logo = ep.id === 'deleteTeamLogo' || ep.id === 'setTeamLogo' ? await readLogo(target, path) : undefined;
-  const r = await target.call({ method: ep.method, path, auth: authFor(ep), json: bodyFor(ep, target), query, expect: [400, 401, 403, 404] });
+  const r = await target.call({ method: ep.method, path, auth: authFor(ep), json, query, expect: [400, 401, 403, 404, 405] });
   if (logo && r.status < 300) await restoreLogo(target, path, logo);
-  expect(r.status, `${ep.method} ${path}: answered ${r.status}: ${r.text.slice(0, 200)} — the operation must exist (not 404, not 405)`).not.toBe(404);
-  expect(r.status, `${ep.method} ${path}: answered 405`).not.toBe(405);
+  const missing = await routeAnswers(target, r, path, authFor(ep));
+  expect(missing, `${ep.method} ${path}: ${missing} — the operation must exist`).toBeUndefined();
   expect(r.status, `${ep.method} ${path}: answered ${r.status} to an authorised call`).toBeLessThan(500);
 }
 
@@ -79,11 +97,15 @@ for (const ep of ROUTE1) {
       // The real service moved this call to the gateway (api-shapes §7): either path satisfies the clause.
       const gw = ENDPOINTS.find((e) => e.id === 'archiveViewGateway')!;
       const values = { base_uuid: target.base(0).uuid };
-      const spec = await target.call({ method: 'POST', path: fillPath(ep.path, values), auth: { base: 0 }, json: bodyFor(ep, target), expect: [400, 403, 404] });
-      const r = spec.status === 404 ? await target.call({ method: 'POST', path: fillPath(gw.path, values), auth: { base: 0 }, json: bodyFor(ep, target), expect: [400, 403, 404] }) : spec;
-      expect(r.status, `POST archive-view (at ${ep.path} or ${gw.path}): answered ${r.status}: ${r.text.slice(0, 200)}`).not.toBe(404);
-      expect(r.status).not.toBe(405);
-      return;
+      const json = bodyFor(ep, target);
+      const missing: string[] = [];
+      for (const at of [fillPath(ep.path, values), fillPath(gw.path, values)]) {
+        const r = await target.call({ method: 'POST', path: at, auth: { base: 0 }, json, expect: [400, 403, 404, 405] });
+        const why = await routeAnswers(target, r, at, { base: 0 });
+        if (!why) return;
+        missing.push(`${at} ${why}`);
+      }
+      expect(missing.join('; '), 'POST archive-view is offered at neither path').toBe('');
     }
     await exists(target, ep);
   });
@@ -108,7 +130,7 @@ test(...clause('ROUTE-3', 'base operations answer under /api-gateway/api/v2/, ac
   }
   const meta = await target.gw(0, 'GET', 'metadata/');
   expectStatus(meta, 200, 'GET /api-gateway/api/v2/dtables/{uuid}/metadata/');
-  const rows = await target.gw(0, 'GET', 'rows/', { query: { table_name: state.fixtures?.types ?? '', limit: 1 } });
+  const rows = await target.gw(0, 'GET', 'rows/', { query: { table_name: fixtureTable(target), limit: 1 } });
   expectStatus(rows, 200, 'GET /api-gateway/api/v2/dtables/{uuid}/rows/');
   const search = await target.account('GET', '/api/v2.1/dtable/items-search/', {}, { query: { query_str: 'Conformance' } });
   expect(search.status, `GET /api/v2.1/dtable/items-search/ answered ${search.status}`).toBe(200);

@@ -11,30 +11,29 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { COLUMNS, COLUMN_TYPES, linkValue, sameValue, type ColumnType } from '../src/spec/index.js';
+import { COLUMNS, COLUMN_TYPES, linkValue, sameValue, type ClauseId, type ColumnType } from '../src/spec/index.js';
 import { expectStatus, shapeIssues } from '../src/harness/assert.js';
-import { Undecided } from '../src/harness/outcome.js';
-import { appendAll, countRows, scratchTable, type Scratch } from '../src/harness/tables.js';
+import { fixtureMissing } from '../src/harness/outcome.js';
+import { appendAll, countRows, existingTable, scratchTable, type Scratch } from '../src/harness/tables.js';
 import { clause, expect, needsRelease, test as base } from '../src/harness/test.js';
 import type { Reply, Target } from '../src/harness/target.js';
-import { typeColumns } from '../src/runner/fixtures.js';
+import { buildTypeTables, LOOKUP_COLUMN, typeColumnName } from '../src/harness/type-table.js';
 
 type Row = Record<string, unknown>;
 
-/** The column of type `type` in the world's table (the same names as the run's fixture table). */
-const colName = (type: ColumnType) => (type === 'text' ? 'Name' : `c ${type}`);
-const LOOKUP = 'c lookup';
+const colName = typeColumnName;
+const LOOKUP = LOOKUP_COLUMN;
 const tag = () => randomBytes(3).toString('hex');
 const show = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v)?.slice(0, 120));
 
 function setup(r: Reply, what: string): void {
-  if (r.status !== 200 && r.status !== 201) throw new Undecided('setup', `${what}: status ${r.status}: ${r.text.slice(0, 200)}`);
+  if (r.status !== 200 && r.status !== 201) throw fixtureMissing(`${what}: status ${r.status}: ${r.text.slice(0, 200)}`);
 }
 
-/** A row with a sample value in every column clients write through rows/. */
-function fullRow(): Row {
+/** A row with a sample value in every column clients write through rows/ (of the types the target created). */
+function fullRow(refused: Record<string, string>): Row {
   const row: Row = {};
-  for (const t of COLUMN_TYPES) if (COLUMNS[t].writable === 'rows' && COLUMNS[t].sample !== undefined) row[colName(t)] = COLUMNS[t].sample;
+  for (const t of COLUMN_TYPES) if (!refused[t] && COLUMNS[t].writable === 'rows' && COLUMNS[t].sample !== undefined) row[colName(t)] = COLUMNS[t].sample;
   return row;
 }
 
@@ -43,9 +42,23 @@ interface WorldTables {
   linked: Scratch;
   /** Column names of the types table, from metadata. */
   columns: string[];
+  /** Column types the target would not create, with its answer. */
+  refused: Record<string, string>;
   rows: { blank: string; full: string; a: string; b: string; c: string };
   linkedRows: { l1: string; l2: string };
   linkedNames: { l1: string; l2: string };
+}
+
+/**
+ * The column of `type` must exist in the world. A type the target refused costs only its
+ * own checks: a failure where `requiredBy` names a clause that requires the type, else an
+ * error (the fixture could not be made).
+ */
+function needsType(w: WorldTables, type: string, requiredBy?: ClauseId): void {
+  const why = w.refused[type];
+  if (!why) return;
+  if (requiredBy) expect(why, `the target refused to create a ${type} column (${why}), which ${requiredBy} requires`).toBeUndefined();
+  throw fixtureMissing(`the target refused to create a ${type} column: ${why}`);
 }
 
 /** One worker's tables, built on first use; rows and links are written before anything reads them. */
@@ -59,28 +72,27 @@ class World {
   }
 
   private async build(target: Target): Promise<WorldTables> {
-    const linked = await scratchTable(target, 'shape_linked', [{ column_name: 'Name', column_type: 'text' }, { column_name: 'Score', column_type: 'number' }]);
-    this.made.push(linked);
-    const types = await scratchTable(target, 'shape_types', typeColumns());
-    this.made.push(types);
-    const column = async (json: object, what: string) => setup(await target.gw(0, 'POST', 'columns/', { json: { table_name: types.name, ...json } }), what);
-    await column({ column_name: 'c link', column_type: 'link', column_data: { table: types.name, other_table: linked.name } }, 'add the link column');
-    await column({ column_name: 'c link-formula', column_type: 'link-formula', column_data: { formula: 'count_links', link_column: 'c link' } }, 'add the count link-formula column');
-    await column({ column_name: LOOKUP, column_type: 'link-formula', column_data: { formula: 'lookup', link_column: 'c link', level1_linked_column: 'Score' } }, 'add the lookup link-formula column');
+    const k = tag();
+    const names = { types: `${target.state.tablePrefix}shape_types_${k}`, linked: `${target.state.tablePrefix}shape_linked_${k}` };
+    const built = await buildTypeTables(target, names).finally(() => {
+      this.made.push(existingTable(target, names.types), existingTable(target, names.linked));
+    });
+    const [types, linked] = this.made as [Scratch, Scratch];
+    const { refused } = built;
     const meta = await target.gw(0, 'GET', 'metadata/');
     setup(meta, 'GET metadata/');
     const table = meta.json<{ metadata?: { tables?: { name: string; columns?: { name: string; data?: { link_id?: unknown } }[] }[] } }>()
       .metadata?.tables?.find((t) => t.name === types.name);
-    const linkId = table?.columns?.find((c) => c.name === 'c link')?.data?.link_id;
-    if (typeof linkId !== 'string') throw new Undecided('setup', `metadata/ gives no data.link_id for the link column of ${types.name}`);
-    const k = tag();
     const linkedNames = { l1: `L1 ${k}`, l2: `L2 ${k}` };
     const [l1, l2] = await appendAll(target, linked, [{ Name: linkedNames.l1, Score: 7 }, { Name: linkedNames.l2, Score: 9 }]);
-    const [blank, full, a, b, c] = await appendAll(target, types, [{}, fullRow(), { Name: `A ${k}` }, { Name: `B ${k}` }, { Name: `C ${k}` }]);
-    if (!l1 || !l2 || !blank || !full || !a || !b || !c) throw new Undecided('setup', 'an append answered fewer row ids than rows');
-    const links = await target.gw(0, 'POST', 'links/', { json: { table_name: types.name, other_table_name: linked.name, link_id: linkId, other_rows_ids_map: { [a]: [l1], [b]: [l1, l2] } } });
-    setup(links, 'POST links/');
-    return { types, linked, columns: (table?.columns ?? []).map((c) => c.name), rows: { blank, full, a, b, c }, linkedRows: { l1, l2 }, linkedNames };
+    const [blank, full, a, b, c] = await appendAll(target, types, [{}, fullRow(refused), { Name: `A ${k}` }, { Name: `B ${k}` }, { Name: `C ${k}` }]);
+    if (!l1 || !l2 || !blank || !full || !a || !b || !c) throw fixtureMissing('an append answered fewer row ids than rows');
+    if (!refused.link) {
+      const linkId = table?.columns?.find((col) => col.name === colName('link'))?.data?.link_id;
+      if (typeof linkId !== 'string') refused.link = `metadata/ gives no data.link_id for the link column of ${types.name}`;
+      else setup(await target.gw(0, 'POST', 'links/', { json: { table_name: types.name, other_table_name: linked.name, link_id: linkId, other_rows_ids_map: { [a]: [l1], [b]: [l1, l2] } } }), 'POST links/');
+    }
+    return { types, linked, columns: (table?.columns ?? []).map((col) => col.name), refused, rows: { blank, full, a, b, c }, linkedRows: { l1, l2 }, linkedNames };
   }
 
   async drop(): Promise<void> {
@@ -150,6 +162,7 @@ for (const type of COLUMN_TYPES) {
   test(...clause('SHAPE-1', `${type} column "${name}" in row list and row get: ${what}`, 'spec'), async ({ target, state, world }) => {
     needsRelease(state, 'nullForUnset', true, 'every column in row reads, null for never-set values (5.0)');
     const w = await world.get(target);
+    needsType(w, type);
     for (const { label, which, row } of await readings(target, w.types, { 'never-set': w.rows.blank, written: w.rows.full })) {
       expect.soft(name in row, `${label}: column "${name}" is missing — every column must be returned`).toBe(true);
       if (!(name in row) || VALUES_ELSEWHERE.includes(type)) continue;
@@ -187,6 +200,7 @@ const linkCells = z.array(linkValue);
 test(...clause('SHAPE-2', 'link cells are arrays of {row_id, display_value}; an empty link is [] or null, never a string', 'spec'), async ({ target, state, world }) => {
   needsRelease(state, 'linkObjects', true, 'link cells as arrays of {row_id, display_value} (5.0)');
   const w = await world.get(target);
+  needsType(w, 'link', 'SHAPE-2');
   const { l1, l2 } = w.linkedRows;
   const want: Record<string, { row_id: string; display_value: string }[]> = {
     'one-link': [{ row_id: l1, display_value: w.linkedNames.l1 }],
@@ -212,6 +226,7 @@ test(...clause('SHAPE-2', 'link cells are arrays of {row_id, display_value}; an 
 test(...clause('SHAPE-3', 'a count link formula over one linked row is the integer 1 (over two: 2), not a string', 'spec'), async ({ target, state, world }) => {
   needsRelease(state, 'linkFormulaTyped', true, 'typed link-formula values (5.0)');
   const w = await world.get(target);
+  for (const t of ['link', 'link-formula']) needsType(w, t, 'SHAPE-3');
   const want: Record<string, number> = { 'one-link': 1, 'two-link': 2 };
   for (const { label, which: kind, row } of await readings(target, w.types, { 'one-link': w.rows.a, 'two-link': w.rows.b, 'no-link': w.rows.c })) {
     const v = row['c link-formula'];
@@ -227,6 +242,7 @@ test(...clause('SHAPE-3', 'a count link formula over one linked row is the integ
 test(...clause('SHAPE-3', 'a lookup link formula over several linked rows is an array of their values', 'spec'), async ({ target, state, world }) => {
   needsRelease(state, 'linkFormulaTyped', true, 'typed link-formula values (5.0)');
   const w = await world.get(target);
+  for (const t of ['link', LOOKUP]) needsType(w, t, 'SHAPE-3');
   for (const { label, which: kind, row } of await readings(target, w.types, { 'one-link': w.rows.a, 'two-link': w.rows.b, 'no-link': w.rows.c })) {
     const v = row[LOOKUP];
     if (kind === 'no-link') {
@@ -246,10 +262,24 @@ test(...clause('SHAPE-3', 'a lookup link formula over several linked rows is an 
 // SHAPE-4: unknown select options written by append or update are created.
 
 const SELECT_COLUMNS = [
-  { column_name: 'Name', column_type: 'text' },
   { column_name: 'Single', column_type: 'single-select', column_data: COLUMNS['single-select'].data },
   { column_name: 'Multi', column_type: 'multiple-select', column_data: COLUMNS['multiple-select'].data },
 ];
+
+/** A scratch table with a single- and a multiple-select column: SHAPE-4 requires both types, so a refusal fails it. */
+async function selectTable(target: Target, label: string): Promise<Scratch> {
+  const t = await scratchTable(target, label);
+  try {
+    for (const c of SELECT_COLUMNS) {
+      const r = await target.gw(t.base, 'POST', 'columns/', { json: { table_name: t.name, ...c }, expect: [400, 403, 404, 422] });
+      expect(r.status === 200 || r.status === 201, `the target refused to create a ${c.column_type} column (status ${r.status}: ${r.text.slice(0, 200)}), which SHAPE-4 requires`).toBe(true);
+    }
+  } catch (e) {
+    await t.drop();
+    throw e;
+  }
+  return t;
+}
 
 async function optionNames(target: Target, t: Scratch): Promise<Record<string, string[]>> {
   const r = await target.gw(t.base, 'GET', 'metadata/');
@@ -270,7 +300,7 @@ async function checkOptions(target: Target, t: Scratch, id: string, single: stri
 
 test(...clause('SHAPE-4', 'unknown single- and multiple-select options written by append are created and read back as written', 'spec'), async ({ target, state }) => {
   needsRelease(state, 'createUnknownSelectOptions', true, 'unknown select options created on row add (4.1)');
-  const t = await scratchTable(target, 'select_add', SELECT_COLUMNS);
+  const t = await selectTable(target, 'select_add');
   try {
     const k = tag();
     const single = `Gamma ${k}`;
@@ -287,7 +317,7 @@ test(...clause('SHAPE-4', 'unknown single- and multiple-select options written b
 
 test(...clause('SHAPE-4', 'unknown single- and multiple-select options written by update are created and read back as written', 'spec'), async ({ target, state }) => {
   needsRelease(state, 'createUnknownSelectOptions', true, 'unknown select options created on row update (4.1)');
-  const t = await scratchTable(target, 'select_upd', SELECT_COLUMNS);
+  const t = await selectTable(target, 'select_upd');
   try {
     const [id] = await appendAll(target, t, [{ Name: 'to update', Single: 'Alpha', Multi: ['Beta'] }]);
     const k = tag();
@@ -307,6 +337,7 @@ test(...clause('SHAPE-4', 'unknown single- and multiple-select options written b
 test(...clause('SHAPE-5', 'the single-row read omits _ctime and _mtime when the table has ctime and mtime columns (the row list keeps them)', 'spec'), async ({ target, state, world }) => {
   needsRelease(state, 'rowGetOmitsTimes', true, 'row get omits _ctime/_mtime (4.4)');
   const w = await world.get(target);
+  for (const t of ['ctime', 'mtime']) needsType(w, t, 'SHAPE-5');
   const id = w.rows.blank;
   const inList = (await listed(target, w.types, [id])).get(id)!;
   for (const f of ['_ctime', '_mtime']) expect.soft(f in inList, `row list: ${f} is absent — the list keeps the row's times (precondition)`).toBe(true);
@@ -360,8 +391,10 @@ for (const type of WRONG) {
   test(...clause('SHAPE-7', `${type}: ${show(spec.wrong)} is refused by append (with a good row in the batch) and by update, and nothing is written`, 'spec'), async ({ target, state, world }) => {
     needsRelease(state, 'strictRowChecks', true, 'stricter type checks on /rows/ (4.1)');
     const w = await world.get(target);
-    const marker = `m${tag()}`;
+    needsType(w, type);
     const markCol = type === 'text' ? colName('email') : 'Name';
+    if (type === 'text') needsType(w, 'email');
+    const marker = `m${tag()}`;
     const good: Row = { [markCol]: marker, ...(spec.sample !== undefined ? { [name]: spec.sample } : {}) };
     const bad: Row = { [markCol]: marker, [name]: spec.wrong };
     const a = await target.gw(0, 'POST', 'rows/', { json: { table_name: w.types.name, rows: [good, bad] } });

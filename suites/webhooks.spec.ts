@@ -12,6 +12,7 @@ import { Undecided } from '../src/harness/outcome.js';
 import { appendAll, scratchTable } from '../src/harness/tables.js';
 import type { Target } from '../src/harness/target.js';
 import { clause, expect, needsAccount, test } from '../src/harness/test.js';
+import { restored } from '../src/harness/restore.js';
 import { Receiver, signatureMatches, type Delivery } from '../src/harness/webhook.js';
 import { endpoint } from '../src/spec/index.js';
 
@@ -44,7 +45,7 @@ async function register(target: Target, base: number, url: string, secret?: stri
 async function unregister(target: Target, hook: Hook): Promise<void> {
   if (hook.id === undefined) return;
   const s = target.state.target;
-  await target.account('DELETE', endpoint('deleteWebhook').path, { workspace_id: s.workspace_id!, base_name: target.base(hook.base).name, webhook_id: hook.id }).catch(() => undefined);
+  await restored(`the webhook ${hook.id} this check registered removed`, () => target.account('DELETE', endpoint('deleteWebhook').path, { workspace_id: s.workspace_id!, base_name: target.base(hook.base).name, webhook_id: hook.id! }));
 }
 
 /** Register, change a row, wait for its event; returns the delivery and the row it must name. */
@@ -61,7 +62,7 @@ async function rowChangeEvent(target: Target, secret: string | undefined, check:
   let hook: Hook | undefined;
   try {
     const [rowId] = await appendAll(target, t, [{ Name: 'before' }]);
-    if (!rowId) throw new Undecided('setup', 'append answered no row id');
+    if (!rowId) throw new Undecided('fixture', 'append answered no row id');
     hook = await register(target, base, rx.url, secret);
     const u = await target.gw(base, 'PUT', 'rows/', { json: { table_name: t.name, updates: [{ row_id: rowId, row: { Name: 'after' } }] } });
     expectStatus(u, 200, 'update the row');

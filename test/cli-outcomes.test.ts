@@ -8,11 +8,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { chromium, expect, test, type Page } from '@playwright/test';
 import { cli, ROOT, tempDir } from './helpers/cli.js';
 import { htmlTests, readResults } from './helpers/reports.js';
 
 const SUITES = { CONFHARNESS_SUITES_DIR: join(ROOT, 'test', 'suites', 'outcomes') };
+/** The clauses the test-only suite covers: a run asks for them, so none ends "not covered" (a run error). */
+const COVERED = ['--clauses', 'ROUTE-3,ROUTE-4,ROUTE-5,ROUTE-6,ROUTE-7,SIZE-1,SIZE-2,SIZE-3,SIZE-4,SIZE-5'];
 const XSD = join(ROOT, 'fixtures', 'junit', 'junit-10.xsd');
 
 test.describe.configure({ mode: 'parallel' });
@@ -21,23 +23,40 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   test.setTimeout(240_000);
   const dir = tempDir('outcomes');
   const summary = join(dir, 'step-summary.md');
-  const r = await cli(['run', '--report-dir', join(dir, 'r'), '--reporter', 'progress'], { env: { ...SUITES, GITHUB_STEP_SUMMARY: summary } });
+  const r = await cli(['run', '--report-dir', join(dir, 'r'), '--reporter', 'progress', ...COVERED], { env: { ...SUITES, GITHUB_STEP_SUMMARY: summary } });
   expect(r.code, r.output).toBe(1);
   const reports = join(dir, 'r');
 
   const results = readResults(reports);
   const outcome = (title: string) => results.tests.find((t) => t.title.endsWith(`selftest: ${title}`))?.outcome;
   expect(['pass', 'fail', 'error', 'skip', 'timeout', 'vacuous'].map(outcome)).toEqual(['pass', 'fail', 'error', 'skip', 'error', 'error']);
-  expect(results.totals).toMatchObject({ pass: 1, fail: 1, error: 3, skip: 1, tests: 6 });
+  expect(results.totals).toMatchObject({ pass: 1, fail: 3, error: 5, skip: 1, tests: 10 });
+  // Outcomes are data: a check's own TypeError is an error; a violation before a timeout is a failure
+  // with both reasons; a body echoing the old text marker changes nothing; a missing fixture is an error.
+  const byTitle = (t: string) => results.tests.find((x) => x.title.endsWith(`selftest: ${t}`))!;
+  expect(byTitle('type-error')).toMatchObject({ outcome: 'error', cause: 'harness-bug' });
+  expect(byTitle('type-error').message).toMatch(/TypeError/);
+  const softTimeout = byTitle('soft-then-timeout');
+  expect(softTimeout.outcome).toBe('fail');
+  expect(softTimeout.violations?.map((v) => v.message)).toEqual(['deliberate soft violation: one must be two']);
+  expect(softTimeout.errors?.map((e) => e.cause)).toEqual(['timeout']);
+  expect(softTimeout.message).toMatch(/one must be two[^]*harness could not decide \(timeout\)/);
+  expect(byTitle('marker-echo')).toMatchObject({ outcome: 'fail' });
+  expect(byTitle('marker-echo').violations?.[0]).toMatchObject({ expected: '"pong"', exchange: expect.stringMatching(/#1 GET .*\/ping\/ → 200/) });
+  expect(byTitle('fixture')).toMatchObject({ outcome: 'error', cause: 'fixture' });
+  expect(byTitle('error')).toMatchObject({ outcome: 'error', cause: 'bad-json' });
+  expect(results.runErrors).toEqual([]);
   expect(results.tests.find((t) => t.outcome === 'skip')?.message).toBe('needs a second base (deliberate skip)');
   expect(results.tests.find((t) => t.title.endsWith('vacuous'))?.message).toMatch(/^vacuous-pass guard/);
 
   // JUnit: schema-valid, <failure> for the failure only, <error> for each undecided check, the skip reason kept.
   execFileSync('xmllint', ['--noout', '--schema', XSD, join(reports, 'junit.xml')], { stdio: 'pipe' });
   const xml = readFileSync(join(reports, 'junit.xml'), 'utf8');
-  expect(xml.match(/<failure /g)).toHaveLength(1);
-  expect(xml.match(/<error /g)).toHaveLength(3);
-  expect(xml).toMatch(/<testsuites [^>]*tests="6" failures="1" errors="3"/);
+  expect(xml.match(/<failure /g)).toHaveLength(3);
+  expect(xml.match(/<error /g)).toHaveLength(5);
+  expect(xml).toMatch(/<testsuites [^>]*tests="10" failures="3" errors="5"/);
+  expect(xml).toContain('<error type="harness-bug"');
+  expect(xml).toContain('<error type="fixture"');
   expect(xml).toContain('<error type="bad-json"');
   expect(xml).toContain('<error type="timeout"');
   expect(xml).toContain('<error type="vacuous-pass"');
@@ -56,9 +75,9 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   expect(r.stdout).toMatch(/✘ fail +ROUTE-5 selftest: fail/);
   expect(r.stdout).toMatch(/⚠ error ROUTE-6 selftest: error/);
   expect(r.stdout).toMatch(/↷ skip +ROUTE-7 selftest: skip — needs a second base/);
-  expect(r.stderr).toMatch(/1 passed, 1 failed, 3 errors, 1 skipped/);
-  expect(r.stderr).toMatch(/failed \(the target breaks the clause\): ROUTE-5 \(1\)/);
-  expect(r.stderr).toMatch(/errors \(the harness could not decide\): ROUTE-3 \(1\), ROUTE-6 \(1\), SIZE-1 \(1\)/);
+  expect(r.stderr).toMatch(/1 passed, 3 failed, 5 errors, 1 skipped/);
+  expect(r.stderr).toMatch(/failed \(the target breaks the clause\): ROUTE-5 \(1\), SIZE-3 \(1\), SIZE-4 \(1\)/);
+  expect(r.stderr).toMatch(/errors \(the harness could not decide\): ROUTE-3 \(1\), ROUTE-6 \(1\), SIZE-1 \(1\), SIZE-2 \(1\), SIZE-5 \(1\)/);
 
   // HTML: each undecided check says so; each check that made calls has its transcript and curl reproducer.
   const html = await htmlTests(reports);
@@ -72,6 +91,22 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   const names = pass.results[0]!.attachments.map((a) => a.name);
   expect(names).toEqual(expect.arrayContaining(['requests and responses', 'curl reproducer']));
   expect(pass.results[0]!.attachments.find((a) => a.name === 'curl reproducer')?.body).toMatch(/^curl -sS -X GET .*\/ping\/'$/);
+
+  // The HTML front page, in a real browser: the same outcomes apart, clause by clause, each clause linking to its checks and their exchanges.
+  await frontPage(join(reports, 'html', 'index.html'), async (page) => {
+    const totals = await page.$$eval('.totals [data-outcome]', (els) => els.map((e) => e.textContent));
+    expect(totals).toEqual(['pass 1', 'fail 3', 'error 5', 'skip 1']);
+    const row = (id: string) => page.locator('#clauses tr', { hasText: id }).first().locator('[data-outcome]').getAttribute('data-outcome');
+    expect([await row('ROUTE-5'), await row('ROUTE-6'), await row('ROUTE-7'), await row('ROUTE-1')]).toEqual(['fail', 'error', 'skip', 'not covered']);
+    await page.click('#clauses a[href="#clause-ROUTE-5"]');
+    const check = page.locator('#clause-ROUTE-5 [data-check="ROUTE-5 selftest: fail"]');
+    await expect(check).toBeVisible();
+    await expect(check).toContainText('violation: deliberate failure: ping must answer 418');
+    await check.locator('summary', { hasText: 'requests and responses' }).click();
+    await expect(check.locator('pre')).toContainText('GET http://127.0.0.1');
+    expect(await check.locator('a').getAttribute('href')).toMatch(/^playwright\/index\.html#\?testId=/);
+    await expect(page.locator('#clause-SIZE-2 .check')).toContainText('harness could not decide (harness-bug)');
+  });
 });
 
 test('only undecided checks (no failure) exit 2', async () => {
@@ -110,3 +145,19 @@ test('a selection that matches no check exits 2', async () => {
   expect(r.code, r.output).toBe(2);
   expect(r.stderr).toMatch(/no check matches the selection/);
 });
+
+/** Open a report page in Debian's chromium, offline, and fail on any console error or network request. */
+async function frontPage(file: string, body: (page: Page) => Promise<void>): Promise<void> {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  try {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    page.on('request', (r) => { if (!r.url().startsWith('file:')) problems.push(`network request ${r.url()}`); });
+    await page.goto(`file://${file}`);
+    await body(page);
+    expect(problems).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+}

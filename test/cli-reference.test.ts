@@ -27,7 +27,7 @@ async function checkReports(dir: string): Promise<void> {
   const validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
   const raw = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as unknown;
   expect(validate(raw), JSON.stringify(validate.errors?.slice(0, 5))).toBe(true);
-  expect(results.schemaVersion).toBe(1);
+  expect(results.schemaVersion).toBe(2);
 
   // JUnit: valid against junit-10.xsd, the same counts as results.json, a clause property per suite.
   execFileSync('xmllint', ['--noout', '--schema', join(ROOT, 'fixtures', 'junit', 'junit-10.xsd'), join(dir, 'junit.xml')], { stdio: 'pipe' });

@@ -1,5 +1,5 @@
 /** Assertions that say what the target did wrong in one readable line, with secrets redacted. */
-import { expect } from '@playwright/test';
+import { expect } from './verdict.js';
 import type { z } from 'zod';
 import { redactText } from '../client/redact.js';
 import type { Reply } from './target.js';

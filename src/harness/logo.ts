@@ -2,7 +2,9 @@
  * The team logo as checks see it (ACCT-5) and as the route probes must leave it (ROUTE-2
  * probes DELETE and POST org-logo/ on a real team: they put the original back).
  */
+import { restored } from './restore.js';
 import type { Reply, Target } from './target.js';
+import { warnState } from './verdict.js';
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
@@ -39,8 +41,9 @@ export async function uploadLogo(target: Target, at: string, bytes: Buffer, ext 
   return target.call({ method: 'POST', path: at, auth: 'account', multipart: form });
 }
 
-/** Put a logo read by `readLogo` back (nothing to do when the team had none or its bytes were unreadable). */
+/** Put a logo read by `readLogo` back; what cannot be put back is a run-level warning (src/harness/restore.ts). */
 export async function restoreLogo(target: Target, at: string, original: Logo): Promise<void> {
-  if (original.bytes) await uploadLogo(target, at, original.bytes, extOf(original.bytes)).catch(() => undefined);
-  else if (!hasLogo(original)) await target.call({ method: 'DELETE', path: at, auth: 'account', expect: [404] }).catch(() => undefined);
+  if (original.bytes) await restored('the team logo put back', () => uploadLogo(target, at, original.bytes!, extOf(original.bytes!)));
+  else if (!hasLogo(original)) await restored('the team logo removed again (the team had none)', () => target.call({ method: 'DELETE', path: at, auth: 'account', expect: [404] }), (r) => r.status < 300 || r.status === 404);
+  else warnState(`the team had a logo (${original.path}) whose bytes could not be read: it was not put back`);
 }

@@ -1,28 +1,35 @@
 /**
- * What every check's fixture does after the check, whatever the check did: say its outcome
- * where Playwright cannot (an `outcome: error` annotation when the harness could not
- * decide — Playwright would only say "failed"), and redact known secrets from its error
- * messages and its printed output before they leave the worker.
+ * What every check's fixture does around the check, whatever the check did: begin its
+ * verdict record, and afterwards settle its outcome (src/harness/verdict.ts), attach it as
+ * data (`outcome.json`, read by every reporter), say it in an `outcome` annotation where
+ * Playwright cannot (it would call an undecided check "failed"), and redact known secrets
+ * from its error messages and its printed output before they leave the worker.
  */
 import type { TestInfo } from '@playwright/test';
 import { redactText } from '../client/redact.js';
-import { undecidedKind } from './outcome.js';
+import { OUTCOME_ATTACHMENT } from './outcome.js';
+import { settle } from './verdict.js';
 
-/** After the check: redact its errors and, if the harness could not decide, annotate that. */
-export function settleCheck(testInfo: TestInfo): void {
+function describeOutcome(o: ReturnType<typeof settle>): string | undefined {
+  if (o.outcome === 'fail') return `fail — the target does not meet the clause: ${o.violations[0]!.message.split('\n')[0]}${o.violations.length > 1 ? ` (and ${o.violations.length - 1} more)` : ''}`;
+  if (o.outcome === 'error') return `error — the harness could not decide (${o.errors[0]!.cause}); this is not a failure of the target`;
+  return undefined;
+}
+
+/** After the check: settle and attach its outcome, redact its errors. */
+export async function settleCheck(testInfo: TestInfo): Promise<void> {
+  const o = settle(testInfo);
   for (const e of testInfo.errors) {
     if (e.message) e.message = redactText(e.message);
     if (e.stack) e.stack = redactText(e.stack);
     if (e.value) e.value = redactText(e.value);
   }
   for (const a of testInfo.annotations) if (a.description) a.description = redactText(a.description);
-  if (testInfo.annotations.some((a) => a.type === 'outcome')) return;
-  const kind = testInfo.status === 'timedOut' ? 'timeout' : testInfo.errors.map((e) => undecidedKind(e.message ?? e.value)).find(Boolean);
-  if (testInfo.status === 'timedOut' || testInfo.status === 'interrupted' || kind) {
-    testInfo.annotations.push({ type: 'outcome', description: `error — the harness could not decide (${kind ?? testInfo.status}); this is not a failure of the target` });
-  } else if (testInfo.status === 'failed') {
-    testInfo.annotations.push({ type: 'outcome', description: 'fail — the target does not meet the clause' });
-  }
+  const said = describeOutcome(o);
+  if (said) testInfo.annotations.push({ type: 'outcome', description: said });
+  if (o.outcome !== 'pass' || o.warnings.length) await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(o), contentType: 'application/json' });
+  // A violation the check caught itself still fails it: Playwright must not report a pass.
+  if (o.outcome === 'fail' && testInfo.status === 'passed') throw new Error(`the check recorded ${o.violations.length} violation(s) but did not fail: ${o.violations[0]!.message}`);
 }
 
 type Write = typeof process.stdout.write;

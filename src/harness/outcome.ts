@@ -1,24 +1,71 @@
 /**
- * Outcomes beyond Playwright's pass/fail/skip: `error` = the harness could not decide
- * (timeout, reset, unreadable body). A check throws `Undecided`; the results reporter
- * recognises the marker and keeps error apart from fail.
+ * Outcomes as data. A check ends `fail` only through a violation — an assertion about the
+ * target that did not hold (src/harness/verdict.ts) — and `error` for anything else that
+ * went wrong: a transport failure, a fixture that could not be made, a timeout, a bug in
+ * the check. The worker attaches its `CheckOutcome` to the test as `outcome.json`; the
+ * reporters read that attachment and never parse an outcome out of message text.
  */
+import { z } from 'zod';
 import type { TransportError } from '../client/errors.js';
 import { redactText } from '../client/redact.js';
 
-export const UNDECIDED_MARK = 'HARNESS-ERROR';
+export const OUTCOME_ATTACHMENT = 'outcome.json';
 
+export const OUTCOMES = ['pass', 'fail', 'skip', 'error'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** An assertion about the target that did not hold, with the call it was about. */
+export const Violation = z.object({
+  clause: z.string().nullable(),
+  message: z.string(),
+  expected: z.string().optional(),
+  seen: z.string().optional(),
+  /** The last call of the check before the violation: `#n METHOD url → status` (the transcript has it whole). */
+  exchange: z.string().optional(),
+});
+export type Violation = z.output<typeof Violation>;
+
+/**
+ * Why the harness could not decide: a transport kind (`timeout-headers`, `reset`, `bad-json`…),
+ * `fixture` (something the check needs could not be made), `timeout` (the check ran out of
+ * time), `harness-bug` (a TypeError or the like in the check), `harness` (any other throw),
+ * `no-outcome` (the check ended without settling, e.g. its worker died), `vacuous-pass`.
+ */
+export const CheckError = z.object({ cause: z.string(), message: z.string() });
+export type CheckError = z.output<typeof CheckError>;
+
+/** Something the check could not put back (a team logo, an option, an app's status). */
+export const StateWarning = z.object({ check: z.string(), what: z.string(), accountChanged: z.boolean() });
+export type StateWarning = z.output<typeof StateWarning>;
+
+export const CheckOutcome = z.object({
+  outcome: z.enum(OUTCOMES),
+  violations: z.array(Violation),
+  errors: z.array(CheckError),
+  warnings: z.array(StateWarning).default([]),
+});
+export type CheckOutcome = z.output<typeof CheckOutcome>;
+
+/** Serialised error texts (`Name: message`, as the worker reports them) of every Undecided this worker made, with its kind. */
+const undecidedKinds = new Map<string, string>();
+const KEEP = 2_000;
+
+/** The harness could not decide (timeout, reset, unreadable body, missing fixture): the check ends as `error`, never `fail`. */
 export class Undecided extends Error {
   constructor(readonly kind: string, message: string) {
-    super(`${UNDECIDED_MARK}[${kind}] ${redactText(message)}`);
+    super(redactText(message));
     this.name = 'Undecided';
+    if (undecidedKinds.size >= KEEP) undecidedKinds.delete(undecidedKinds.keys().next().value!);
+    undecidedKinds.set(`${this.name}: ${this.message}`, kind);
   }
+}
+
+/** The kind of an Undecided made in this worker, given its serialised text. */
+export function undecidedKindOf(serialised: string): string | undefined {
+  return undecidedKinds.get(serialised);
 }
 
 export const undecided = (e: TransportError, what: string) => new Undecided(e.kind, `${what}: ${e.message}`);
 
-/** Parse the outcome marker out of an error message. */
-export function undecidedKind(message: string | undefined): string | undefined {
-  const m = message ? new RegExp(`${UNDECIDED_MARK}\\[([\\w-]+)\\]`).exec(message) : null;
-  return m?.[1];
-}
+/** Something a check needs could not be made (a table, a row, a base token): an error, never a failure of the clause. */
+export const fixtureMissing = (what: string) => new Undecided('fixture', what);

@@ -6,7 +6,7 @@
  * the check undecided (error), and only proof (headers, or more than twice the limit inside
  * one window) fails a target for having no limit.
  */
-import { LIMIT_SETTINGS, RATE_LIMITS, type RateClass } from '../spec/index.js';
+import { LIMIT_SETTINGS, type RateClass } from '../spec/index.js';
 import { Undecided } from './outcome.js';
 import {
   admitted, baseKey, basesByFreshness, clockOf, exhaust, fireFor, ipKey, pickIps, prepare, refused, unlimitedProof, volley,
@@ -26,12 +26,15 @@ export const EXTRA = 20;
 export const UNLIMITED_PROBE = 200;
 export const CONCURRENCY = 48;
 
-export const limitOf = (state: RunState, cls: RateClass) => RATE_LIMITS[state.edition][cls];
+/** The limit the run holds the target to for `cls` (its configured one, else its edition's); null = unlimited. */
+export const limitOf = (state: RunState, cls: RateClass): number | null => state.limits.values[cls];
+/** Did the target's configuration (descriptor or limits file) set these limits, rather than its edition? */
+export const configured = (state: RunState) => !state.limits.source.startsWith(`the ${state.edition} edition`);
 
 /** Skip a check of `cls` that needs what the run lacks; returns the limit it is held to. */
 export function gate(state: RunState, cls: RateClass, o: { limited?: boolean } = {}): number | null {
   const limit = limitOf(state, cls);
-  if (o.limited !== false) test.skip(limit === null, `${CLASS[cls]} are unlimited on the ${state.edition} edition (§8.1); RATE-5 checks that more than the cloud limit is admitted`);
+  if (o.limited !== false) test.skip(limit === null, `${CLASS[cls]} are unlimited (${state.limits.source}); RATE-5 checks that more than the cloud limit is admitted`);
   if (cls !== 'gateway') {
     if (cls === 'account') needsAccount(state);
     test.skip(state.sourceIps.length === 0, 'needs extra source addresses for per-IP budgets (--source-ips; available for loopback targets): the default address is shared with the rest of the run');

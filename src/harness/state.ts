@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { registerSecret } from '../client/redact.js';
-import { descriptorSecrets, EDITIONS, KNOWN_VERSIONS, TargetDescriptor } from '../spec/index.js';
+import { fixtureMissing } from './outcome.js';
+import { descriptorSecrets, EDITIONS, KNOWN_VERSIONS, RATE_CLASSES, TargetDescriptor } from '../spec/index.js';
 
 export const Timeouts = z.object({
   connectMs: z.number().int().positive(),
@@ -27,12 +28,16 @@ export const RunState = z.object({
   /** Loopback source addresses for per-IP checks (RATE-2); empty = not available. */
   sourceIps: z.array(z.string()),
   webhook: z.object({ listenHost: z.string(), listenPort: z.number().int().min(0), publicUrl: z.string().optional() }),
-  /** RATE-7: a target started with this limits configuration file, and the values it sets. */
+  /** The rate limits the rate clauses hold the target to (RATE-1…6), and where they came from. */
+  limits: z.object({ source: z.string(), values: z.record(z.enum(RATE_CLASSES), z.number().int().nonnegative().nullable()) }),
   /** RATE-8 may add a team user and change the team's plan (costs money on a real cloud). */
   allowPlanChanges: z.boolean().default(false),
+  /** RATE-7: a target started with this limits configuration file, and the values it sets. */
   limitsConfig: z.object({ file: z.string(), values: z.record(z.string(), z.number()), target: TargetDescriptor }).optional(),
-  /** Fixture tables created before the functional phase, in base 0. */
-  fixtures: z.object({ types: z.string(), linked: z.string() }).optional(),
+  /** Fixture tables created before the functional phase, in base 0; `refused`: column types the target would not create. */
+  fixtures: z.object({ types: z.string(), linked: z.string(), refused: z.record(z.string(), z.string()) }).optional(),
+  /** Why the fixture tables could not be made (checks that need them end as errors with this reason). */
+  fixturesProblem: z.string().optional(),
 });
 export type RunState = z.output<typeof RunState>;
 
@@ -48,4 +53,10 @@ export function loadState(): RunState {
   // Known from the start in every worker, so redaction never depends on which fixture a check used.
   for (const s of [...descriptorSecrets(cached.target), ...(cached.limitsConfig ? descriptorSecrets(cached.limitsConfig.target) : [])]) registerSecret(s);
   return cached;
+}
+
+/** The run's fixture tables; a check that needs them ends as an error (reason: fixture) when they could not be made. */
+export function fixtureTables(state: RunState): NonNullable<RunState['fixtures']> {
+  if (!state.fixtures) throw fixtureMissing(`the run's fixture tables could not be made: ${state.fixturesProblem ?? 'the run did not create them'}`);
+  return state.fixtures;
 }

@@ -3,7 +3,7 @@
  * the end-of-run sweep and `conformance clean` find them) and dropped when the check ends.
  */
 import { randomBytes } from 'node:crypto';
-import { Undecided } from './outcome.js';
+import { fixtureMissing, Undecided } from './outcome.js';
 import type { Reply, Target } from './target.js';
 
 export interface Column { column_name: string; column_type: string; column_data?: Record<string, unknown> }
@@ -15,12 +15,15 @@ export interface Scratch {
 }
 
 function setupOk(r: Reply, what: string): void {
-  if (r.status !== 200 && r.status !== 201) throw new Undecided('setup', `${what}: status ${r.status}: ${r.text.slice(0, 200)}`);
+  if (r.status !== 200 && r.status !== 201) throw fixtureMissing(`${what}: status ${r.status}: ${r.text.slice(0, 200)}`);
 }
 
-export async function scratchTable(target: Target, label: string, columns: Column[] = [{ column_name: 'Name', column_type: 'text' }], base = 0): Promise<Scratch> {
-  const name = `${target.state.tablePrefix}${label}_${randomBytes(2).toString('hex')}`;
-  setupOk(await target.gw(base, 'POST', 'tables/', { json: { table_name: name, columns } }), `create table ${name}`);
+/**
+ * A handle on a table of the run's prefix. Its drop does not throw: the check's outcome is
+ * decided by then, and a table it could not drop is swept at the end of the run, which says
+ * what it could not remove.
+ */
+export function existingTable(target: Target, name: string, base = 0): Scratch {
   return {
     base,
     name,
@@ -28,6 +31,12 @@ export async function scratchTable(target: Target, label: string, columns: Colum
       await target.gw(base, 'DELETE', 'tables/', { json: { table_name: name } }).catch(() => undefined);
     },
   };
+}
+
+export async function scratchTable(target: Target, label: string, columns: Column[] = [{ column_name: 'Name', column_type: 'text' }], base = 0): Promise<Scratch> {
+  const name = `${target.state.tablePrefix}${label}_${randomBytes(2).toString('hex')}`;
+  setupOk(await target.gw(base, 'POST', 'tables/', { json: { table_name: name, columns } }), `create table ${name}`);
+  return existingTable(target, name, base);
 }
 
 /** Append rows in batches of `batch`; returns their ids in order. */
@@ -48,7 +57,7 @@ export async function countRows(target: Target, t: Scratch, where = '', paramete
   setupOk(r, `count rows of ${t.name}`);
   const row = r.json<{ results?: Record<string, unknown>[] }>().results?.[0] ?? {};
   const n = Number(Object.values(row)[0]);
-  if (!Number.isInteger(n)) throw new Undecided('setup', `count rows of ${t.name}: unexpected SQL answer ${r.text.slice(0, 200)}`);
+  if (!Number.isInteger(n)) throw fixtureMissing(`count rows of ${t.name}: unexpected SQL answer ${r.text.slice(0, 200)}`);
   return n;
 }
 

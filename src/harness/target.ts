@@ -82,7 +82,7 @@ export class Target {
   get url() { return this.state.target.url; }
   base(i: number) {
     const b = this.state.target.bases[i];
-    if (!b) throw new Error(`the target descriptor has no base #${i + 1}`);
+    if (!b) throw new Undecided('descriptor', `the target descriptor has no base #${i + 1}`);
     return b;
   }
   gatewayPath(i: number, sub = '') { return `/api-gateway/api/v2/dtables/${this.base(i).uuid}/${sub}`; }
@@ -108,9 +108,9 @@ export class Target {
     if (!p) {
       p = (async () => {
         const r = await this.call({ path: endpoint('appAccessToken').path, auth: { api: i } });
-        if (r.status !== 200) throw new Undecided('setup', `could not obtain a base token for base #${i + 1}: status ${r.status}: ${r.text.slice(0, 200)}`);
+        if (r.status !== 200) throw new Undecided('fixture', `could not obtain a base token for base #${i + 1}: status ${r.status}: ${r.text.slice(0, 200)}`);
         const token = r.json<{ access_token?: string }>().access_token;
-        if (typeof token !== 'string') throw new Undecided('setup', 'app-access-token answer has no access_token');
+        if (typeof token !== 'string') throw new Undecided('fixture', 'app-access-token answer has no access_token');
         registerSecret(token);
         return token;
       })();
@@ -124,7 +124,7 @@ export class Target {
     if (!auth || auth === 'none') return undefined;
     if (auth === 'account') {
       const t = await this.accountToken();
-      if (!t) throw new Undecided('setup', 'no account token: the descriptor has neither account_token nor username/password');
+      if (!t) throw new Undecided('fixture', 'no account token: the descriptor has neither account_token nor username/password');
       return `Token ${t}`;
     }
     if ('raw' in auth) return auth.raw;

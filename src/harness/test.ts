@@ -3,12 +3,14 @@
  * call recorded and attached (redacted, with curl reproducers), and `check()` to declare a
  * test of a clause: its title starts with the clause ID and it carries the annotations
  * `clause` and `basis` that flow into JUnit and the reports. Two automatic fixtures settle
- * every check (src/harness/marks.ts): an `outcome` annotation when the harness could not
- * decide, and secrets redacted from its errors and printed output.
+ * every check (src/harness/marks.ts): its outcome settled as data (a failure only through a
+ * violation recorded by this module's `expect`), and secrets redacted from its errors and
+ * printed output.
  */
 import { test as base, type TestInfo } from '@playwright/test';
 import { behaviourAt, clause as clauseOf, type Behaviour, type ClauseId, type Edition } from '../spec/index.js';
 import { redactStdio, settleCheck } from './marks.js';
+import { beginCheck } from './verdict.js';
 import { Recorder } from './recorder.js';
 import { loadState, STATE_ENV, type RunState } from './state.js';
 import { tagCalls, Target } from './target.js';
@@ -35,9 +37,10 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await use();
     restore();
   }, { scope: 'worker', auto: true }],
-  _settle: [async ({}, use, testInfo) => {
+  _settle: [async ({ rec }, use, testInfo) => {
+    beginCheck(testInfo, rec);
     await use();
-    settleCheck(testInfo);
+    await settleCheck(testInfo);
   }, { auto: true }],
   _tag: [async ({}, use, testInfo) => {
     const on = !!process.env.CONFHARNESS_TAG_CALLS; // selftest coverage only (src/mutants/coverage.ts)
@@ -106,4 +109,4 @@ export function needsAccount(state: RunState): void {
   test.skip(!state.target.account_token && !(state.target.username && state.target.password), 'needs an account (account_token, or username and password)');
 }
 
-export { expect } from '@playwright/test';
+export { expect, warnState } from './verdict.js';

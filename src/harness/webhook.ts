@@ -45,7 +45,7 @@ export class Receiver {
       });
     });
     await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(listenPort, listenHost, () => resolve()); })
-      .catch((e: Error) => { throw new Undecided('setup', `the webhook receiver cannot listen on ${listenHost}:${listenPort}: ${e.message}`); });
+      .catch((e: Error) => { throw new Undecided('fixture', `the webhook receiver cannot listen on ${listenHost}:${listenPort}: ${e.message}`); });
     const port = (server.address() as AddressInfo).port;
     const host = /^(0\.0\.0\.0|::|\[::\])$/.test(listenHost) ? '127.0.0.1' : listenHost.includes(':') ? `[${listenHost}]` : listenHost;
     receiver = new Receiver(server, publicUrl ?? `http://${host}:${port}${path}`, path);

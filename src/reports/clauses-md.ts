@@ -6,12 +6,15 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 
 export function clausesMarkdown(r: Results): string {
   const t = r.totals;
-  const verdict = t.fail ? 'FAILED' : t.error ? 'UNDECIDED (errors)' : 'PASSED';
+  const verdict = r.runErrors.length ? 'INCOMPLETE (run errors)' : t.fail ? 'FAILED' : t.error ? 'UNDECIDED (errors)' : 'PASSED';
   const lines = [
     `# Conformance: ${verdict}`,
     '',
     `Target ${r.run.target ?? '?'} held to release ${r.run.apiVersion ?? '?'} (${r.run.edition ?? '?'} edition)${r.run.embedded ? ', embedded reference server' : ''}.`,
     `${t.tests} checks: ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped — in ${(r.run.durationMs / 1000).toFixed(1)} s.`,
+    ...(r.runErrors.length ? ['', '## Run errors', '', ...r.runErrors.map((e) => `- ${e.phase ? `(${e.phase}) ` : ''}${cell(e.reason)}`)] : []),
+    ...(r.warnings.length ? ['', '## Warnings', '', ...r.warnings.map((w) => `- ${cell(w.check)}: ${cell(w.what)}${w.accountChanged ? ' — **the account was left changed**' : ''}`)] : []),
+    ...(r.run.limits ? ['', `Rate limits held to: ${Object.entries(r.run.limits.values).map(([k, v]) => `${k} ${v ?? 'unlimited'}`).join(', ')} (${r.run.limits.source}).`] : []),
     '',
     '| Clause | Outcome | Checks (pass/fail/error/skip) | Clause text | Source |',
     '|---|---|---|---|---|',

@@ -9,14 +9,17 @@
  * every <testcase> in it. Failing and erroring checks carry their redacted transcript and
  * curl reproducer in <system-out>.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 import { redactText } from '../client/redact.js';
 import { CLAUSES, isClauseId, clause as clauseOf } from '../spec/index.js';
 import { attachmentText, collect } from './collect.js';
 import { applyVacuousGuard } from './outcomes.js';
-import type { TestResultT } from './results-schema.js';
+import type { RunError, TestResultT } from './results-schema.js';
+import { MERGE_WORK_ENV } from './results-reporter.js';
+
+const JUNIT_CASES_FILE = 'junit-cases.json';
 
 const SYSTEM_OUT_MAX = 16_000;
 
@@ -34,7 +37,7 @@ function suiteKey(t: TestResultT): string {
 
 function caseXml({ t, out }: Case): string {
   const first = (t.message ?? '').split('\n')[0]!.slice(0, 500);
-  const kind = /^harness could not decide \(([\w-]+)\)/.exec(t.message ?? '')?.[1] ?? (t.message?.startsWith('vacuous-pass guard') ? 'vacuous-pass' : 'undecided');
+  const kind = t.cause ?? 'undecided';
   const body = t.outcome === 'fail' ? `<failure type="fail" message="${xml(first)}">${xml(t.message ?? '')}</failure>`
     : t.outcome === 'error' ? `<error type="${xml(kind)}" message="${xml(first)}">${xml(t.message ?? '')}</error>`
       : t.outcome === 'skip' ? `<skipped message="${xml(t.message ?? 'skipped')}"/>` : '';
@@ -42,7 +45,17 @@ function caseXml({ t, out }: Case): string {
   return `    <testcase name="${xml(t.title)}" classname="${xml(t.file)}" time="${secs(t.durationMs)}">${body}${sysout}</testcase>`;
 }
 
-export function junitXml(cases: Case[], startedAt: string, name: string): string {
+/** Run errors as one suite of errored cases, so a CI dashboard shows why the run did not judge everything. */
+function runErrorsSuite(runErrors: readonly RunError[], startedAt: string): string[] {
+  if (!runErrors.length) return [];
+  return [
+    `  <testsuite name="run errors" tests="${runErrors.length}" failures="0" errors="${runErrors.length}" skipped="0" time="0.000" timestamp="${xml(startedAt)}">`,
+    ...runErrors.map((e, i) => `    <testcase name="${xml(`run error ${i + 1}${e.phase ? ` (${e.phase})` : ''}`)}" classname="conformance" time="0.000"><error type="run-error" message="${xml(e.reason.slice(0, 500))}">${xml(e.reason)}</error></testcase>`),
+    '  </testsuite>',
+  ];
+}
+
+export function junitXml(cases: Case[], startedAt: string, name: string, runErrors: readonly RunError[] = []): string {
   const groups = new Map<string, Case[]>();
   const order = (k: string) => { const i = CLAUSES.findIndex((c) => c.id === k.split(' ')[0]); return i < 0 ? CLAUSES.length : i; };
   for (const c of cases) groups.set(suiteKey(c.t), [...(groups.get(suiteKey(c.t)) ?? []), c]);
@@ -63,8 +76,9 @@ export function junitXml(cases: Case[], startedAt: string, name: string): string
   const all = cases;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(name)}" tests="${all.length}" failures="${count(all, 'fail')}" errors="${count(all, 'error')}" time="${time(all)}">`,
+    `<testsuites name="${xml(name)}" tests="${all.length + runErrors.length}" failures="${count(all, 'fail')}" errors="${count(all, 'error') + runErrors.length}" time="${time(all)}">`,
     ...suites,
+    ...runErrorsSuite(runErrors, startedAt),
     '</testsuites>',
     '',
   ].join('\n');
@@ -92,10 +106,24 @@ export default class JUnitReporter implements Reporter {
 
   onEnd(_result: FullResult): void {
     applyVacuousGuard(this.cases.map((c) => c.t));
-    const info = JSON.parse(process.env.CONFHARNESS_RUN_INFO ?? '{}') as { startedAt?: string; target?: string; apiVersion?: string; edition?: string };
-    const name = `conformance${info.target ? ` of ${info.target}` : ''}${info.apiVersion ? ` held to ${info.apiVersion} ${info.edition ?? ''}`.trimEnd() : ''}`;
+    const info = JSON.parse(process.env.CONFHARNESS_RUN_INFO ?? '{}') as RunInfo;
     const file = this.options.outputFile ?? 'junit.xml';
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, junitXml(this.cases, info.startedAt ?? this.started, name));
+    // Kept in the run's work folder: `finish` writes the XML again once it knows the run's own errors.
+    const work = process.env[MERGE_WORK_ENV];
+    if (work) writeFileSync(join(work, JUNIT_CASES_FILE), JSON.stringify(this.cases), { mode: 0o600 });
+    writeFileSync(file, junitXml(this.cases, info.startedAt ?? this.started, suitesName(info)));
   }
+}
+
+interface RunInfo { startedAt?: string; target?: string; apiVersion?: string; edition?: string }
+
+export const suitesName = (info: RunInfo) => `conformance${info.target ? ` of ${info.target}` : ''}${info.apiVersion ? ` held to ${info.apiVersion} ${info.edition ?? ''}`.trimEnd() : ''}`;
+
+/** The JUnit XML of a finished run, run errors included (the cases the merge saw, if any). */
+export function writeJunit(file: string, workDir: string, runErrors: readonly RunError[], info: RunInfo & { startedAt: string }): void {
+  let cases: Case[] = [];
+  try { cases = JSON.parse(readFileSync(join(workDir, JUNIT_CASES_FILE), 'utf8')) as Case[]; } catch { /* no check ran */ }
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, junitXml(cases, info.startedAt, suitesName(info), runErrors));
 }

@@ -1,20 +1,10 @@
-/** The outcome rules: Playwright statuses to outcomes, and the vacuous-pass guard. */
+/** The outcome rules: checks to clauses, the vacuous-pass guard. (Outcomes of single checks: src/harness/verdict.test.ts.) */
 import { expect, test } from '@playwright/test';
-import { UNDECIDED_MARK } from '../harness/outcome.js';
-import { applyVacuousGuard, clauseTable, outcomeOf, VACUOUS_SHARE } from './outcomes.js';
+import { applyVacuousGuard, clauseTable, VACUOUS_SHARE } from './outcomes.js';
 import type { TestResultT } from './results-schema.js';
 
 const check = (family: string, outcome: TestResultT['outcome'], calls: number, refused: number, n = 1): TestResultT => ({
   title: `${family}-${n} check`, clause: `${family}-${n}`, basis: 'spec', family, project: 'functional', file: 'x.spec.ts', outcome, durationMs: 1, calls, refused,
-});
-
-test('statuses become outcomes: a timeout or an undecided check is an error, not a failure', () => {
-  expect(outcomeOf('passed', undefined)).toBe('pass');
-  expect(outcomeOf('skipped', undefined)).toBe('skip');
-  expect(outcomeOf('failed', 'Error: expected 404, got 200')).toBe('fail');
-  expect(outcomeOf('failed', `Undecided: ${UNDECIDED_MARK}[reset] target closed the connection`)).toBe('error');
-  expect(outcomeOf('timedOut', 'Test timeout of 1000ms exceeded.')).toBe('error');
-  expect(outcomeOf('interrupted', undefined)).toBe('error');
 });
 
 test('vacuous-pass guard: a family whose calls were mostly refused unasked passes nothing', () => {
@@ -22,6 +12,7 @@ test('vacuous-pass guard: a family whose calls were mostly refused unasked passe
   applyVacuousGuard(tests);
   expect(tests.map((t) => t.outcome)).toEqual(['error', 'error', 'fail', 'pass']);
   expect(tests[0]!.message).toMatch(/vacuous-pass guard: 19 of 22 calls of the RATE family were refused/);
+  expect(tests[0]!.cause).toBe('vacuous-pass');
 });
 
 test('vacuous-pass guard: at or below the share, or with too few calls, passes stand', () => {

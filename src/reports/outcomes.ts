@@ -1,20 +1,11 @@
 /**
- * From Playwright's statuses to the harness's outcomes, and from tests to clauses. A
- * timeout or an `Undecided` error is `error`; a family whose calls were mostly refused
- * (401/403/429/5xx nobody asked for) passes nothing: its passes become errors.
+ * From checks to clauses, and the vacuous-pass guard: a family whose calls were mostly
+ * refused (401/403/429/5xx nobody asked for) passes nothing — its passes become errors.
  */
 import { CLAUSES } from '../spec/index.js';
-import { undecidedKind } from '../harness/outcome.js';
 import type { Results, TestResultT } from './results-schema.js';
 
 export type Outcome = TestResultT['outcome'];
-
-export function outcomeOf(status: string, errorMessage: string | undefined): Outcome {
-  if (status === 'passed') return 'pass';
-  if (status === 'skipped') return 'skip';
-  if (status === 'timedOut' || status === 'interrupted') return 'error';
-  return undecidedKind(errorMessage) ? 'error' : 'fail';
-}
 
 /** Share of unasked refusals above which a family's passes are not believed. */
 export const VACUOUS_SHARE = 0.5;
@@ -32,8 +23,11 @@ export function applyVacuousGuard(tests: TestResultT[]): void {
   for (const [family, f] of byFamily) {
     if (f.calls < VACUOUS_MIN_CALLS || f.refused / f.calls <= VACUOUS_SHARE) continue;
     for (const t of tests.filter((x) => x.family === family && x.outcome === 'pass')) {
+      const message = `vacuous-pass guard: ${f.refused} of ${f.calls} calls of the ${family} family were refused (401/403/429/5xx) without the check asking for it; its passes prove nothing`;
       t.outcome = 'error';
-      t.message = `vacuous-pass guard: ${f.refused} of ${f.calls} calls of the ${family} family were refused (401/403/429/5xx) without the check asking for it; its passes prove nothing`;
+      t.cause = 'vacuous-pass';
+      t.errors = [{ cause: 'vacuous-pass', message }];
+      t.message = message;
     }
   }
 }

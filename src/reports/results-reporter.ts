@@ -1,19 +1,29 @@
 /**
- * A Playwright reporter writing `results.json` (+ its JSON Schema) and `clauses.md` into
- * the report directory. It runs in the merge of the run's phases, so it sees every check.
- * It is listed before the HTML reporter: a check the vacuous-pass guard turns into an
- * error gets an `outcome` annotation here, which the HTML report then shows.
+ * A Playwright reporter writing `results.json` (+ its JSON Schema) into the report
+ * directory, and the redacted exchanges of every check that did not pass into the run's
+ * work folder (for the HTML front page). It runs in the merge of the run's phases, so it
+ * sees every check and every error reported outside a check (a suite file that did not
+ * load, a worker that died); `finish` then adds what only the runner knows and writes
+ * clauses.md and the front page. It is listed before Playwright's HTML reporter: a check
+ * the vacuous-pass guard turns into an error gets an `outcome` annotation here, which the
+ * HTML report then shows.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { clausesMarkdown } from './clauses-md.js';
-import { collect } from './collect.js';
+import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { redactText } from '../client/redact.js';
+import { attachmentText, collect, settledProblems, stripAnsi } from './collect.js';
 import { applyVacuousGuard, clauseTable } from './outcomes.js';
-import { RESULTS_SCHEMA_VERSION, resultsJsonSchema, type Results, type TestResultT } from './results-schema.js';
+import { RESULTS_SCHEMA_VERSION, resultsJsonSchema, type Results, type RunError, type TestResultT } from './results-schema.js';
+import type { StateWarning } from '../harness/outcome.js';
+import { TOOL } from './tool.js';
 
 export const RUN_INFO_ENV = 'CONFHARNESS_RUN_INFO';
-export const TOOL = { name: 'base-data-conformance', version: '0.1.0' } as const;
+/** The run's private work folder, where the merge leaves what `finish` needs beside results.json. */
+export const MERGE_WORK_ENV = 'CONFHARNESS_MERGE_WORK';
+/** In the work folder: the exchanges of every check that did not pass (test id → redacted transcript). */
+export const EXCHANGES_FILE = 'exchanges.json';
+const EXCHANGES_MAX = 24_000;
 
 /** Mark an outcome that differs from Playwright's status on the result the HTML report shows. */
 export function markOutcome(result: TestResult, t: TestResultT): void {
@@ -21,8 +31,18 @@ export function markOutcome(result: TestResult, t: TestResultT): void {
   result.annotations.push({ type: 'outcome', description: `error — ${t.message ?? 'the harness could not decide'}` });
 }
 
+/** An error reported outside any check, in words a user can act on. */
+export function runErrorOf(e: TestError): RunError {
+  const text = redactText(stripAnsi(e.message ?? e.value ?? 'unknown error')).split('\n')[0]!;
+  const file = e.location?.file;
+  if (file && /\.spec\.[cm]?[jt]s$/.test(file)) return { reason: `a suite file could not be loaded (${file.split(/[\\/]/).pop()}): ${text}` };
+  return { reason: `error outside any check: ${text}` };
+}
+
 export default class ResultsReporter implements Reporter {
   private readonly seen: { t: TestResultT; result: TestResult }[] = [];
+  private readonly runErrors: RunError[] = [];
+  private readonly warnings: StateWarning[] = [];
   private readonly started = new Date();
 
   constructor(private readonly options: { outputDir?: string } = {}) {}
@@ -31,8 +51,16 @@ export default class ResultsReporter implements Reporter {
     return false;
   }
 
+  onError(error: TestError): void {
+    this.runErrors.push(runErrorOf(error));
+  }
+
   onTestEnd(test: TestCase, result: TestResult): void {
-    this.seen.push({ t: collect(test, result), result });
+    const t = { ...collect(test, result), id: test.id };
+    this.seen.push({ t, result });
+    const p = settledProblems(result, test.title);
+    if (p.runError) this.runErrors.push({ reason: p.runError, phase: t.project });
+    this.warnings.push(...p.warnings);
   }
 
   onEnd(_result: FullResult): void {
@@ -48,6 +76,8 @@ export default class ResultsReporter implements Reporter {
       tool: TOOL,
       run: { ...info, startedAt, durationMs: Date.now() - Date.parse(startedAt) },
       totals,
+      runErrors: this.runErrors,
+      warnings: this.warnings,
       clauses: clauseTable(tests),
       tests,
     };
@@ -55,6 +85,14 @@ export default class ResultsReporter implements Reporter {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'results.json'), JSON.stringify(results, null, 2));
     writeFileSync(join(dir, 'results.schema.json'), JSON.stringify(resultsJsonSchema(), null, 2));
-    writeFileSync(join(dir, 'clauses.md'), clausesMarkdown(results));
+    const work = process.env[MERGE_WORK_ENV];
+    if (work) {
+      const exchanges: Record<string, string> = {};
+      for (const { t, result } of this.seen) {
+        const text = attachmentText(result, 'requests and responses');
+        if (text && t.outcome !== 'pass' && t.id) exchanges[t.id] = redactText(text).slice(0, EXCHANGES_MAX);
+      }
+      writeFileSync(join(work, EXCHANGES_FILE), JSON.stringify(exchanges), { mode: 0o600 });
+    }
   }
 }

@@ -1,21 +1,28 @@
 /** `results.json`: the machine-readable outcome of a run. Versioned; its JSON Schema is exported beside it. */
 import { z } from 'zod';
+import { CheckError, OUTCOMES, StateWarning, Violation } from '../harness/outcome.js';
 
-export const RESULTS_SCHEMA_VERSION = 1;
-export const OUTCOMES = ['pass', 'fail', 'skip', 'error'] as const;
+export const RESULTS_SCHEMA_VERSION = 2;
+export { OUTCOMES };
 export const CLAUSE_OUTCOMES = [...OUTCOMES, 'not covered'] as const;
 
 export const TestResult = z.object({
   title: z.string(),
+  /** Playwright's test id: the HTML report's page of the check is `playwright/index.html#?testId=<id>`. */
+  id: z.string().optional(),
   clause: z.string().nullable(),
   basis: z.enum(['spec', 'compat']).nullable(),
   family: z.string().nullable(),
   project: z.string(),
   file: z.string(),
-  outcome: z.enum(OUTCOMES).describe('pass; fail (the target breaks the clause); skip (does not apply, reason in message); error (the harness could not decide)'),
+  outcome: z.enum(OUTCOMES).describe('pass; fail (the target broke an assertion about it: see violations); skip (does not apply, reason in message); error (the harness could not decide: see errors)'),
   durationMs: z.number(),
-  /** Why it failed, errored or was skipped (redacted). */
+  /** One readable line or a few: the violations (fail), the causes (error), the reason (skip). Redacted. */
   message: z.string().optional(),
+  /** error: the first error's cause (`timeout-headers`, `fixture`, `harness-bug`, `no-outcome`, `vacuous-pass`, …). */
+  cause: z.string().optional(),
+  violations: z.array(Violation).optional(),
+  errors: z.array(CheckError).optional(),
   /** Calls made and calls refused unasked (401/403/429/5xx). */
   calls: z.number().int().optional(),
   refused: z.number().int().optional(),
@@ -32,6 +39,9 @@ export const ClauseResult = z.object({
   baseline: z.enum(['known failure', 'new failure', 'fixed']).optional(),
 });
 
+/** Something that kept the run from judging all it was asked to: the run exits 2. */
+export const RunError = z.object({ reason: z.string(), phase: z.string().optional() });
+
 export const Results = z.object({
   schemaVersion: z.literal(RESULTS_SCHEMA_VERSION).describe('bumped on any incompatible change'),
   tool: z.object({ name: z.string(), version: z.string() }),
@@ -41,10 +51,18 @@ export const Results = z.object({
     edition: z.string().optional(),
     apiVersion: z.string().optional(),
     embedded: z.boolean().optional(),
+    /** The clauses the selection asked for (`--clauses`, or all). */
+    selected: z.array(z.string()).optional(),
+    /** The rate limits the target was held to, and where they came from. */
+    limits: z.object({ source: z.string(), values: z.record(z.string(), z.number().nullable()) }).optional(),
     startedAt: z.string(),
     durationMs: z.number(),
   }),
   totals: z.object({ pass: z.number(), fail: z.number(), skip: z.number(), error: z.number(), tests: z.number() }),
+  /** Empty when the run judged everything it was asked to. */
+  runErrors: z.array(RunError).default([]),
+  /** State the run could not put back (a failed restore); `accountChanged` ones make the run exit 2. */
+  warnings: z.array(StateWarning).default([]),
   clauses: z.array(ClauseResult),
   tests: z.array(TestResult),
   /** Set by the runner when a baseline is given. */
@@ -52,6 +70,7 @@ export const Results = z.object({
 });
 export type Results = z.output<typeof Results>;
 export type TestResultT = z.output<typeof TestResult>;
+export type RunError = z.output<typeof RunError>;
 
 export function resultsJsonSchema(): unknown {
   return { title: 'conformance results.json', ...z.toJSONSchema(Results, { target: 'draft-2020-12' }) };

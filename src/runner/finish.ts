@@ -1,15 +1,23 @@
 /**
- * The end of a run: read the merged results, apply the baseline, write the final
- * results.json and clauses.md (also to $GITHUB_STEP_SUMMARY), scrub what slipped through,
- * print the terminal summary — failures and errors apart — and decide the exit code:
- * 0 nothing failed (skips allowed), 1 a check failed (a new failure, with a baseline),
- * 2 a harness error: interrupted, no results, no check selected, or checks the harness
- * could not decide.
+ * The end of a run: read the merged results (or start from none), add what only the runner
+ * knows — phases that broke, clauses the selection asked for that no check covered, an
+ * interruption — apply the baseline, write results.json, clauses.md (also to
+ * $GITHUB_STEP_SUMMARY), junit.xml and the HTML front page, scrub what slipped through,
+ * print the terminal summary and decide the exit code:
+ * 0 nothing failed (skips allowed); 1 a check failed (a new failure, with a baseline);
+ * 2 the run did not judge all it was asked to (run errors: a broken phase, a crashed worker,
+ * a suite that did not load, a selected clause not covered, nothing selected, interrupted),
+ * the account was left changed, or checks the harness could not decide and no failure.
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { clausesMarkdown } from '../reports/clauses-md.js';
-import { Results } from '../reports/results-schema.js';
+import { writeFrontPage } from '../reports/front-page.js';
+import { writeJunit } from '../reports/junit-reporter.js';
+import { clauseTable } from '../reports/outcomes.js';
+import { Results, RESULTS_SCHEMA_VERSION, type RunError } from '../reports/results-schema.js';
+import { TOOL } from '../reports/tool.js';
+import type { StateWarning } from '../harness/outcome.js';
 import { CLAUSES } from '../spec/index.js';
 import { applyBaseline } from './baseline.js';
 import type { RunOptions } from './options.js';
@@ -17,13 +25,42 @@ import { scrubSecrets } from './scrub.js';
 
 export interface RunOutcome { exitCode: number; reportDir: string; results?: Results }
 export type Timings = [string, number][];
+/** A Playwright phase as the runner saw it end. */
+export interface PhaseEnd { phase: string; exitCode: number }
+export interface RunInfo { id?: string; target?: string; edition?: string; apiVersion?: string; embedded?: boolean; startedAt: string; selected?: string[]; limits?: Results['run']['limits'] }
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 export function exitCodeOf(r: Results, newFailures: readonly string[], interrupted: boolean): number {
-  if (interrupted) return 2;
+  if (interrupted || r.runErrors.length || r.warnings.some((w) => w.accountChanged)) return 2;
   if (newFailures.length) return 1;
   return r.totals.error ? 2 : 0;
+}
+
+/** What the phases' exit codes say beyond the checks: Playwright ends 0 (all passed) or 1 (a check did not pass), nothing else. */
+export function phaseErrors(r: Results, phases: readonly PhaseEnd[]): RunError[] {
+  const out: RunError[] = [];
+  for (const p of phases) {
+    const notPassed = r.tests.filter((t) => t.project === p.phase && (t.outcome === 'fail' || (t.outcome === 'error' && t.cause !== 'vacuous-pass'))).length;
+    if (p.exitCode !== 0 && p.exitCode !== 1) out.push({ phase: p.phase, reason: `the ${p.phase} phase ended with exit code ${p.exitCode} (the test runner broke or was killed)` });
+    else if (p.exitCode === 1 && notPassed === 0 && r.runErrors.length === 0) out.push({ phase: p.phase, reason: `the ${p.phase} phase ended with exit code 1 although every check of it passed or was skipped` });
+  }
+  return out;
+}
+
+/** Selected clauses that no check covered: the run was asked to judge them and did not. */
+export function uncoveredErrors(r: Results, selected: readonly string[]): RunError[] {
+  return r.clauses.filter((c) => selected.includes(c.id) && c.outcome === 'not covered')
+    .map((c) => ({ reason: `clause ${c.id} was selected but no check of it ran (not covered)` }));
+}
+
+function emptyResults(info: RunInfo): Results {
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION, tool: TOOL,
+    run: { ...info, durationMs: Date.now() - Date.parse(info.startedAt) },
+    totals: { pass: 0, fail: 0, skip: 0, error: 0, tests: 0 },
+    runErrors: [], warnings: [], clauses: clauseTable([]), tests: [],
+  };
 }
 
 /** Clause IDs with their count of checks of one outcome: "ROUTE-2 (2), SHAPE-1 (1)". */
@@ -34,42 +71,64 @@ function byClause(r: Results, outcome: 'fail' | 'error'): string {
   return [...n].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b)).map(([c, k]) => `${c} (${k})`).join(', ');
 }
 
+export function verdictOf(r: Results, exitCode: number, interrupted = false): string {
+  if (interrupted) return 'INTERRUPTED';
+  if (r.runErrors.length) return 'INCOMPLETE (run errors)';
+  if (exitCode === 0) return 'PASSED';
+  if (exitCode === 1) return 'FAILED';
+  if (r.warnings.some((w) => w.accountChanged)) return r.totals.fail ? 'FAILED (account left changed)' : 'ACCOUNT LEFT CHANGED';
+  return r.totals.fail ? 'FAILED (and undecided checks)' : 'UNDECIDED (harness errors)';
+}
+
 export function summaryLines(r: Results, exitCode: number, reportDir: string, timings: Timings, interrupted = false): string[] {
   const t = r.totals;
-  const verdict = interrupted ? 'INTERRUPTED' : exitCode === 0 ? 'PASSED' : exitCode === 1 ? 'FAILED' : t.fail ? 'FAILED (and undecided checks)' : 'UNDECIDED (harness errors)';
-  const lines = [`conformance: ${verdict} — ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped (${t.tests} checks)`];
+  const lines = [`conformance: ${verdictOf(r, exitCode, interrupted)} — ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped (${t.tests} checks)`];
+  for (const e of r.runErrors) lines.push(`  run error${e.phase ? ` (${e.phase})` : ''}: ${e.reason}`);
   if (t.fail) lines.push(`  failed (the target breaks the clause): ${byClause(r, 'fail')}`);
   if (t.error) lines.push(`  errors (the harness could not decide): ${byClause(r, 'error')}`);
+  for (const w of r.warnings) lines.push(`  warning: ${w.check}: ${w.what}${w.accountChanged ? ' — the account was left changed' : ''}`);
   const b = r.baseline;
   if (b) lines.push(`  baseline: ${b.known.length} known [${b.known.join(', ')}], ${b.new.length} new [${b.new.join(', ')}], ${b.fixed.length} fixed [${b.fixed.join(', ')}]${b.fixed.length ? ' — remove the fixed ones from the baseline' : ''}`);
   const uncovered = r.clauses.filter((c) => c.outcome === 'not covered').length;
   if (uncovered) lines.push(`  not covered by any selected check: ${uncovered} of ${r.clauses.length} clauses`);
+  if (r.run.limits) lines.push(`  rate limits held to: ${Object.entries(r.run.limits.values).map(([k, v]) => `${k} ${v ?? 'unlimited'}`).join(', ')} (${r.run.limits.source})`);
   const rel = relative(process.cwd(), reportDir) || '.';
   lines.push(`  reports: ${rel.startsWith('..') ? reportDir : rel}/ (clauses.md, results.json, junit.xml, html/index.html)`);
   if (timings.length) lines.push(`  time: ${timings.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
   return lines;
 }
 
-export function finish(p: { o: RunOptions; reportDir: string; interrupted: boolean; timings: Timings; ranPhases: boolean }): RunOutcome {
+export interface FinishInput {
+  o: RunOptions;
+  reportDir: string;
+  workDir: string;
+  info: RunInfo;
+  interrupted: boolean;
+  timings: Timings;
+  phases: readonly PhaseEnd[];
+  /** What the runner itself could not put back (its table sweep). */
+  warnings?: readonly StateWarning[];
+}
+
+export function finish(p: FinishInput): RunOutcome {
   const { o, reportDir, interrupted, timings } = p;
   const file = join(reportDir, 'results.json');
-  if (!existsSync(file)) {
-    log(p.ranPhases ? 'conformance: no results were produced (the test runner failed to start?)' : 'conformance: no check matches the selection (--clauses/--grep): nothing was judged');
-    return { exitCode: 2, reportDir };
-  }
-  const results = Results.parse(JSON.parse(readFileSync(file, 'utf8')));
-  if (results.totals.tests === 0 && !interrupted) {
-    log('conformance: no check matches the selection (--clauses/--grep): nothing was judged');
-    return { exitCode: 2, reportDir, results };
-  }
+  const results = existsSync(file) ? Results.parse(JSON.parse(readFileSync(file, 'utf8'))) : emptyResults(p.info);
+  results.run = { ...results.run, ...p.info, durationMs: Date.now() - Date.parse(p.info.startedAt) };
+  results.runErrors.push(...phaseErrors(results, p.phases));
+  results.warnings.push(...(p.warnings ?? []));
+  if (interrupted) results.runErrors.push({ reason: 'the run was interrupted (SIGINT/SIGTERM): the reports cover the checks that finished' });
+  else if (results.totals.tests === 0 && results.runErrors.length === 0) results.runErrors.push({ reason: 'no check matches the selection (--clauses/--grep): nothing was judged' });
+  else results.runErrors.push(...uncoveredErrors(results, p.info.selected ?? []));
   const newFailures = o.baseline ? applyBaseline(results, o.baseline) : results.clauses.filter((c) => c.outcome === 'fail').map((c) => c.id);
   writeFileSync(file, JSON.stringify(results, null, 2));
   const md = clausesMarkdown(results);
   writeFileSync(join(reportDir, 'clauses.md'), md);
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, md);
+  writeJunit(join(reportDir, 'junit.xml'), p.workDir, results.runErrors, results.run);
+  writeFrontPage(reportDir, results, p.workDir);
   scrubSecrets(reportDir);
   const exitCode = exitCodeOf(results, newFailures, interrupted);
   for (const line of summaryLines(results, exitCode, reportDir, timings, interrupted)) log(line);
-  if (interrupted) log('conformance: the run was interrupted: the reports cover the checks that finished');
   return { exitCode, reportDir, results };
 }

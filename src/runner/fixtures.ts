@@ -4,7 +4,7 @@
  * to a second. Removed at the end of the run — also on failure and on SIGINT — and
  * `conformance clean` sweeps what earlier runs left.
  */
-import { COLUMNS, COLUMN_TYPES } from '../spec/index.js';
+import { buildTypeTables } from '../harness/type-table.js';
 import type { RunState } from '../harness/state.js';
 import type { Target } from '../harness/target.js';
 
@@ -17,45 +17,42 @@ export function newRunId(now = new Date()): { runId: string; tablePrefix: string
   return { runId, tablePrefix: `cf_${runId}_` };
 }
 
-/** Column definitions of the every-type table, in creation order; link columns come after. */
-export function typeColumns(): { column_name: string; column_type: string; column_data?: Record<string, unknown> }[] {
-  return COLUMN_TYPES.filter((t) => !['link', 'link-formula'].includes(t)).map((t) => ({
-    column_name: t === 'text' ? 'Name' : `c ${t}`,
-    column_type: t,
-    ...(t === 'formula' ? { column_data: { formula: '{c number} * 2' } } : COLUMNS[t].data ? { column_data: COLUMNS[t].data } : {}),
-  }));
-}
-
-async function ok(target: Target, method: string, sub: string, json: unknown, what: string): Promise<unknown> {
-  const r = await target.gw(0, method, sub, { json });
-  if (r.status !== 200 && r.status !== 201) throw new Error(`${what}: status ${r.status}: ${r.text.slice(0, 300)}`);
-  return r.json();
-}
-
+/** The run's every-type table and its linked table in base 0 (src/harness/type-table.ts). */
 export async function createFixtures(target: Target, prefix: string): Promise<NonNullable<RunState['fixtures']>> {
-  const linked = `${prefix}linked`;
-  const types = `${prefix}types`;
-  await ok(target, 'POST', 'tables/', { table_name: linked, columns: [{ column_name: 'Name', column_type: 'text' }, { column_name: 'Score', column_type: 'number' }] }, `create table ${linked}`);
-  await ok(target, 'POST', 'tables/', { table_name: types, columns: typeColumns() }, `create table ${types}`);
-  await ok(target, 'POST', 'columns/', { table_name: types, column_name: 'c link', column_type: 'link', column_data: { table: types, other_table: linked } }, 'add the link column');
-  await ok(target, 'POST', 'columns/', { table_name: types, column_name: 'c link-formula', column_type: 'link-formula', column_data: { formula: 'count_links', link_column: 'c link' } }, 'add the count link-formula column');
-  await ok(target, 'POST', 'columns/', { table_name: types, column_name: 'c lookup', column_type: 'link-formula', column_data: { formula: 'lookup', link_column: 'c link', level1_linked_column: 'Score' } }, 'add the lookup link-formula column');
-  return { types, linked };
+  return buildTypeTables(target, { types: `${prefix}types`, linked: `${prefix}linked` });
+}
+
+export interface Sweep {
+  removed: string[];
+  /** What could not be listed or removed: the base, and why. */
+  problems: string[];
 }
 
 /** Delete every table whose name starts with `prefix` (or matches the run pattern and is older than `olderThanMs`). */
-export async function sweepTables(target: Target, match: (name: string) => boolean): Promise<string[]> {
-  const removed: string[] = [];
+export async function sweepTables(target: Target, match: (name: string) => boolean): Promise<Sweep> {
+  const sweep: Sweep = { removed: [], problems: [] };
   for (let i = 0; i < target.state.target.bases.length; i++) {
-    const r = await target.gw(i, 'GET', 'metadata/', { allowTransportError: false }).catch(() => undefined);
-    if (!r || r.status !== 200) continue;
-    const tables = (r.json<{ metadata?: { tables?: { name: string }[] } }>().metadata?.tables ?? []).map((t) => t.name);
+    const label = `base #${i + 1} (${target.base(i).name})`;
+    let tables: string[];
+    try {
+      const r = await target.gw(i, 'GET', 'metadata/');
+      if (r.status !== 200) { sweep.problems.push(`${label}: cannot list its tables: GET metadata/ answered ${r.status}: ${r.text.slice(0, 160)}`); continue; }
+      tables = (r.json<{ metadata?: { tables?: { name: string }[] } }>().metadata?.tables ?? []).map((t) => t.name);
+    } catch (e) {
+      sweep.problems.push(`${label}: cannot list its tables: ${(e as Error).message}`);
+      continue;
+    }
     for (const name of tables.filter(match)) {
-      const d = await target.gw(i, 'DELETE', 'tables/', { json: { table_name: name } }).catch(() => undefined);
-      if (d?.status === 200) removed.push(name);
+      try {
+        const d = await target.gw(i, 'DELETE', 'tables/', { json: { table_name: name } });
+        if (d.status === 200) sweep.removed.push(name);
+        else sweep.problems.push(`${label}: cannot delete table ${name}: DELETE tables/ answered ${d.status}: ${d.text.slice(0, 160)}`);
+      } catch (e) {
+        sweep.problems.push(`${label}: cannot delete table ${name}: ${(e as Error).message}`);
+      }
     }
   }
-  return removed;
+  return sweep;
 }
 
 export function olderThan(name: string, ms: number, now = Date.now()): boolean {

@@ -2,6 +2,7 @@
  * Reporters for the merged report of both phases. Ours come first: the results reporter
  * settles each check's outcome (vacuous-pass guard included) and marks it on the test's
  * annotations before the HTML reporter, which builds its report in `onEnd`, reads them.
+ * Playwright's HTML report goes to html/playwright/; `finish` writes the front page html/index.html.
  */
 import { defineConfig } from '@playwright/test';
 import { join } from 'node:path';
@@ -14,6 +15,6 @@ export default defineConfig({
   reporter: [
     [join(reports, 'results-reporter.ts'), { outputDir: dir }],
     [join(reports, 'junit-reporter.ts'), { outputFile: join(dir, 'junit.xml') }],
-    ['html', { outputFolder: join(dir, 'html'), open: 'never', title: 'Conformance report', noCopyPrompt: true }],
+    ['html', { outputFolder: join(dir, 'html', 'playwright'), open: 'never', title: 'Conformance report', noCopyPrompt: true }],
   ],
 });

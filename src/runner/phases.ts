@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { SECRETS_FILE_ENV } from '../client/redact.js';
+import { MERGE_WORK_ENV } from '../reports/results-reporter.js';
 import { matchClauses } from '../spec/index.js';
 import { scrubBlob } from './blobs.js';
 import { pipeRedacted, SecretsFile } from './redact-stream.js';
@@ -113,6 +114,7 @@ export async function mergeReports(workDir: string, reportDir: string, runInfo: 
     ...process.env,
     CONFHARNESS_REPORT_DIR: reportDir,
     CONFHARNESS_RUN_INFO: JSON.stringify(runInfo),
+    [MERGE_WORK_ENV]: workDir,
   }, secrets, true);
   return true;
 }

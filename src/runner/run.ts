@@ -11,9 +11,10 @@ import { closeAgents } from '../client/http.js';
 import { redactText, registerSecret } from '../client/redact.js';
 import { RunState } from '../harness/state.js';
 import { Target } from '../harness/target.js';
-import { descriptorSecrets, NEWEST_VERSION } from '../spec/index.js';
+import type { StateWarning } from '../harness/outcome.js';
+import { CLAUSES, configuredRateLimits, descriptorSecrets, matchClauses, NEWEST_VERSION, RATE_LIMITS, type Edition } from '../spec/index.js';
 import { readBaseline } from './baseline.js';
-import { finish, type RunOutcome, type Timings } from './finish.js';
+import { finish, type PhaseEnd, type RunInfo, type RunOutcome, type Timings } from './finish.js';
 import { createFixtures, newRunId, sweepTables } from './fixtures.js';
 import { type RunOptions } from './options.js';
 import { DEFAULT_SOURCE_ADDRESSES, isLoopbackUrl, parseSourceAddresses } from '../common/net.js';
@@ -24,6 +25,15 @@ import { checkTargetOptions, resolveTarget, type ResolvedTarget } from './target
 export type { RunOutcome };
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
+
+/** Remove the run's own tables; what could not be removed is said (terminal, and a warning in the reports). */
+async function sweepRun(target: Target): Promise<StateWarning[]> {
+  const prefix = target.state.tablePrefix;
+  const { removed, problems } = await sweepTables(target, (name) => name.startsWith(prefix));
+  if (removed.length) log(`conformance: removed ${removed.length} table(s) of this run`);
+  for (const p of problems) log(`conformance: could not remove this run's tables: ${redactText(p)} (\`conformance clean\` removes them later)`);
+  return problems.map((p) => ({ check: 'end-of-run sweep', what: `${redactText(p)}; \`conformance clean\` removes such tables`, accountChanged: false }));
+}
 
 export function defaultReportDir(now = new Date()): string {
   return join('reports', now.toISOString().replace(/[:.]/g, '-').replace('T', '_').slice(0, 19));
@@ -41,12 +51,27 @@ export function preflight(o: RunOptions): string | undefined {
   }
 }
 
+/** The clauses a run was asked to judge: those `--clauses` names, or all of them unless only `--grep` picks checks. */
+export function selectedClauses(o: Pick<RunOptions, 'clauses' | 'grep'>): string[] {
+  if (o.clauses) return matchClauses(o.clauses);
+  return o.grep ? [] : CLAUSES.map((c) => c.id);
+}
+
+/** The limits the rate clauses hold the target to: what it was configured with (descriptor or limits file), else its edition's. */
+export function heldLimits(edition: Edition, configured: ResolvedTarget['configuredLimits']): RunState['limits'] {
+  const defaults = { ...RATE_LIMITS[edition] };
+  if (!configured) return { source: `the ${edition} edition's defaults (§8.1)`, values: defaults };
+  return { source: configured.source, values: { ...defaults, ...configuredRateLimits(configured.file) } };
+}
+
 function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string; tablePrefix: string }): RunState {
   const d = resolved.descriptor;
   const [host, port] = o.webhookListen.split(':');
+  const edition = o.edition ?? d.edition;
   return RunState.parse({
     ...ids, target: d,
-    edition: o.edition ?? d.edition,
+    edition,
+    limits: heldLimits(edition, resolved.configuredLimits),
     apiVersion: o.apiVersion ?? d.api_version ?? NEWEST_VERSION,
     http: { connectMs: 5_000, headersMs: o.requestTimeout * 1000, bodyMs: o.requestTimeout * 2000, maxBodyBytes: Math.round(o.maxBodyMb * 1024 * 1024) },
     sourceIps: parseSourceAddresses(o.sourceIps ?? (isLoopbackUrl(d.url) ? DEFAULT_SOURCE_ADDRESSES : 'none')),
@@ -68,6 +93,7 @@ export async function run(o: RunOptions): Promise<RunOutcome> {
   let resolved: ResolvedTarget | undefined;
   let target: Target | undefined;
   let interrupted = false;
+  let swept = false;
   const onSignal = (signal: string) => {
     if (interrupted) { log(`conformance: ${signal} again — still removing this run's tables`); return; }
     interrupted = true;
@@ -87,8 +113,11 @@ export async function run(o: RunOptions): Promise<RunOutcome> {
     log(`conformance: run ${ids.runId} against ${d.url}${resolved.embedded ? ' (embedded reference server)' : ''}, held to ${state.apiVersion} ${state.edition}`);
     try {
       if (!interrupted) state.fixtures = await createFixtures(target, ids.tablePrefix);
+      const refused = Object.keys(state.fixtures?.refused ?? {});
+      if (refused.length) log(`conformance: the target refused ${refused.length} column type(s) of the fixture table: ${refused.join(', ')} — only their checks are affected`);
     } catch (e) {
-      log(`conformance: could not create the fixture tables: ${redactText((e as Error).message)} — checks that need them will end as errors`);
+      state.fixturesProblem = redactText((e as Error).message);
+      log(`conformance: could not create the fixture tables: ${state.fixturesProblem} — checks that need them will end as errors`);
     }
     const stateFile = join(workDir, 'state.json');
     writeFileSync(stateFile, JSON.stringify(state), { mode: 0o600 });
@@ -97,21 +126,23 @@ export async function run(o: RunOptions): Promise<RunOutcome> {
     const grep = grepFor(o.clauses, o.grep);
     const phaseEnv = { stateFile, secrets, workDir, workers: o.workers, testTimeoutMs: o.testTimeout * 1000, reporter: o.reporter };
     const phases = phasesFor(o.clauses);
+    const ended: PhaseEnd[] = [];
     for (const phase of phases) {
       if (interrupted) break;
-      await runPhase(phase, grep, phaseEnv);
+      ended.push({ phase, exitCode: await runPhase(phase, grep, phaseEnv) });
       lap(phase);
     }
-    const runInfo = { id: ids.runId, target: d.url, edition: state.edition, apiVersion: state.apiVersion, embedded: resolved.embedded, startedAt: startedAt.toISOString() };
-    await mergeReports(workDir, reportDir, runInfo, secrets);
+    const info: RunInfo = {
+      id: ids.runId, target: d.url, edition: state.edition, apiVersion: state.apiVersion, embedded: resolved.embedded, startedAt: startedAt.toISOString(),
+      selected: selectedClauses(o), limits: state.limits,
+    };
+    await mergeReports(workDir, reportDir, info, secrets);
+    const left = await sweepRun(target);
+    swept = true;
     lap('reports');
-    return finish({ o, reportDir, interrupted, timings, ranPhases: phases.length > 0 });
+    return finish({ o, reportDir, workDir, info, interrupted, timings, phases: ended, warnings: left });
   } finally {
-    if (target) {
-      const prefix = target.state.tablePrefix;
-      const removed = await sweepTables(target, (name) => name.startsWith(prefix)).catch(() => []);
-      if (removed.length) log(`conformance: removed ${removed.length} table(s) of this run`);
-    }
+    if (target && !swept) await sweepRun(target);
     await closeAgents();
     for (const s of resolved?.servers ?? []) await s.close().catch(() => undefined);
     for (const dir of [workDir, ...(resolved?.tempDirs ?? [])]) rmSync(dir, { recursive: true, force: true });

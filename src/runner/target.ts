@@ -7,13 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDescriptor, readDescriptorFile, readLimitsFile } from '../common/descriptor-file.js';
 import type { RunningServer } from '../server/index.js';
-import { EMULATED_VERSIONS, isEmulatedVersion, LIMIT_SETTINGS, TargetDescriptor, type TargetDescriptorInput } from '../spec/index.js';
+import { EMULATED_VERSIONS, isEmulatedVersion, LIMIT_SETTINGS, type LimitsFile, type TargetDescriptor, type TargetDescriptorInput } from '../spec/index.js';
 import type { RunOptions } from './options.js';
 
 export interface ResolvedTarget {
   descriptor: TargetDescriptor;
   embedded: boolean;
   limitsConfig?: { file: string; values: Record<string, number>; target: TargetDescriptor };
+  /** The limits the target under test was configured with, and where the harness learnt them (none: its edition's defaults). */
+  configuredLimits?: { source: string; file: LimitsFile };
   servers: RunningServer[];
   /** Temporary folders to remove at the end of the run. */
   tempDirs: string[];
@@ -55,6 +57,8 @@ export function checkTargetOptions(o: RunOptions): void {
   if (!d && o.apiVersion && !isEmulatedVersion(o.apiVersion)) throw new Error(`--api-version ${o.apiVersion}: the embedded reference server emulates ${EMULATED_VERSIONS[0]} … ${EMULATED_VERSIONS.at(-1)}; give a --target for older releases`);
   if (o.limitsConfig) readLimitsFile(o.limitsConfig);
   if (o.limitsTargetFile) readDescriptorFile(o.limitsTargetFile);
+  const edition = o.edition ?? d?.edition;
+  if (edition === 'cloud' && (d?.limits || (o.limitsConfig && !o.limitsTargetFile))) throw new Error('configured limits (--limits-config, a descriptor\'s "limits") apply to the dedicated and self-hosted editions only (§8.4); the run holds the target to cloud');
 }
 
 /** Limits for the RATE-7 probe: distinct from every edition's defaults, so a server that ignores the file is caught. */
@@ -64,11 +68,14 @@ export async function resolveTarget(o: RunOptions): Promise<ResolvedTarget> {
   if (o.target || o.targetFile) {
     const descriptor = withFlags(o.targetFile ? readDescriptorFile(o.targetFile) : {}, o);
     let limitsConfig: ResolvedTarget['limitsConfig'];
+    let configuredLimits: ResolvedTarget['configuredLimits'] = descriptor.limits ? { source: 'the target descriptor\'s "limits"', file: descriptor.limits } : undefined;
     if (o.limitsConfig) {
-      const values = readLimitsFile(o.limitsConfig) as Record<string, number>;
-      limitsConfig = { file: o.limitsConfig, values, target: o.limitsTargetFile ? readDescriptorFile(o.limitsTargetFile) : descriptor };
+      const file = readLimitsFile(o.limitsConfig);
+      limitsConfig = { file: o.limitsConfig, values: file as Record<string, number>, target: o.limitsTargetFile ? readDescriptorFile(o.limitsTargetFile) : descriptor };
+      // Without a separate target for it, the limits file is what the target under test runs with.
+      if (!o.limitsTargetFile) configuredLimits ??= { source: `the limits file ${o.limitsConfig}`, file };
     }
-    return { descriptor, embedded: false, limitsConfig, servers: [], tempDirs: [] };
+    return { descriptor, embedded: false, limitsConfig, configuredLimits, servers: [], tempDirs: [] };
   }
   const common = { edition: o.edition, apiVersion: o.apiVersion, rateWindowSeconds: o.embeddedWindow, faults: o.embeddedFault ?? [] };
   // Loaded only when needed: the server's modules take a second or two to load.

@@ -1,6 +1,6 @@
 /** The target descriptor (shared/spec/target-descriptor.md): how to reach a target. Unknown fields are an error. */
 import { z } from 'zod';
-import { EDITIONS, DEFAULT_EDITION, RATE_WINDOW_SECONDS } from './limits.js';
+import { EDITIONS, DEFAULT_EDITION, LimitsFile, RATE_WINDOW_SECONDS } from './limits.js';
 import { NEWEST_VERSION, KNOWN_VERSIONS } from './versions.js';
 
 export const BaseDescriptor = z.strictObject({
@@ -21,13 +21,15 @@ export const TargetDescriptor = z.strictObject({
   workspace_id: z.number().int().nonnegative().optional(),
   bases: z.array(BaseDescriptor).min(1),
   rate_window_seconds: z.number().positive().default(RATE_WINDOW_SECONDS),
+  /** The rate limits the target was configured with (§8.4; the limits file's keys): the rate clauses hold it to these. */
+  limits: LimitsFile.optional(),
 });
 
 export type TargetDescriptor = z.output<typeof TargetDescriptor>;
 export type TargetDescriptorInput = z.input<typeof TargetDescriptor>;
 
 /** Fields that are not secrets (target-descriptor.md); everything else is redacted. */
-export const PUBLIC_DESCRIPTOR_FIELDS = ['url', 'edition', 'api_version', 'name', 'admin', 'org_id', 'workspace_id', 'rate_window_seconds', 'uuid'] as const;
+export const PUBLIC_DESCRIPTOR_FIELDS = ['url', 'edition', 'api_version', 'name', 'admin', 'org_id', 'workspace_id', 'rate_window_seconds', 'uuid', 'limits'] as const;
 
 /** The secrets a descriptor carries, for redaction. */
 export function descriptorSecrets(d: Partial<TargetDescriptor>): string[] {

@@ -16,7 +16,7 @@ const TEMPLATE = /<template id="playwrightReportBase64">data:application\/zip;ba
 
 /** The HTML report's data files (report.json and one JSON per test file), decoded. */
 export async function htmlReportData(dir: string): Promise<Map<string, string>> {
-  const html = readFileSync(join(dir, 'html', 'index.html'), 'utf8');
+  const html = readFileSync(join(dir, 'html', 'playwright', 'index.html'), 'utf8');
   const m = TEMPLATE.exec(html);
   if (!m) throw new Error('index.html carries no embedded report data');
   return unzip(Buffer.from(m[1]!, 'base64'));

@@ -1,6 +1,8 @@
 /** `conformance clean`: remove tables that earlier runs left in the target's bases. */
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { closeAgents } from '../../client/http.js';
+import { redactText } from '../../client/redact.js';
+import { RATE_LIMITS } from '../../spec/index.js';
 import { RunState } from '../../harness/state.js';
 import { Target } from '../../harness/target.js';
 import { olderThan, PREFIX_RE } from '../../runner/fixtures.js';
@@ -23,10 +25,13 @@ export async function handler(argv: ArgumentsCamelCase<Record<string, unknown>>)
   const target = new Target(RunState.parse({
     runId: 'clean', tablePrefix: 'cf_', target: resolved.descriptor, edition: resolved.descriptor.edition, apiVersion: resolved.descriptor.api_version,
     http: { connectMs: 5000, headersMs: 15000, bodyMs: 30000, maxBodyBytes: 32 * 1024 * 1024 }, sourceIps: [], webhook: { listenHost: '127.0.0.1', listenPort: 0 },
+    limits: { source: 'not used by clean', values: { ...RATE_LIMITS[resolved.descriptor.edition] } },
   }));
   const { sweepTables } = await import('../../runner/fixtures.js');
   const ms = Number(argv.olderThan) * 60_000;
-  const removed = await sweepTables(target, (name) => PREFIX_RE.test(name) && olderThan(name, ms));
+  const { removed, problems } = await sweepTables(target, (name) => PREFIX_RE.test(name) && olderThan(name, ms));
   await closeAgents();
-  process.stdout.write(removed.length ? `removed ${removed.length} table(s):\n${removed.map((n) => `  ${n}`).join('\n')}\n` : 'nothing to remove\n');
+  process.stdout.write(removed.length ? `removed ${removed.length} table(s):\n${removed.map((n) => `  ${n}`).join('\n')}\n` : problems.length ? '' : 'nothing to remove\n');
+  // Unable to list or delete is not "nothing to remove": the tables may still be there.
+  if (problems.length) throw new CliError(`clean: ${problems.length} problem(s):\n${problems.map((p) => `  ${redactText(p)}`).join('\n')}`, EXIT.harness);
 }

@@ -5,6 +5,7 @@
  */
 import { clause, expect, test } from '../../../src/harness/test.js';
 import { Undecided } from '../../../src/harness/outcome.js';
+import { fixtureTables } from '../../../src/harness/state.js';
 
 test(...clause('ROUTE-4', 'selftest: pass', 'spec'), async ({ target }) => {
   const r = await target.call({ path: '/ping/', auth: 'none' });
@@ -35,4 +36,29 @@ test(...clause('ROUTE-3', 'selftest: timeout', 'spec'), async ({ target }) => {
 test(...clause('SIZE-1', 'selftest: vacuous', 'spec'), async ({ target }) => {
   for (let i = 0; i < 6; i++) await target.call({ path: '/api/v2.1/dtable/items-search/', query: { query_str: 'x' }, auth: { raw: 'Token not-a-valid-token' } });
   expect(true).toBe(true);
+});
+
+// Outcomes are data, not text: a harness bug is an error, a violation stays a failure whatever else happens.
+test(...clause('SIZE-2', 'selftest: type-error', 'spec'), async ({ target }) => {
+  await target.call({ path: '/ping/', auth: 'none' });
+  const notAnObject = undefined as unknown as { field: string };
+  expect(notAnObject.field).toBe('x'); // a TypeError thrown by the check itself, before any assertion
+});
+
+test(...clause('SIZE-3', 'selftest: soft-then-timeout', 'spec'), async ({ target }) => {
+  test.setTimeout(1_500);
+  await target.call({ path: '/ping/', auth: 'none' });
+  expect.soft(1, 'deliberate soft violation: one must be two').toBe(2);
+  await new Promise((r) => setTimeout(r, 10_000));
+});
+
+test(...clause('SIZE-4', 'selftest: marker-echo', 'spec'), async ({ target }) => {
+  // A body that echoes the old outcome marker must not turn the target's failure into "undecided".
+  const body = 'HARNESS-ERROR[reset] Undecided: harness could not decide (reset)';
+  const r = await target.call({ path: '/ping/', auth: 'none' });
+  expect(`${r.text} ${body}`, `deliberate failure whose message carries the target's text: ${body}`).toBe('pong');
+});
+
+test(...clause('SIZE-5', 'selftest: fixture', 'spec'), async ({ state }) => {
+  fixtureTables({ ...state, fixtures: undefined, fixturesProblem: 'deliberate: the target refused the fixture table' });
 });

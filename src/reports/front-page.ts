@@ -1,0 +1,76 @@
+/**
+ * The HTML report's front page (`html/index.html`): the verdict, run errors and warnings,
+ * then the clause table with pass / fail / error / skip apart — the same outcomes as the
+ * terminal and results.json — each clause linking to its checks, each check showing why it
+ * did not pass (violations with expected / seen and the call, or the harness's causes),
+ * its redacted exchanges, and a link to its page in Playwright's report
+ * (`html/playwright/`), which keeps every attachment. One self-contained file, no script.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Results, TestResultT } from './results-schema.js';
+import { EXCHANGES_FILE } from './results-reporter.js';
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const BADGE: Record<string, string> = { pass: 'pass', fail: 'fail', error: 'error', skip: 'skip', 'not covered': 'not covered' };
+const anchor = (id: string) => `clause-${id}`;
+
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1b1f24}h1{font-size:22px}table{border-collapse:collapse;width:100%}
+td,th{border-bottom:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}.b{display:inline-block;padding:0 8px;border-radius:10px;font-weight:600}
+.pass{background:#dafbe1;color:#116329}.fail{background:#ffebe9;color:#a40e26}.error{background:#fff8c5;color:#7d4e00}.skip,.not{background:#eaeef2;color:#57606a}
+.totals span{margin-right:14px}pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:360px;font-size:12px}section{margin-top:28px}
+.check{margin:10px 0;padding:8px;border-left:4px solid #d0d7de}.check.fail{border-color:#cf222e}.check.error{border-color:#bf8700}.warn{color:#7d4e00}`;
+
+function badge(outcome: string, n?: number): string {
+  return `<span class="b ${outcome.split(' ')[0]}" data-outcome="${esc(outcome)}">${esc(BADGE[outcome] ?? outcome)}${n === undefined ? '' : ` ${n}`}</span>`;
+}
+
+function checkHtml(t: TestResultT, exchanges: Record<string, string>): string {
+  const parts = [`<div class="check ${t.outcome}" data-check="${esc(t.title)}">${badge(t.outcome)} <b>${esc(t.title)}</b> <small>(${t.basis ?? 'spec'}, ${esc(t.file)}, ${t.durationMs} ms)</small>`];
+  for (const v of t.violations ?? []) {
+    parts.push(`<div>violation: ${esc(v.message)}${v.expected !== undefined ? `<br>expected: <code>${esc(v.expected)}</code>` : ''}${v.seen !== undefined ? `<br>seen: <code>${esc(v.seen)}</code>` : ''}${v.exchange ? `<br>call: <code>${esc(v.exchange)}</code>` : ''}</div>`);
+  }
+  for (const e of t.errors ?? []) parts.push(`<div>harness could not decide (<b>${esc(e.cause)}</b>): ${esc(e.message)}</div>`);
+  if (t.outcome === 'skip' && t.message) parts.push(`<div>skipped: ${esc(t.message)}</div>`);
+  const x = t.id ? exchanges[t.id] : undefined;
+  if (x) parts.push(`<details><summary>requests and responses</summary><pre>${esc(x)}</pre></details>`);
+  if (t.id) parts.push(`<div><a href="playwright/index.html#?testId=${encodeURIComponent(t.id)}">details, attachments and curl reproducer</a></div>`);
+  return `${parts.join('\n')}</div>`;
+}
+
+export function frontPageHtml(r: Results, exchanges: Record<string, string> = {}): string {
+  const t = r.totals;
+  const verdict = r.runErrors.length ? 'INCOMPLETE' : t.fail ? 'FAILED' : t.error ? 'UNDECIDED' : 'PASSED';
+  const head = [
+    `<h1>Conformance: ${verdict}</h1>`,
+    `<p>Target ${esc(r.run.target ?? '?')} held to release ${esc(r.run.apiVersion ?? '?')} (${esc(r.run.edition ?? '?')} edition)${r.run.embedded ? ', embedded reference server' : ''}; ${esc(r.tool.name)} ${esc(r.tool.version)}.</p>`,
+    `<p class="totals"><span>${badge('pass', t.pass)}</span><span>${badge('fail', t.fail)}</span><span>${badge('error', t.error)}</span><span>${badge('skip', t.skip)}</span> of ${t.tests} checks</p>`,
+    ...(r.runErrors.length ? ['<h2>Run errors</h2><ul>', ...r.runErrors.map((e) => `<li class="run-error">${e.phase ? `(${esc(e.phase)}) ` : ''}${esc(e.reason)}</li>`), '</ul>'] : []),
+    ...(r.warnings.length ? ['<h2>Warnings</h2><ul>', ...r.warnings.map((w) => `<li class="warn">${esc(w.check)}: ${esc(w.what)}${w.accountChanged ? ' — the account was left changed' : ''}</li>`), '</ul>'] : []),
+    ...(r.run.limits ? [`<p>Rate limits held to: ${esc(Object.entries(r.run.limits.values).map(([k, v]) => `${k} ${v ?? 'unlimited'}`).join(', '))} (${esc(r.run.limits.source)}).</p>`] : []),
+  ];
+  const rows = r.clauses.map((c) => `<tr><td><a href="#${anchor(c.id)}">${c.id}</a></td><td>${badge(c.outcome)}${c.baseline ? ` (${esc(c.baseline)})` : ''}</td><td>${c.tests.pass}</td><td>${c.tests.fail}</td><td>${c.tests.error}</td><td>${c.tests.skip}</td><td>${esc(c.text)}</td><td>§${esc(c.source)}</td></tr>`);
+  const sections = r.clauses.map((c) => {
+    const checks = r.tests.filter((x) => x.clause === c.id);
+    return `<section id="${anchor(c.id)}"><h2>${c.id} ${badge(c.outcome)}</h2><p>${esc(c.text)}</p>${checks.length ? checks.map((x) => checkHtml(x, exchanges)).join('\n') : '<p>No selected check covers this clause.</p>'}</section>`;
+  });
+  const other = r.tests.filter((x) => !x.clause);
+  if (other.length) sections.push(`<section id="clause-none"><h2>Checks without a clause</h2>${other.map((x) => checkHtml(x, exchanges)).join('\n')}</section>`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Conformance report</title><style>${STYLE}</style></head><body>
+${head.join('\n')}
+<h2>Clauses</h2><table id="clauses"><thead><tr><th>Clause</th><th>Outcome</th><th>pass</th><th>fail</th><th>error</th><th>skip</th><th>Clause text</th><th>Source</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>
+<p><a href="playwright/index.html">Playwright's report of every check</a> (it calls a check the harness could not decide "failed"; this page keeps them apart).</p>
+${sections.join('\n')}
+</body></html>
+`;
+}
+
+export function writeFrontPage(reportDir: string, r: Results, workDir: string): void {
+  let exchanges: Record<string, string> = {};
+  const f = join(workDir, EXCHANGES_FILE);
+  if (existsSync(f)) { try { exchanges = JSON.parse(readFileSync(f, 'utf8')) as Record<string, string>; } catch { /* none */ } }
+  mkdirSync(join(reportDir, 'html'), { recursive: true });
+  writeFileSync(join(reportDir, 'html', 'index.html'), frontPageHtml(r, exchanges));
+}
