@@ -173,7 +173,7 @@ for (const type of COLUMN_TYPES) {
       } else if (isWritten && written) {
         const issues = shapeIssues(spec.read, v);
         expect.soft(issues, `${label}: "${name}" reads ${show(v)}, not a ${type} value: ${issues}`).toBeUndefined();
-        expect.soft(sameValue(type, spec.sample, v), `${label}: "${name}" was written ${show(spec.sample)} but reads ${show(v)}`).toBe(true);
+        expect.soft(sameValue(type, spec.sample, v, spec.data), `${label}: "${name}" was written ${show(spec.sample)} but reads ${show(v)}`).toBe(true);
       } else if (v !== null) {
         const issues = shapeIssues(spec.read, v);
         expect.soft(issues, `${label}: "${name}" reads ${show(v)}, not a ${type} value: ${issues}`).toBeUndefined();

@@ -5,6 +5,7 @@
  * number or an array). `write` is what the reference server accepts on append/update.
  */
 import { z } from 'zod';
+import { sameDate, WRITTEN_DATE } from './dates.js';
 
 export const COLUMN_TYPES = [
   'text', 'long-text', 'number', 'checkbox', 'date', 'duration', 'single-select', 'multiple-select',
@@ -15,8 +16,8 @@ export type ColumnType = (typeof COLUMN_TYPES)[number];
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/, 'an ISO date or date-time');
 const userId = z.string().min(1);
-/** Dates as the real service takes them on write (api-shapes §3): ISO, `2030/06/20`, `6/5/2024`, `20.06.2030 23:55`. */
-const writtenDate = z.string().regex(/^\s*(\d{4}[-/]\d{1,2}[-/]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}\.\d{1,2}\.\d{4}( \d{1,2}:\d{2})?|\d{1,2}\/\d{1,2}\/\d{4})\s*$/, 'a date');
+/** Dates as the real service takes them on write (api-shapes §3, the forms in dates.ts). */
+const writtenDate = z.string().regex(WRITTEN_DATE, 'a date');
 const fileValue = z.object({ name: z.string(), size: z.number().nonnegative(), type: z.string(), url: z.string() }).loose();
 const geolocation = z.union([
   z.object({ lng: z.number(), lat: z.number() }).loose(),
@@ -80,12 +81,13 @@ export const READ_ONLY_TYPES: readonly ColumnType[] = COLUMN_TYPES.filter((t) =>
 
 /**
  * Does a value read back equal what was written? Real servers normalise some types
- * (a date gains a time and offset, a numeric string becomes a number).
+ * (a date gains a time and offset, a numeric string becomes a number). `data` is the
+ * column's `column_data`: a date's `format` says how `05/06/2024` was meant.
  */
-export function sameValue(type: ColumnType, written: unknown, read: unknown): boolean {
+export function sameValue(type: ColumnType, written: unknown, read: unknown, data?: Record<string, unknown> | null): boolean {
   switch (type) {
     case 'date':
-      return typeof written === 'string' && typeof read === 'string' && read.slice(0, 10) === written.replace(/\//g, '-').slice(0, 10);
+      return sameDate(written, read, data?.format);
     case 'number': case 'rate': case 'duration':
       return Number(read) === Number(written);
     case 'multiple-select': case 'collaborator': case 'image':

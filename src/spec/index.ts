@@ -5,4 +5,5 @@ export * from './limits.js';
 export * from './endpoints.js';
 export * from './removed.js';
 export * from './columns.js';
+export * from './dates.js';
 export * from './descriptor.js';

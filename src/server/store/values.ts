@@ -4,7 +4,7 @@
  * at read time (see cells.ts).
  */
 import { randomInt } from 'node:crypto';
-import { COLUMNS, type Behaviour } from '../../spec/index.js';
+import { COLUMNS, instantOf, parseDate, type Behaviour } from '../../spec/index.js';
 import type { ColumnMeta } from './model.js';
 
 export type Stored = string | number | null;
@@ -34,22 +34,33 @@ function ensureOptions(col: ColumnMeta, names: string[], b: Behaviour): { ok: bo
   return { ok: true, created };
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-/** Dates as the real service accepts them (`2030/06/20`, `6/5/2024`, `20.06.2030 23:55`, ISO); stored ISO-like. */
-export function normaliseDate(input: string): string | undefined {
-  const s = input.trim();
-  let m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(s);
-  let y: number, mo: number, d: number, h: number | undefined, mi: number | undefined;
-  if (m) [y, mo, d, h, mi] = [+m[1]!, +m[2]!, +m[3]!, m[4] === undefined ? undefined : +m[4], m[5] === undefined ? undefined : +m[5]];
-  else if ((m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?: (\d{1,2}):(\d{2}))?$/.exec(s))) [d, mo, y, h, mi] = [+m[1]!, +m[2]!, +m[3]!, m[4] === undefined ? undefined : +m[4], m[5] === undefined ? undefined : +m[5]];
-  else if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(s))) [mo, d, y] = [+m[1]!, +m[2]!, +m[3]!];
-  else return undefined;
-  const probe = new Date(Date.UTC(y, mo - 1, d));
-  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) return undefined;
-  if (h !== undefined && (h > 23 || (mi ?? 0) > 59)) return undefined;
-  const day = `${y}-${pad(mo)}-${pad(d)}`;
-  return h === undefined ? day : `${day} ${pad(h)}:${pad(mi ?? 0)}`;
+/**
+ * A written date as stored: in UTC, the server's zone (a time written without a zone is taken
+ * in it; one with a zone is converted), `YYYY-MM-DD` for a date and `YYYY-MM-DD HH:mm[:ss[.SSS]]`
+ * for a date-time, so stored dates sort and filter as text. Undefined: no real moment.
+ */
+export function storedDate(input: string, format: unknown): string | undefined {
+  const p = parseDate(input, format);
+  if (!p) return undefined;
+  if (!p.time) return `${pad(p.y, 4)}-${pad(p.mo)}-${pad(p.d)}`;
+  const u = new Date(instantOf(p));
+  const [s, ms] = [u.getUTCSeconds(), u.getUTCMilliseconds()];
+  const seconds = s || ms ? `:${pad(s)}${ms ? `.${pad(ms, 3)}` : ''}` : '';
+  return `${pad(u.getUTCFullYear(), 4)}-${pad(u.getUTCMonth() + 1)}-${pad(u.getUTCDate())} ${pad(u.getUTCHours())}:${pad(u.getUTCMinutes())}${seconds}`;
+}
+
+/**
+ * A stored date as the service reads it: ISO with an offset, midnight for a date-only value
+ * (api-shapes §3). Text that is no date (an SQL write stores what it is given) reads as it is.
+ */
+function dateDecoder(format: unknown): (stored: unknown) => unknown {
+  return (stored) => {
+    if (typeof stored !== 'string') return stored ?? null;
+    const p = parseDate(stored, format);
+    return p ? new Date(instantOf(p)).toISOString().replace(/(\.000)?Z$/, '+00:00') : stored;
+  };
 }
 
 function durationSeconds(v: number | string): number | undefined {
@@ -98,10 +109,9 @@ export function encodeValue(col: ColumnMeta, value: unknown, b: Behaviour): Enco
       const s = durationSeconds(v);
       return s === undefined ? wrong(col, value) : { ok: true, stored: s };
     }
-    case 'date': {
-      const d = normaliseDate(v);
-      return d === undefined ? wrong(col, value) : { ok: true, stored: d };
-    }
+    // A date of the right form that names no real moment (month 13, 31 February) is stored
+    // empty without an error, as the real service does (api-shapes §3, ISS #5).
+    case 'date': return { ok: true, stored: storedDate(v, col.data?.format) ?? null };
     case 'single-select': {
       const r = ensureOptions(col, [v], b);
       return r.ok ? { ok: true, stored: v, schemaChanged: r.created } : { ok: false, message: `column "${col.name}": option "${r.missing}" does not exist` };
@@ -131,6 +141,7 @@ const asCheckbox = (stored: unknown) => (stored === null || stored === undefined
 /** How a column's stored values decode to their API shape (chosen once per column, applied per cell). */
 export function decoderOf(col: ColumnMeta): (stored: unknown) => unknown {
   if (col.type === 'checkbox') return asCheckbox;
+  if (col.type === 'date') return dateDecoder(col.data?.format);
   return JSON_TYPES.has(col.type) ? parseJsonCell : asStored;
 }
 
