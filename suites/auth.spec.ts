@@ -137,8 +137,9 @@ test(...clause('AUTH-3', 'a base token obtained with the account token (workspac
 
 // AUTH-4: every endpoint that takes credentials, from the table. The open ones are /ping/,
 // /server-info/, /api2/auth-token/ (and the pings of §4 / api-shapes §4); the external-link
-// token endpoint (removed 6.1) takes its credential in the path and needs none.
-const GUARDED = ENDPOINTS.filter((e) => e.credential !== 'none' && e.credential !== 'external-link');
+// token endpoint (removed 6.1) and the file server's upload take their credential in the
+// path and need no header.
+const GUARDED = ENDPOINTS.filter((e) => e.credential !== 'none' && e.credential !== 'external-link' && e.credential !== 'upload-link');
 const garbage = () => randomBytes(20).toString('hex');
 
 for (const ep of GUARDED) {

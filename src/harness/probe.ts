@@ -23,6 +23,12 @@ export function placeholderValues(state: RunState, base = 0): Record<string, str
     webhook_id: 999_999_999,
     row_id: 'AAAAAAAAAAAAAAAAAAAAAA',
     external_link_token: 'conformance00000000000',
+    // Names and numbers nothing in a real base carries.
+    view_name: 'conformance-no-such-view',
+    comment_id: 999_999_999,
+    notification_id: 999_999_999,
+    op_id: 999_999_999,
+    upload_link: 'conformance-no-such-upload-link',
   };
 }
 
@@ -31,7 +37,7 @@ export function credentialFor(ep: Endpoint, base = 0): Auth {
   switch (ep.credential) {
     case 'base-token': return { base };
     case 'api-token': return { api: base };
-    case 'none': case 'external-link': return 'none';
+    case 'none': case 'external-link': case 'upload-link': return 'none';
     default: return 'account';
   }
 }

@@ -4,7 +4,7 @@
  * and without credentials. `probes` are concrete paths standing for a whole family.
  */
 import type { ClauseId } from './clauses.js';
-import type { Method } from './endpoints.js';
+import type { Method } from './endpoints/index.js';
 
 export interface RemovedEndpoint {
   readonly clause: ClauseId;

@@ -33,7 +33,8 @@ function accountUser(ctx: ServerContext, token: string | undefined, raw: string 
 
 export function authenticate(ctx: ServerContext, ep: Endpoint, header: string | undefined, params: Record<string, string>): Principal {
   const need: Credential = ep.credential;
-  if (need === 'none' || need === 'external-link') return { kind: 'none' };
+  // A token in the path (external link, upload link) is the handler's to check.
+  if (need === 'none' || need === 'external-link' || need === 'upload-link') return { kind: 'none' };
   // Mutant: Bearer added to the gateway only, account operations still want `Token`.
   const bearerRefused = need !== 'base-token' && /^Bearer\s/i.test(header ?? '') && ctx.faults.has('bearer-base-tokens-only');
   let token = bearerRefused ? undefined : presented(ctx, header);

@@ -1,7 +1,7 @@
 /** Credentials (§5, api-shapes §1): AUTH-1..4 and ROUTE-5. */
 import { expect, test } from '@playwright/test';
 import { ENDPOINTS, fillPath, offeredAt, type Endpoint } from '../../spec/index.js';
-import { call, expectClientError, Kit, uniq } from './kit.js';
+import { call, expectClientError, Kit, serves, uniq } from './kit.js';
 
 let kit: Kit;
 let now = Date.now();
@@ -86,10 +86,10 @@ test('AUTH-3 base tokens expire: `exp` sets the lifetime, an expired token gets 
   for (const exp of ['soon', '-1h', '0']) expectClientError(await call(kit.url, 'GET', `/api/v2.1/dtable/app-access-token/?exp=${exp}`, { token: kit.base.api_token }), 400);
 });
 
-/** The credential-needing endpoints of the families this server part implements. */
+/** The credential-needing endpoints of the families this server part implements (and registers). */
 function guarded(): Endpoint[] {
   const v = kit.srv.descriptor.api_version;
-  return ENDPOINTS.filter((e) => ['gateway', 'base-v1', 'auth'].includes(e.family) && e.credential !== 'none' && e.credential !== 'external-link' && offeredAt(e, v));
+  return ENDPOINTS.filter((e) => ['gateway', 'base-v1', 'auth'].includes(e.family) && e.credential !== 'none' && e.credential !== 'external-link' && offeredAt(e, v) && serves(kit.srv, e));
 }
 
 function pathOf(e: Endpoint, baseUuid = kit.base.uuid): string {

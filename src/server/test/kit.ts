@@ -3,6 +3,7 @@
  * HTTP client that never throws at a test, and helpers for the base operations.
  */
 import { expect } from '@playwright/test';
+import type { Endpoint } from '../../spec/index.js';
 import { startServer, type RunningServer } from '../index.js';
 /** What `startServer` takes: the options plus a test clock. */
 type StartOptions = NonNullable<Parameters<typeof startServer>[0]>;
@@ -39,6 +40,16 @@ export async function call(url: string, method: string, path: string, o: CallOpt
   let parsed: unknown;
   try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
   return { status: r.status, headers: r.headers, text, body: parsed };
+}
+
+/**
+ * Does the server register a route for this row? The endpoint table also lists documented
+ * operations the reference server does not serve (yet), and rows its release does not offer.
+ */
+export function serves(srv: RunningServer, ep: Endpoint): boolean {
+  const url = ep.path.replace(/\{(\w+)\}/g, ':$1');
+  // The router keeps routes without the trailing slash (it ignores trailing slashes).
+  return srv.app.hasRoute({ method: ep.method, url }) || srv.app.hasRoute({ method: ep.method, url: url.replace(/\/$/, '') });
 }
 
 /** A 4xx with a readable error body in one of the real service's shapes (api-shapes §8). */

@@ -1,0 +1,27 @@
+/**
+ * 200 answers of the file operations (file_operations.yaml). Disagreements, accepted both ways:
+ * - custom-folder upload and download links: the OpenAPI wraps them in `dirent`; the Python
+ *   client reads `upload_link`, `parent_path`, `relative_path` and `download_link` unwrapped
+ *   (the reference server answers unwrapped too);
+ * - custom-folder content: the OpenAPI shows `{dir, file}`; the reference server answers
+ *   `{dirent_list}`, a shape no public source shows — not accepted here.
+ */
+import { z } from 'zod';
+import { success, time } from './common.js';
+
+const customUpload = z.looseObject({ upload_link: z.string(), parent_path: z.string(), relative_path: z.string() });
+const downloadLink = z.looseObject({ download_link: z.string() });
+const named = z.array(z.looseObject({ name: z.string() }));
+
+export const FILES_RESPONSES = {
+  getUploadLink: z.looseObject({ upload_link: z.string(), workspace_id: z.number().int(), parent_path: z.string(), img_relative_path: z.string(), file_relative_path: z.string() }),
+  getFileDownloadLink: downloadLink,
+  deleteBaseAsset: success,
+  customFolderContent: z.looseObject({ dir: named, file: named }),
+  customFileMetadata: z.looseObject({ dirent: z.looseObject({ is_file: z.boolean(), obj_name: z.string(), file_size: z.number().int(), last_update: time, uuid: z.string() }) }),
+  deleteBaseCustomFolderAsset: success,
+  customUploadLink: z.union([z.looseObject({ dirent: customUpload.extend({ workspace_id: z.number().int() }) }), customUpload]),
+  customDownloadLink: z.union([z.looseObject({ dirent: downloadLink }), downloadLink]),
+  // The file server's answer with ?ret-json=1: one entry per uploaded file.
+  uploadFile: z.array(z.looseObject({ name: z.string(), id: z.string(), size: z.number().int() })),
+} satisfies Record<string, z.ZodType>;
