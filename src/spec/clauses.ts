@@ -1,24 +1,24 @@
 /**
- * Every testable clause of `shared/spec/clauses.md`, once, with its text and source section.
- * Suites name these IDs in test titles; reports group by them.
+ * Every testable clause, once, with its text and source: those of the specification
+ * (`spec/clauses.md`) and those the project adds for the whole documented API, the official
+ * client and malformed input (`spec/clauses-extended.md`, `table: 'extended'`). Suites name
+ * these IDs in test titles; reports group by them.
  */
-export const FAMILIES = ['ROUTE', 'GONE', 'SHAPE', 'SIZE', 'SQL', 'AUTH', 'RATE', 'ACCT', 'HOOK'] as const;
+export const FAMILIES = ['ROUTE', 'GONE', 'SHAPE', 'SIZE', 'SQL', 'AUTH', 'RATE', 'ACCT', 'HOOK', 'BASE', 'CLIENT', 'ROBUST'] as const;
 export type Family = (typeof FAMILIES)[number];
 
 export interface Clause {
   readonly id: string;
   readonly family: Family;
   readonly text: string;
-  /** Section(s) of base-data-api.md the clause is derived from. */
+  /** Section(s) of base-data-api.md the clause is derived from; for extended clauses, the real service's document. */
   readonly source: string;
+  /** `spec`: clauses.md (the specification's own); `extended`: clauses-extended.md (the real service's documented API). */
+  readonly table: 'spec' | 'extended';
 }
 
-const c = (id: string, text: string, source: string): Clause => ({
-  id,
-  family: id.split('-')[0] as Family,
-  text,
-  source,
-});
+const c = (id: string, text: string, source: string): Clause => ({ id, family: id.split('-')[0] as Family, text, source, table: 'spec' });
+const x = (id: string, text: string, source: string): Clause => ({ id, family: id.split('-')[0] as Family, text, source, table: 'extended' });
 
 export const CLAUSES = [
   c('ROUTE-1', 'Each base operation of 4.1 exists with its method: rows GET/POST/PUT/DELETE, sql POST, archive-view POST, export GET. "Exists" = not 404 and not 405 for an authorised call.', '4.1'),
@@ -72,6 +72,26 @@ export const CLAUSES = [
   c('ACCT-6', 'External app status switches active/inactive.', '3, 4.2'),
   c('ACCT-7', 'Export a base with and without assets; move rows to big data by `view_name` (not raw SQL, 6.0+).', '4.1, 9'),
   c('HOOK-1', 'A change to a base is announced to a registered webhook, so a client need not poll.', '1, 6'),
+  // spec/clauses-extended.md
+  x('ROUTE-8', 'Every documented operation in scope (base, authentication and file operations, and the account operations clients use to find and open bases) exists with its method and credential: an authorised call is neither the generic 404 nor 405, and a call without credentials is refused.', 'OA62 base_operations, authentication, file_operations, user_account_operations'),
+  x('SHAPE-8', 'Each documented answer has the documented fields with the documented types (fields that appear only where a feature is configured may be absent).', 'OA62 response schemas and examples'),
+  x('BASE-1', 'Views are stored configuration: a view created with filters, sorts and hidden columns (table_name in the query string) is listed and read back as created; a row list by `view_name` returns exactly the view\'s rows in its order; an update and a delete take effect.', 'OA62 base_operations#listViews, createView, getView, updateView, deleteView, listRows'),
+  x('BASE-2', 'Column operations keep the data: a rename keeps every value under the new name; resize, freeze and move change only the column\'s layout; a delete removes that column and its values only; columns are listed (also by view).', 'OA62 base_operations#listColumns, insertColumn, appendColumns, updateColumn, deleteColumn'),
+  x('BASE-3', 'A column type change converts the column\'s values (e.g. text to number, number to text, text to single select); select options carry ids, and options can be added, updated and deleted; cascade settings are stored.', 'OA62 base_operations#updateColumn, addSelectOption, updateSelectOption, deleteSelectOption, updateColumnCascade'),
+  x('BASE-4', 'A table rename keeps its rows and columns; a duplicated table has the same columns (and rows, when asked).', 'OA62 base_operations#renameTable, duplicateTable'),
+  x('BASE-5', 'The linked records of rows (query-links) are listed per row, paginated by offset and limit.', 'OA62 base_operations#listRowLinks'),
+  x('BASE-6', 'Big-data rows: rows added with add-archived-rows and rows moved by archive-view live in the big-data store — SQL reads them, the normal row list does not — and unarchive moves them back.', 'OA62 base_operations#addBigDataRows, moveRowsToBigData, moveRowsToNormalBackend, querySQL'),
+  x('BASE-7', 'Rows can be locked and unlocked; row comments are created, listed, counted and deleted.', 'OA62 base_operations#lockRows, unlockRows, listRowComments, createRowComment, getRowCommentsCount, deleteComment'),
+  x('AUTH-5', 'API tokens have a life cycle: created (201), listed, their permission updated (`r` refuses writes), deleted (the token stops working); a temporary API token opens its base.', 'OA62 authentication#createApiToken, listApiTokens, updateApiToken, deleteApiToken, createTempApiToken'),
+  x('ACCT-8', 'Clients find and open bases: account info and workspaces list them; a base created through the API is usable, a copy carries its tables, and a deleted base\'s tokens stop working.', 'OA62 user_account_operations (account info, workspaces, create, copy, delete base)'),
+  x('ACCT-9', 'Files of a base: an upload link accepts a file, a download link serves the same bytes, and deleting the asset removes it; the custom folder lists its files.', 'OA62 file_operations'),
+  x('CLIENT-1', 'Every public method of the official JavaScript client\'s `Base` class that the target\'s release offers works as the client\'s code and documentation show: called against the target, its result matches what was written.', 'npm `seatable-api` (lib/base.js)'),
+  x('ROBUST-1', 'A malformed body — broken JSON, a wrong content type, multipart without a boundary or with an unterminated part, urlencoded garbage — gets a 4xx with an error body, never a 5xx, a reset or a hang, and nothing is written.', 'the real service answers malformed input with 4xx (api-shapes §8)'),
+  x('ROBUST-2', 'A JSON value of the wrong type at a documented field gets a 4xx with an error body, and nothing is written.', 'OA62 request schemas'),
+  x('ROBUST-3', 'A body nested deeper than the target accepts, or larger than its size limit, gets a 4xx; nothing is written.', 'api-shapes §8'),
+  x('ROBUST-4', 'Unicode edge cases (NUL, lone surrogates, 10,000-character names) get a 4xx or are stored and read back exactly — never a 5xx.', 'api-shapes §8'),
+  x('ROBUST-5', 'A request with an unknown method (`CONNECT`, `TRACE`, `PROPFIND`) gets a 405 or 400, never a 5xx, a reset or a hang.', 'api-shapes §8'),
+  x('ROBUST-6', 'Concurrent writers lose nothing and duplicate nothing: rows acknowledged to concurrent appenders are exactly the rows listed and counted by SQL; of concurrent creates of one table name exactly one wins.', 'OA62 base_operations#appendRows, createTable'),
 ] as const satisfies readonly Clause[];
 
 export type ClauseId = (typeof CLAUSES)[number]['id'];

@@ -1,28 +1,47 @@
 /**
- * The facts module against the specification it is derived from (../shared/spec beside the
- * repository): every clause once, every named endpoint with its methods, every removed
- * endpoint, the rate limits of §8.1 and the releases of §9.
+ * The facts module against the specification it is derived from — the project's own copy in
+ * spec/ (a missing file fails, never skips) — and that copy against ../shared/spec where that
+ * folder is beside the repository: every clause once, every named endpoint with its methods,
+ * every removed endpoint, the rate limits of §8.1 and the releases of §9.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { CLAUSES, ENDPOINTS, RATE_LIMITS, RELEASES, REMOVED, SIZE_LIMITS, behaviourAt, EMULATED_VERSIONS } from './index.js';
 
-const SPEC = join(import.meta.dirname, '..', '..', '..', 'shared', 'spec');
+const SPEC = join(import.meta.dirname, '..', '..', 'spec');
+const SHARED = join(import.meta.dirname, '..', '..', '..', 'shared', 'spec');
+/** The specification's files, as the project carries them (README, --help and reports link here). */
+const SPEC_FILES = ['base-data-api.md', 'clauses.md', 'api-shapes.md', 'target-descriptor.md'] as const;
 const read = (f: string) => readFileSync(join(SPEC, f), 'utf8');
 
-test.beforeAll(() => {
-  test.skip(!existsSync(SPEC), `the specification is not beside the repository (${SPEC})`);
+test('the project carries the specification: spec/ holds every file of it', () => {
+  for (const f of [...SPEC_FILES, 'clauses-extended.md', 'openapi-operations.json']) expect(existsSync(join(SPEC, f)), `spec/${f}`).toBe(true);
 });
 
-test('every clause of clauses.md appears exactly once, with its source', () => {
-  const rows = [...read('clauses.md').matchAll(/^\| ([A-Z]+-\d+) \| (.+?) \| ([^|]+) \|$/gm)].map((m) => ({ id: m[1]!, source: m[3]!.trim() }));
+test('spec/ is in step with ../shared/spec where that folder exists', () => {
+  test.skip(!existsSync(SHARED), `no ../shared/spec beside this clone (${SHARED}): nothing to compare with`);
+  for (const f of SPEC_FILES) expect(read(f), `spec/${f} differs from ../shared/spec/${f}: copy it again`).toBe(readFileSync(join(SHARED, f), 'utf8'));
+});
+
+const clauseRows = (file: string) => [...read(file).matchAll(/^\| ([A-Z]+-\d+) \| (.+?) \| ([^|]+) \|$/gm)].map((m) => ({ id: m[1]!, text: m[2]!, source: m[3]!.trim() }));
+
+test('every clause of clauses.md and clauses-extended.md appears exactly once, with its source', () => {
+  const spec = clauseRows('clauses.md');
+  const extended = clauseRows('clauses-extended.md');
   const ids = CLAUSES.map((c) => c.id);
   expect(new Set(ids).size, 'clause IDs are unique in src/spec').toBe(ids.length);
-  expect([...ids].sort()).toEqual(rows.map((r) => r.id).sort());
-  for (const r of rows) {
+  expect([...ids].sort()).toEqual([...spec, ...extended].map((r) => r.id).sort());
+  for (const r of spec) {
     const c = CLAUSES.find((x) => x.id === r.id)!;
+    expect(c.table, r.id).toBe('spec');
     if (!r.id.startsWith('GONE-')) expect(c.source, `${r.id} source`).toBe(r.source);
+  }
+  for (const r of extended) {
+    const c = CLAUSES.find((x) => x.id === r.id)!;
+    expect(c.table, r.id).toBe('extended');
+    expect(c.source, `${r.id} source`).toBe(r.source);
+    expect(c.text, `${r.id} text`).toBe(r.text);
   }
 });
 
