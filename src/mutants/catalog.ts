@@ -10,26 +10,9 @@
  * registers an old handler for a removed path the endpoint table does not know
  * (src/server/routes/zombies.ts).
  */
-import type { ClauseId, Edition } from '../spec/index.js';
+import { m, type Mutant } from './mutant.js';
 
-export interface Mutant {
-  /** Stable, kebab-case; `--mutants` matches it (or the clause) by glob. */
-  readonly id: string;
-  /** The clause whose checks must catch it. */
-  readonly clause: ClauseId;
-  readonly faults: readonly string[];
-  /** Where the clause applies to one edition or release only; the run is held to the same. */
-  readonly serverOptions?: { readonly apiVersion?: string; readonly edition?: Edition };
-  readonly description: string;
-  /**
-   * Clauses that must fail too because the clause table overlaps by definition (GONE-8 is
-   * GONE-1 ∪ GONE-4): not counted as breaking unrelated clauses.
-   */
-  readonly alsoFails?: readonly ClauseId[];
-}
-
-const m = (clause: ClauseId, id: string, faults: string[], description: string, extra: Partial<Pick<Mutant, 'serverOptions' | 'alsoFails'>> = {}): Mutant =>
-  ({ id, clause, faults, description, ...extra });
+export type { Mutant };
 
 const CLOUD = { edition: 'cloud' } as const;
 const SELF_HOSTED = { edition: 'self-hosted' } as const;
