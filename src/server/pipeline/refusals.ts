@@ -13,7 +13,7 @@ import { issuesLine } from '../../common/json-file.js';
 import { HttpError, type ErrorStyle } from '../errors.js';
 
 const GATEWAY_FAMILIES = new Set(['gateway', 'base-v1', 'legacy']);
-const GATEWAY_PREFIXES = ['/api-gateway/', '/dtable-db/'];
+const GATEWAY_PREFIXES = ['/api-gateway/', '/dtable-db/', '/dtable-server/', '/api/v1/dtables/'];
 const styleOfUrl = (url: string): ErrorStyle => (GATEWAY_PREFIXES.some((p) => url.startsWith(p)) ? 'gateway' : 'web');
 
 /** The error style of the component answering: the route's family, or the URL's for unknown routes. */
