@@ -11,14 +11,11 @@
 export function jsonTextDepth(text: string, stopAbove = Infinity): number {
   let depth = 0;
   let max = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped, even a quote
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) {
-      inString = true;
+    if (c === 0x22) {
+      i = closingQuote(text, i);
+      if (i < 0) return max; // an unterminated string: the parser will say so
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > max) {
         max = depth;
@@ -29,6 +26,19 @@ export function jsonTextDepth(text: string, stopAbove = Infinity): number {
     }
   }
   return max;
+}
+
+/** Index of the quote closing the string opened at `open` (one not escaped by an odd run of backslashes), or -1. */
+function closingQuote(text: string, open: number): number {
+  // indexOf is native: bodies are mostly string content, and a character-by-character walk through it costs more than JSON.parse.
+  for (let from = open + 1; ;) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return -1;
+    let backslashes = 0;
+    while (text.charCodeAt(q - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return q;
+    from = q + 1;
+  }
 }
 
 /** Depth of a parsed value (arrays and plain objects nest; anything else is 0), iteratively. */
