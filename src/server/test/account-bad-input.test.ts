@@ -132,6 +132,16 @@ for (const [what, run, status] of CASES) {
   });
 }
 
+test('AUTH-4 a multipart body cut short is refused whole: its complete parts are not applied', async () => {
+  const B = 'cut';
+  const name = `--${B}\r\nContent-Disposition: form-data; name="new_org_name"\r\n\r\nNever applied\r\n`;
+  for (const body of [name, `${name}--${B}\r\n`, `${name}--${B}\r\nContent-Disposition: form-data; name="x"\r\n\r\ncut`]) {
+    const r = await a.call('PUT', '/api/v2.1/org/admin/info/', a.admin, { raw: body, contentType: `multipart/form-data; boundary=${B}` });
+    expect(expectClientError(r, 400)).toMatch(/closing boundary/);
+  }
+  expect((await a.get('/api/v2.1/org/admin/info/')).body.org_name).not.toBe('Never applied');
+});
+
 /** Every account endpoint of the table, with example path parameters. */
 function accountEndpoints() {
   const params = { org_id: 1, user_id: a.creds.member.id, username: a.creds.member.id, workspace_id: 1, base_name: k.base.name, base_uuid: k.base.uuid, app_token: app, webhook_id: 1 };

@@ -22,6 +22,7 @@ export function multipartProbes(field: string): MultipartProbe[] {
     m('with a 500-character boundary', `--${long}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\nx\r\n--${long}--\r\n`, ct(long)),
     m('cut short in a part header', `--${B}\r\nContent-Disposition: form-data; name="${field}"`),
     m('cut short in a field (no closing boundary)', part(field, 'x').replace(/\r\n$/, '')),
+    m('with a whole part, then no closing boundary', part(field, 'x') + `--${B}\r\n`),
     m('cut short in a file', `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\u0089PNG\r\n\u001a\n`),
     m('with a part header that is no header', `--${B}\r\nthis is not a header\r\n\r\nx\r\n--${B}--\r\n`),
     m(`with a JSON part nested ${INPUT_LIMITS.jsonDepth + 1} deep`, part(field, nested(INPUT_LIMITS.jsonDepth + 1), 'Content-Type: application/json\r\n') + `--${B}--\r\n`),

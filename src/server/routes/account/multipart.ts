@@ -7,6 +7,7 @@
  * part cut short, a malformed part header) be refused as a 400 instead of escaping as a 500.
  */
 import multipart, { type Multipart } from '@fastify/multipart';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { jsonValueDepth } from '../../../common/json-depth.js';
 import { INPUT_LIMITS } from '../../../spec/index.js';
@@ -22,13 +23,35 @@ export class UploadedFile {
   constructor(readonly filename: string, readonly mimetype: string, readonly data: Buffer) {}
 }
 
-/** The boundary parameter, which busboy needs and cannot take longer than 256 bytes. */
-function boundaryProblem(contentType: string | undefined): string | undefined {
+/** The boundary parameter, which busboy needs and cannot take longer than 256 bytes; or why it is unusable. */
+function boundaryOf(contentType: string | undefined): { boundary: string } | { problem: string } {
   const m = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '');
   const boundary = m?.[1] ?? m?.[2] ?? '';
-  if (!boundary) return 'Content-Type multipart/form-data needs a boundary parameter.';
-  if (boundary.length > INPUT_LIMITS.multipartBoundary) return `The multipart boundary is longer than ${INPUT_LIMITS.multipartBoundary} characters (RFC 2046).`;
-  return undefined;
+  if (!boundary) return { problem: 'Content-Type multipart/form-data needs a boundary parameter.' };
+  if (boundary.length > INPUT_LIMITS.multipartBoundary) return { problem: `The multipart boundary is longer than ${INPUT_LIMITS.multipartBoundary} characters (RFC 2046).` };
+  return { boundary };
+}
+
+/**
+ * Whether the body reaches its closing delimiter (`--boundary--`). Busboy drops a part cut short
+ * without a word and keeps the whole parts before it, so a truncated form would be taken as
+ * a shorter one. Watches the raw stream beside busboy, keeping only a delimiter's length of tail.
+ */
+function closingDelimiterSeen(raw: Readable, boundary: string): () => boolean {
+  const needle = Buffer.from(`--${boundary}--`);
+  let tail = Buffer.alloc(0);
+  let seen = false;
+  const watch = (chunk: Buffer) => {
+    const window = Buffer.concat([tail, chunk]);
+    if (window.includes(needle)) {
+      seen = true;
+      raw.off('data', watch);
+    } else {
+      tail = window.subarray(Math.max(0, window.length - needle.length + 1));
+    }
+  };
+  raw.on('data', watch);
+  return () => seen;
 }
 
 /** A field's value; a part the plugin parsed as JSON (its own Content-Type said so) is held to the depth limit. */
@@ -57,21 +80,26 @@ export async function registerMultipart(app: FastifyInstance): Promise<void> {
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, fieldSize: MAX_FIELD_BYTES, files: 2, fields: 100, parts: 200 } });
   app.addHook('preValidation', async (req) => {
     if (!req.isMultipart()) return;
-    const problem = boundaryProblem(req.headers['content-type']);
-    if (problem) throw new HttpError(400, problem, styleOf(req));
+    const b = boundaryOf(req.headers['content-type']);
+    if ('problem' in b) throw new HttpError(400, b.problem, styleOf(req));
     const body: Record<string, unknown> = {};
     const add = (name: string, v: unknown) => {
       const had = body[name];
       body[name] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
     };
+    const parts = req.parts();
+    const first = parts.next(); // the plugin pipes the body into busboy here; the watcher then sees the same chunks
+    const closed = closingDelimiterSeen(req.raw, b.boundary);
     try {
-      for await (const part of req.parts()) {
+      for (let step = await first; !step.done; step = await parts.next()) {
+        const part = step.value;
         if (part.type === 'file') add(part.fieldname, new UploadedFile(part.filename, part.mimetype, await part.toBuffer()));
         else add(part.fieldname, fieldValue(req, part));
       }
     } catch (e) {
       throw refusal(req, e);
     }
+    if (!closed()) throw new HttpError(400, 'multipart/form-data body is malformed: it ends before its closing boundary (a part cut short).', styleOf(req));
     req.body = body;
   });
 }
