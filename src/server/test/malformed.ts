@@ -8,7 +8,7 @@
  * send them here; the conformance suites can send the same ones to any target.
  *
  * Bounded: a body row gets 36 probes plus 3–6 per field (about 160 for a row without `params`),
- * a GET row 6 plus a few per declared parameter, each path 3 methods: about 5,100 requests for
+ * a GET row 6 plus a few per declared parameter, each path 4 methods: about 5,100 requests for
  * the 6.2 table. The tests assert the count stays under their cap, so growth shows.
  */
 import { INPUT_LIMITS, offeredAt, type Endpoint } from '../../spec/index.js';
@@ -56,7 +56,8 @@ export const PARSE_REFUSAL = /^Request body (is not valid JSON|must be a JSON ob
 /** Parameters that name the base or workspace a call works in; any other one in a DELETE path names nothing real. */
 const SCOPE_PARAMS = new Set(['base_uuid', 'workspace_id', 'base_name']);
 const NOTHING = '999999';
-const METHODS_NOT_SERVED = ['CONNECT', 'TRACE', 'PROPFIND'];
+/** CONNECT reaches Node's `connect` event, TRACE and PROPFIND fastify's router, FOO only Node's HTTP parser. */
+const METHODS_NOT_SERVED = ['CONNECT', 'TRACE', 'PROPFIND', 'FOO'];
 
 /** `[[…]]` with `levels` brackets (a value nested `levels` deep). */
 export const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
@@ -171,7 +172,11 @@ function unknownRouteProbes(setup: ProbeSetup): Probe[] {
     const style = path.startsWith('/api-gateway/') ? 'error_message' as const : 'error_msg' as const;
     const p = (what: string, method: string, body: string | undefined, contentType: string | undefined, raw?: Probe['raw']): Probe =>
       ({ kind: 'unknown-route', what: `${method} ${path}: ${what}`, method, path, headers: contentType ? { 'content-type': contentType } : {}, body, raw, expect: 'refused', status: [404], style });
+    const unparseable = (what: string, headers: Record<string, string>, status: number): Probe =>
+      ({ kind: 'unknown-route', what: `GET ${path}: ${what}`, method: 'GET', path, headers, raw: {}, expect: 'refused', status: [status], style });
     return [
+      unparseable('a header name with a space', { 'bad header': 'x' }, 400),
+      unparseable('20 kB of headers', { 'x-padding': 'x'.repeat(20_000) }, 431),
       p('JSON Content-Type, no body', 'DELETE', '', 'application/json'),
       p('broken JSON', 'POST', '{bad', 'application/json'),
       p('JSON nested 5,000 deep', 'PUT', nested(5000), 'application/json'),
