@@ -71,9 +71,14 @@ export function installRefusals(app: FastifyInstance): void {
 
 /** Fastify's `frameworkErrors`: a URL it cannot decode, a path parameter over its length limit. */
 export function refuseFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  const style = styleOfUrl(req.raw.url ?? '');
+  if (!(typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500)) {
+    logFault(req, err); // an async route constraint failing: ours, not the client's
+    void reply.code(500).send(new HttpError(500, 'Internal Server Error', style).body());
+    return;
+  }
   const message = err.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid: a percent-encoding does not decode' : err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment of the URL is too long' : err.message;
-  void reply.code(status).send(new HttpError(status, message, styleOfUrl(req.raw.url ?? '')).body());
+  void reply.code(err.statusCode).send(new HttpError(err.statusCode, message, style).body());
 }
 
 /** A raw answer on a socket fastify does not own (unparseable requests, CONNECT), then close. */
