@@ -112,11 +112,12 @@ test('the generator covers every row the release serves, each body row with ever
 
 test('every malformed body is refused with a 4xx and the family\'s error body, per row, and writes nothing', async () => {
   test.setTimeout(300_000);
-  const rows = [...new Set(probes.filter((p) => p.ep && p.kind !== 'query' && p.kind !== 'method').map((p) => p.ep!))];
+  // Query probes are apart: a GET the table lists no parameters for may answer 200, and some GETs write (a base token issued).
+  const ofRows = probes.filter((p) => p.ep && p.kind !== 'query' && p.kind !== 'method');
   const failures: string[] = [];
-  for (const ep of rows) {
+  for (const ep of new Set(ofRows.map((p) => p.ep!))) {
     const before = await state();
-    failures.push(...await run(probes.filter((p) => p.ep === ep && p.kind !== 'method')));
+    failures.push(...await run(ofRows.filter((p) => p.ep === ep)));
     if ((await state()) !== before) failures.push(`${ep.id}: the probes changed the database or a base's structure`);
   }
   expect(failures).toEqual([]);

@@ -87,6 +87,9 @@ export function malformedProbes(endpoints: readonly Endpoint[], setup: ProbeSetu
     for (const method of METHODS_NOT_SERVED) out.push({ kind: 'method', what: `${method} ${path}`, method, path, headers: {}, body: method === 'PROPFIND' ? '<propfind/>' : undefined, raw: {}, expect: 'refused', status: [405], style });
   }
   for (const style of ['error_message', 'error_msg'] as const) {
+    // A path parameter that does not percent-decode: refused before routing completes.
+    const withParam = served.find((e) => /\{\w+\}/.test(e.path) && styleOfRow(e) === style);
+    if (withParam) out.push({ kind: 'url', what: `${withParam.id}: a path parameter %FF`, ep: withParam, method: withParam.method, path: withParam.path.replace(/\{\w+\}/, '%FF').replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(setup.params[k] ?? NOTHING))), headers: {}, expect: 'refused', status: [400], style });
     const ep = served.find((e) => e.method === 'POST' && styleOfRow(e) === style);
     const token = ep && setup.token(ep);
     if (ep) out.push({ kind: 'size', what: `${ep.id}: a chunked body of ${INPUT_LIMITS.bodyBytes + 1} bytes`, ep, method: ep.method, path: fill(ep, setup).path, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Token ${token}` } : {}) }, body: `{"a":"${'x'.repeat(INPUT_LIMITS.bodyBytes - 6)}"}`, raw: { chunked: true }, expect: 'refused', status: [413], style });
