@@ -2,7 +2,9 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerContext } from './context.js';
+import { INPUT_LIMITS } from '../spec/index.js';
 import { installPipeline } from './pipeline/hooks.js';
+import { refuseClientError, refuseConnect, refuseFrameworkError } from './pipeline/refusals.js';
 import { registerAccount } from './routes/account/index.js';
 import { registerMultipart } from './routes/account/multipart.js';
 import { registerAuth } from './routes/auth.js';
@@ -15,8 +17,7 @@ import { registerLegacy } from './routes/legacy.js';
 import { registerPublic } from './routes/public.js';
 import { registerZombies } from './routes/zombies.js';
 
-/** Larger than the biggest legitimate call (10,000 row ids to delete), smaller than a 10 MB abuse. */
-export const BODY_LIMIT = 4 * 1024 * 1024;
+export const BODY_LIMIT = INPUT_LIMITS.bodyBytes;
 
 export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   const app = Fastify({
@@ -25,7 +26,11 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     trustProxy: ctx.opts.trustProxy,
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true },
+    // Requests fastify or Node refuse before any route: answered with an error body too.
+    clientErrorHandler: refuseClientError,
+    frameworkErrors: refuseFrameworkError,
   });
+  app.server.on('connect', refuseConnect);
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   installPipeline(app, ctx);
   registerPublic(app, ctx);

@@ -56,6 +56,21 @@ export const SIZE_LIMITS = {
 } as const;
 
 /**
+ * What one request may hold (ours: the specification names no numbers). The reference server
+ * refuses more with a 4xx before any handler sees it; the harness probes just past each.
+ */
+export const INPUT_LIMITS = {
+  /** Bytes of a JSON or form body: above the largest legitimate call (10,000 row ids to delete), below a 10 MB abuse. */
+  bodyBytes: 4 * 1024 * 1024,
+  /** Nesting of a JSON body, `{}` being 1. Legitimate bodies reach 5 (rows → row → cell → link list). */
+  jsonDepth: 64,
+  /** Characters of a name (table, column, view, team, user, app): a 10,000-character name is refused. */
+  nameLength: 255,
+  /** RFC 2046 §5.1.1: a multipart boundary has 1 to 70 characters. */
+  multipartBoundary: 70,
+} as const;
+
+/**
  * §8.3 (cloud only): the monthly API quota is a function of plan and team size. The numbers
  * are not published; these defaults are ours and can be replaced in the configuration file
  * (`monthly_quota`). limit = base[plan] + perUser[plan] × members.

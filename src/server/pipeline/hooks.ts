@@ -2,14 +2,16 @@
  * The one place every request passes before its handler: route facts from the endpoint
  * table, rate limit (before credentials, as a gateway in front of the service would),
  * monthly quota, then credentials (`gate`, attached by `route()` to every endpoint it
- * registers). Errors become the component's error body here too.
+ * registers). Bodies are parsed (body.ts) and refusals answered (refusals.ts) the same way for all.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteHandlerMethod } from 'fastify';
 import { offeredAt, type Endpoint } from '../../spec/index.js';
 import type { ServerContext } from '../context.js';
 import { HttpError } from '../errors.js';
 import { authenticate, type Principal } from './auth.js';
+import { installBodyParsers } from './body.js';
 import { clientIp, rateStep, tooMany } from './rate.js';
+import { installRefusals } from './refusals.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -62,24 +64,9 @@ function gate(ctx: ServerContext, ep: Endpoint): onRequestHookHandler {
   };
 }
 
-const styleOf = (req: FastifyRequest) => (req.url.startsWith('/api-gateway/') || req.url.startsWith('/dtable-db/') ? 'gateway' : 'web');
-
-/** Fastify's body-parser errors, worded for a client that has to fix its request. */
-const PARSER_MESSAGES: Record<string, (req: FastifyRequest) => string> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: (req) => `Request body is too large: at most ${req.routeOptions.bodyLimit ?? 0} bytes`,
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: (req) => `Content-Type ${String(req.headers['content-type']).split(';')[0]} is not supported`,
-};
-
 export function installPipeline(app: FastifyInstance, ctx: ServerContext): void {
   app.decorateRequest('principal', null as never);
   app.decorateRequest('clientIp', '');
-  app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
-    if (err instanceof HttpError) return reply.code(err.status).send(err.body());
-    const parseCrash = ctx.faults.has('malformed-json-500') && err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'; // mutant: a JSON syntax error escapes as a 500
-    const status = !parseCrash && typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) process.stderr.write(`reference server: ${req.method} ${req.url.split('?')[0]}: ${err.stack ?? err.message}\n`);
-    const message = status === 500 ? 'Internal Server Error' : (PARSER_MESSAGES[err.code]?.(req) ?? err.message);
-    return reply.code(status).send(new HttpError(status, message, styleOf(req)).body());
-  });
-  app.setNotFoundHandler((req, reply) => reply.code(404).send(new HttpError(404, 'Not found.', styleOf(req)).body()));
+  installBodyParsers(app, ctx);
+  installRefusals(app);
 }

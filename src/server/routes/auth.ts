@@ -9,6 +9,7 @@ import { badRequest, forbidden, HttpError, notFound } from '../errors.js';
 import { route } from '../pipeline/hooks.js';
 import { recordLogin } from '../store/account/logs.js';
 import type { User } from '../store/store.js';
+import { nameProblem, textProblem } from '../text.js';
 
 /** `exp` as the real service takes it: `5h`, `3d`, `30m` or seconds. */
 export function expirySeconds(exp: unknown, fallback: number): number {
@@ -19,6 +20,19 @@ export function expirySeconds(exp: unknown, fallback: number): number {
   const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
   if (n <= 0) throw badRequest('exp must be positive', 'web');
   return n * unit;
+}
+
+/**
+ * A login field: missing is an empty string (the login is then refused the real service's way,
+ * `non_field_errors`); a value that is no string or no storable text is a malformed request.
+ */
+function loginField(body: Record<string, unknown>, name: string): string {
+  const v = body[name];
+  if (v === undefined || v === null) return '';
+  if (typeof v !== 'string') throw badRequest(`${name} invalid: a string is expected.`, 'web');
+  const bad = textProblem(v);
+  if (bad) throw badRequest(`${name} invalid: it ${bad}.`, 'web');
+  return v;
 }
 
 const userOf = (req: FastifyRequest): User => {
@@ -42,13 +56,13 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
 
   route(app, ctx, endpoint('authToken'), (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const username = typeof body.username === 'string' ? body.username : '';
-    const password = typeof body.password === 'string' ? body.password : '';
+    const username = loginField(body, 'username');
+    const password = loginField(body, 'password');
     const user = username && password ? ctx.store.login(username, password) : undefined;
     const lax = !user && password && ctx.faults.has('auth-token-accepts-wrong-password') ? ctx.store.userByEmail(username) : undefined; // mutant: password not checked
     if (lax) return { token: ctx.store.accountToken(lax.id) };
-    // List Team Logins (ACCT-4) shows real attempts of known users, failed ones included.
-    const known = user ?? (username ? ctx.store.userByEmail(username) : undefined);
+    // List Team Logins (ACCT-4) shows real attempts of known users, failed ones included; a body without a password is no attempt.
+    const known = user ?? (username && password ? ctx.store.userByEmail(username) : undefined);
     if (known) recordLogin(ctx.db, known, req.clientIp, !!user, ctx.now());
     if (!user) throw new HttpError(400, 'Unable to login with provided credentials.', 'login');
     if (ctx.faults.has('auth-token-wrong-field')) return { key: ctx.store.accountToken(user.id) };
@@ -105,7 +119,8 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const appName = body.app_name;
     const permission = body.permission ?? 'rw';
-    if (typeof appName !== 'string' || !appName.trim()) throw badRequest('app_name invalid.', 'web');
+    const bad = nameProblem(appName);
+    if (bad !== undefined || typeof appName !== 'string') throw badRequest(`app_name invalid: it ${bad ?? 'must be a string'}.`, 'web');
     if (permission !== 'r' && permission !== 'rw') throw badRequest('permission invalid.', 'web');
     if (ctx.db.prepare('SELECT 1 FROM api_tokens WHERE base_uuid = ? AND app_name = ?').get(base.uuid, appName)) throw badRequest(`api token ${appName} exists.`, 'web');
     const t = ctx.store.createApiToken(base.uuid, appName, permission, user.id);

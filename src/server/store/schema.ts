@@ -4,6 +4,7 @@
  */
 import { isColumnType, type ColumnType } from '../../spec/index.js';
 import { badRequest } from '../errors.js';
+import { nameProblem } from '../text.js';
 import { qid, type Db } from './db.js';
 import { checkFormula } from './formula.js';
 import { dropLink, type LinkData } from './links.js';
@@ -50,6 +51,8 @@ function columnFrom(base: Base, table: TableMeta, input: ColumnInput): ColumnMet
   const name = input.column_name;
   const type = input.column_type ?? 'text';
   if (typeof name !== 'string' || name.trim() === '') throw badRequest('column_name is required');
+  const bad = nameProblem(name);
+  if (bad) throw badRequest(`column_name ${bad}`);
   if (typeof type !== 'string' || !isColumnType(type)) throw badRequest(`column_type ${JSON.stringify(type)} is not supported`);
   if (name.startsWith('_')) throw badRequest(`column name ${name} is reserved`);
   if (table.columns.some((c) => c.name === name)) throw badRequest(`column ${name} exists`);
@@ -115,6 +118,8 @@ export function addColumn(db: Db, base: Base, table: TableMeta, input: ColumnInp
 
 export function createTable(db: Db, base: Base, name: unknown, columns: unknown): TableMeta {
   if (typeof name !== 'string' || name.trim() === '') throw badRequest('table_name is required');
+  const bad = nameProblem(name);
+  if (bad) throw badRequest(`table_name ${bad}`);
   if (findTable(base.meta, name)) throw badRequest(`table ${name} exists`);
   if (columns !== undefined && !Array.isArray(columns)) throw badRequest('columns must be an array');
   const phys = `rows_${base.meta.nextPhys}_${base.uuid.replace(/-/g, '').slice(0, 8)}`;
@@ -157,8 +162,11 @@ const PREDICATES = new Set(['is', 'is_not', 'contains', 'does_not_contain', 'is_
 
 export function createView(db: Db, base: Base, table: TableMeta, name: unknown, filters: unknown, conjunction: unknown): ViewMeta {
   if (typeof name !== 'string' || name.trim() === '') throw badRequest('name is required');
+  const bad = nameProblem(name);
+  if (bad) throw badRequest(`name ${bad}`);
   if (table.views.some((v) => v.name === name)) throw badRequest(`view ${name} exists`);
   if (filters !== undefined && !Array.isArray(filters)) throw badRequest('filters must be an array');
+  if (conjunction !== undefined && conjunction !== null && conjunction !== 'And' && conjunction !== 'Or') throw badRequest('filter_conjunction must be And or Or');
   const parsed: ViewFilter[] = ((filters as Record<string, unknown>[] | undefined) ?? []).map((f) => {
     const col = f && typeof f === 'object' ? findColumn(table, String(f.column_name ?? f.column_key ?? '')) : undefined;
     if (!col) throw badRequest(`filter column ${JSON.stringify(f?.column_name ?? f?.column_key)} not found`);

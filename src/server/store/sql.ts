@@ -62,11 +62,13 @@ export function sqlErrorMessage(e: unknown, table: TableMeta): string {
 
 export function runSql(ctx: RowsContext, base: Base, body: { sql?: unknown; parameters?: unknown; convert_keys?: unknown }): SqlResult {
   if (typeof body.sql !== 'string') throw badRequest('sql is required');
+  const ck = body.convert_keys;
+  if (ck !== undefined && ck !== null && typeof ck !== 'boolean' && ck !== 'true' && ck !== 'false') throw badRequest('convert_keys must be true or false');
   const params = checkParams(body.parameters, ctx.faults);
   if (params.length && !ctx.behaviour.sqlParameters) throw badRequest('parameters are not supported before 5.0');
   const tr = translate(base, body.sql);
   if (tr.paramCount !== params.length) throw badRequest(`the statement has ${tr.paramCount} parameters, ${params.length} given`);
-  const byName = body.convert_keys === true || body.convert_keys === 'true';
+  const byName = ck === true || ck === 'true';
   const spliced = ctx.faults.has('sql-splice');
   const bound = spliced ? [] : params;
   const hardCap = ctx.faults.has('sql-no-cap') ? SIZE_LIMITS.sqlList + 1 : SIZE_LIMITS.sqlList;

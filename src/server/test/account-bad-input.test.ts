@@ -41,6 +41,11 @@ const CASES: Case[] = [
   ['updateTeam: max_user_number 0', req('PUT', '/api/v2.1/admin/organizations/1/', admin, { json: { max_user_number: 0 } }), 400],
   ['updateTeam: fractional row_limit', req('PUT', '/api/v2.1/admin/organizations/1/', admin, { json: { row_limit: 1.5 } }), 400],
   ['updateTeam: nothing to update', req('PUT', '/api/v2.1/admin/organizations/1/', admin, { json: {} }), 400],
+  ['updateTeam: an empty list beside a valid field is refused, not dropped', req('PUT', '/api/v2.1/admin/organizations/1/', admin, { json: { org_name: 'x', row_limit: [] } }), 400],
+  ['updateTeamInfo: a NUL in the name', req('PUT', '/api/v2.1/org/admin/info/', admin, { json: { new_org_name: 'a\u0000b' } }), 400],
+  ['addUserToGroups: group_ids a lone number', () => a.call('POST', `/api/v2.1/admin/users/${a.creds.member.id}/groups/`, a.admin, { json: { group_ids: 1 } }), 400],
+  ['createApiToken: a 10,000-character app_name', () => a.call('POST', `${WS}/dtable/${BASE()}/api-tokens/`, a.admin, { json: { app_name: 'x'.repeat(10_000) } }), 400],
+  ['authToken: username not a string', req('POST', '/api2/auth-token/', () => '', { json: { username: 5, password: 'x' } }), 400],
   ['updateTeam: malformed JSON', req('PUT', '/api/v2.1/admin/organizations/1/', admin, { raw: '{"org_name":', contentType: 'application/json' }), 400],
   ['getTeamUser: unknown user', req('GET', '/api/v2.1/org/1/admin/users/nobody@auth.local/', admin), 404],
   ['updateTeamUser: nothing to update', () => a.call('PUT', `/api/v2.1/org/1/admin/users/${a.creds.member.id}/`, a.admin, { form: {} }), 400],
@@ -116,6 +121,7 @@ const CASES: Case[] = [
   ['customDownloadLink: path escapes the folder', req('GET', '/api/v2.1/dtable/custom/app-download-link/?path=../x', api), 400],
   ['createWebhook: not an http URL', () => a.call('POST', `${WS}/dtable/${BASE()}/webhooks/`, a.admin, { json: { url: 'javascript:alert(1)' } }), 400],
   ['createWebhook: secret not a string', () => a.call('POST', `${WS}/dtable/${BASE()}/webhooks/`, a.admin, { json: { url: 'http://x/', secret: 5 } }), 400],
+  ['createWebhook: secret with a lone surrogate', () => a.call('POST', `${WS}/dtable/${BASE()}/webhooks/`, a.admin, { json: { url: 'http://x/', secret: 'a\ud800' } }), 400],
   ['listWebhooks: unknown base', req('GET', `${WS}/dtable/nope/webhooks/`, admin), 404],
   ['deleteWebhook: id not a number', () => a.call('DELETE', `${WS}/dtable/${BASE()}/webhooks/x/`, a.admin), 400],
 ];
@@ -125,6 +131,16 @@ for (const [what, run, status] of CASES) {
     expectClientError(await run(), status);
   });
 }
+
+test('AUTH-4 a multipart body cut short is refused whole: its complete parts are not applied', async () => {
+  const B = 'cut';
+  const name = `--${B}\r\nContent-Disposition: form-data; name="new_org_name"\r\n\r\nNever applied\r\n`;
+  for (const body of [name, `${name}--${B}\r\n`, `${name}--${B}\r\nContent-Disposition: form-data; name="x"\r\n\r\ncut`]) {
+    const r = await a.call('PUT', '/api/v2.1/org/admin/info/', a.admin, { raw: body, contentType: `multipart/form-data; boundary=${B}` });
+    expect(expectClientError(r, 400)).toMatch(/closing boundary/);
+  }
+  expect((await a.get('/api/v2.1/org/admin/info/')).body.org_name).not.toBe('Never applied');
+});
 
 /** Every account endpoint of the table the server registers, with example path parameters. */
 function accountEndpoints() {

@@ -156,6 +156,18 @@ test('prototype-polluting keys and deeply nested JSON are refused without harm',
   await untouched();
 });
 
+test('wrong types beside valid fields, and names no store should take, are 400s', async () => {
+  expectClientError(await kit.gwCall('POST', 'sql/', { json: { sql: `SELECT * FROM \`${T}\``, convert_keys: 5 } }), 400);
+  expectClientError(await kit.gwCall('POST', 'views/', { json: { table_name: T, name: uniq('V'), filter_conjunction: 5 } }), 400);
+  for (const name of ['a\u0000b', 'a\ud800b', 'tab\there', 'x'.repeat(10_000)]) {
+    expectClientError(await kit.gwCall('POST', 'tables/', { json: { table_name: name } }), 400);
+    expectClientError(await kit.gwCall('POST', 'columns/', { json: { table_name: T, column_name: name, column_type: 'text' } }), 400);
+    expectClientError(await kit.gwCall('POST', 'views/', { json: { table_name: T, name } }), 400);
+  }
+  await untouched();
+  expect((await kit.table(T)).views.map((v) => v.name)).toEqual(['Default View']);
+});
+
 test('a wrong value type for a column is a 400 naming the column (every type: see shapes SHAPE-7)', async () => {
   for (const row of [{ N: 'abc' }, { N: [1] }, { N: { v: 1 } }, { Name: 12 }, { Name: ['a'] }, { Name: { text: 'x' } }, { N: true }]) {
     const m = expectClientError(await kit.gwCall('POST', 'rows/', { json: { table_name: T, rows: [{ Name: 'fine' }, row] } }), 400);

@@ -3,7 +3,8 @@
  * (api-shapes §7). A user manages the apps of the bases they may use.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { endpoint } from '../../../spec/index.js';
+import { jsonTextDepth } from '../../../common/json-depth.js';
+import { endpoint, INPUT_LIMITS } from '../../../spec/index.js';
 import type { ServerContext } from '../../context.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import { route } from '../../pipeline/hooks.js';
@@ -26,6 +27,7 @@ function managedApp(ctx: ServerContext, req: FastifyRequest): App {
 function usersInfo(ctx: ServerContext, v: unknown): AppUserInput[] {
   let list = v;
   if (typeof v === 'string') {
+    if (jsonTextDepth(v, INPUT_LIMITS.jsonDepth) > INPUT_LIMITS.jsonDepth) throw badRequest(`users_info invalid: nested deeper than ${INPUT_LIMITS.jsonDepth} levels.`, 'web');
     try { list = JSON.parse(v); } catch { throw badRequest('users_info invalid: a JSON array is expected.', 'web'); }
   }
   if (!Array.isArray(list) || list.length === 0) throw badRequest('users_info invalid: a non-empty array of {email, role_id} is expected.', 'web');

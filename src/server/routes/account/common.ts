@@ -4,11 +4,13 @@
  * `{"error_msg"}` body (never a 5xx).
  */
 import type { FastifyRequest } from 'fastify';
+import { INPUT_LIMITS } from '../../../spec/index.js';
 import type { ServerContext } from '../../context.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import { canUseBase, orgById, workspaceById, type Org, type Workspace } from '../../store/account/orgs.js';
 import type { Base } from '../../store/model.js';
 import type { User } from '../../store/store.js';
+import { textProblem } from '../../text.js';
 import { UploadedFile } from './multipart.js';
 
 export const userOf = (req: FastifyRequest): User => {
@@ -30,7 +32,9 @@ export function formOf(req: FastifyRequest): Form {
     const file = values.find((x): x is UploadedFile => x instanceof UploadedFile);
     if (file) files[k] = file;
     const rest = values.filter((x) => !(x instanceof UploadedFile));
-    if (!Array.isArray(v)) { if (!file) fields[k] = v; } else if (rest.length) fields[k] = file ? (rest.length === 1 ? rest[0] : rest) : v;
+    // A field is kept as given, an empty list included: the check that reads it refuses a wrong type (dropped, it would pass as absent).
+    if (!file) fields[k] = v;
+    else if (rest.length) fields[k] = rest.length === 1 ? rest[0] : rest;
   }
   return { fields, files };
 }
@@ -43,7 +47,10 @@ export function str(v: unknown, name: string, opts: { required?: boolean; max?: 
     return undefined;
   }
   if (typeof v !== 'string' || !v.trim()) throw badRequest(`${name} invalid.`, 'web');
-  if (v.length > (opts.max ?? 255)) throw badRequest(`${name} is too long (at most ${opts.max ?? 255} characters).`, 'web');
+  const max = opts.max ?? INPUT_LIMITS.nameLength;
+  if (v.length > max) throw badRequest(`${name} is too long (at most ${max} characters).`, 'web');
+  const bad = textProblem(v);
+  if (bad) throw badRequest(`${name} invalid: it ${bad}.`, 'web');
   return v.trim();
 }
 

@@ -37,8 +37,13 @@ function teamMember(ctx: ServerContext, orgId: number, id: string): User {
   return u;
 }
 
-/** Group ids as JSON array, repeated form fields, one number or a comma list. */
-function groupIds(v: unknown): number[] {
+/**
+ * `group_ids` as a JSON array, repeated form fields or a comma list; or `group_id`, one id.
+ * A lone number as `group_ids` is a list of the wrong type, refused like any other.
+ */
+function groupIds(list: unknown, one: unknown): number[] {
+  if (list !== undefined && list !== null && !Array.isArray(list) && typeof list !== 'string') throw badRequest('group_ids invalid: a list of group ids is expected.', 'web');
+  const v = list ?? one;
   const raw = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : v === undefined || v === null ? [] : [v];
   if (!raw.length) throw badRequest('group_ids invalid.', 'web');
   if (raw.length > 100) throw badRequest('group_ids invalid: at most 100 groups per call.', 'web');
@@ -109,7 +114,7 @@ export function registerUsers(app: FastifyInstance, ctx: ServerContext, s: Accou
     const u = ctx.store.userByEmail(id);
     if (!u) throw notFound(`User ${id} not found.`, 'web');
     const f = formOf(req).fields;
-    const ids = groupIds(f.group_ids ?? f.group_id);
+    const ids = groupIds(f.group_ids, f.group_id);
     const success: { group_id: number; group_name: string }[] = [];
     const failed: { group_id: number; error_msg: string }[] = [];
     for (const gid of ids) {

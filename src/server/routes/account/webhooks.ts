@@ -11,6 +11,7 @@ import { route } from '../../pipeline/hooks.js';
 import { orgOfBase } from '../../store/account/orgs.js';
 import { createWebhook, deleteWebhook, updateWebhook, webhookById, webhookJson, webhooksOf } from '../../store/account/webhooks.js';
 import { isoNow } from '../../store/model.js';
+import { textProblem } from '../../text.js';
 import { formOf, int, str, userOf, workspaceBaseOf } from './common.js';
 import { logOperation, type AccountServices } from './services.js';
 
@@ -27,6 +28,8 @@ function secret(v: unknown): string | null | undefined {
   if (v === undefined) return undefined;
   if (v === null || v === '') return null;
   if (typeof v !== 'string' || v.length > 255) throw badRequest('secret invalid: a string of at most 255 characters is expected.', 'web');
+  const bad = textProblem(v);
+  if (bad) throw badRequest(`secret invalid: it ${bad}.`, 'web');
   return v;
 }
 

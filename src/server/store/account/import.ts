@@ -5,6 +5,8 @@
  */
 import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
+import { jsonTextDepth } from '../../../common/json-depth.js';
+import { INPUT_LIMITS } from '../../../spec/index.js';
 import type { ColumnMeta, TableMeta } from '../model.js';
 
 export class ImportError extends Error {}
@@ -68,7 +70,8 @@ function coerce(col: ColumnMeta, cell: Cell): unknown {
     case 'multiple-select': case 'collaborator': case 'image':
       return typeof s === 'string' ? list(s) : s;
     case 'geolocation': case 'file':
-      if (typeof s === 'string') { try { return JSON.parse(s) as unknown; } catch { return s; } }
+      // A cell nested past the body limit stays text, for the rows store to refuse like any bad cell.
+      if (typeof s === 'string' && jsonTextDepth(s, INPUT_LIMITS.jsonDepth) <= INPUT_LIMITS.jsonDepth) { try { return JSON.parse(s) as unknown; } catch { return s; } }
       return s;
     default:
       return typeof s === 'string' ? s : String(s);

@@ -1,0 +1,32 @@
+/**
+ * Broken multipart/form-data bodies: no boundary, a boundary past RFC 2046's 70 characters,
+ * parts cut short, a part header that is no header, a JSON part nested past the depth limit, a
+ * prototype key, and a well-formed form without the `file` field. Where the family takes no
+ * multipart (the gateway), each is a 415; where it does, a 4xx saying what is wrong.
+ */
+import { INPUT_LIMITS } from '../../spec/index.js';
+
+export interface MultipartProbe { kind: string; what: string; contentType: string; body: string }
+
+const B = 'malformed-probe';
+const ct = (boundary = B) => `multipart/form-data; boundary=${boundary}`;
+const part = (name: string, value: string, headers = '') => `--${B}\r\nContent-Disposition: form-data; name="${name}"\r\n${headers}\r\n${value}\r\n`;
+const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+
+/** `field`: a field the row reads, so a form that parses would reach its handler's checks. */
+export function multipartProbes(field: string): MultipartProbe[] {
+  const long = 'b'.repeat(500);
+  const m = (what: string, body: string, contentType = ct()): MultipartProbe => ({ kind: 'multipart', what: `multipart ${what}`, contentType, body });
+  return [
+    m('without a boundary', part(field, 'x') + `--${B}--\r\n`, 'multipart/form-data'),
+    m('with a 500-character boundary', `--${long}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\nx\r\n--${long}--\r\n`, ct(long)),
+    m('cut short in a part header', `--${B}\r\nContent-Disposition: form-data; name="${field}"`),
+    m('cut short in a field (no closing boundary)', part(field, 'x').replace(/\r\n$/, '')),
+    m('with a whole part, then no closing boundary', part(field, 'x') + `--${B}\r\n`),
+    m('cut short in a file', `--${B}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\u0089PNG\r\n\u001a\n`),
+    m('with a part header that is no header', `--${B}\r\nthis is not a header\r\n\r\nx\r\n--${B}--\r\n`),
+    m(`with a JSON part nested ${INPUT_LIMITS.jsonDepth + 1} deep`, part(field, nested(INPUT_LIMITS.jsonDepth + 1), 'Content-Type: application/json\r\n') + `--${B}--\r\n`),
+    m('with a __proto__ field', part('__proto__', 'x') + `--${B}--\r\n`),
+    m('without the file field', part('note', 'no file here') + `--${B}--\r\n`),
+  ];
+}
