@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteHandlerMethod } from 'fastify';
 import { offeredAt, type Endpoint } from '../../spec/index.js';
 import type { ServerContext } from '../context.js';
-import { HttpError } from '../errors.js';
+import { badRequest, HttpError } from '../errors.js';
 import { authenticate, type Principal } from './auth.js';
 import { installBodyParsers } from './body.js';
 import { clientIp, rateStep, tooMany } from './rate.js';
@@ -53,6 +53,8 @@ function gate(ctx: ServerContext, ep: Endpoint): onRequestHookHandler {
         return;
       }
       req.principal = authenticate(ctx, ep, req.headers.authorization, params);
+      const q = req.url.indexOf('?');
+      if (q >= 0 && !decodableQuery(req.url.slice(q + 1))) throw badRequest('A query parameter is not valid UTF-8 once percent-decoded', ep.family === 'gateway' ? 'gateway' : 'web');
       if (ctx.quota && counted && params.base_uuid && !ctx.quota.admit(params.base_uuid)) {
         throw new HttpError(403, 'The monthly API call quota of the team is used up.', 'gateway', { error_type: 'exceed_api_quota' });
       }
@@ -69,4 +71,15 @@ export function installPipeline(app: FastifyInstance, ctx: ServerContext): void 
   app.decorateRequest('clientIp', '');
   installBodyParsers(app, ctx);
   installRefusals(app);
+}
+
+/** Every name and value of a query string decodes to valid UTF-8 (the parser would quietly put U+FFFD in its place). */
+function decodableQuery(qs: string): boolean {
+  if (!qs.includes('%')) return true;
+  try {
+    for (const part of qs.split('&')) decodeURIComponent(part.replace(/\+/g, ' '));
+    return true;
+  } catch {
+    return false;
+  }
 }
