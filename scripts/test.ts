@@ -1,22 +1,42 @@
 /**
- * `npm test`: runs the project's tests with Playwright and ends with one line
- * `N passed, N failed, N skipped` for CI. Exit code is Playwright's.
+ * `npm test`: the type check (`tsc --noEmit`) and the lint (typescript-eslint) first — any
+ * finding fails the run — then the project's tests with Playwright, ending with one line
+ * `N passed, N failed, N skipped` for CI. The count is read from this run's own report
+ * (the previous one is removed first), so a run that broke before reporting never prints
+ * an old count. Exit code: the first step's that failed, else Playwright's.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 
+const REPORT = 'reports/project-tests.json';
 mkdirSync('reports', { recursive: true });
-const args = ['playwright', 'test', '--config', 'playwright.config.ts', ...process.argv.slice(2)];
-const run = spawnSync('npx', args, { stdio: 'inherit', env: process.env });
+rmSync(REPORT, { force: true });
+
+const step = (what: string, cmd: string, args: string[]): number => {
+  const t0 = Date.now();
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+  process.stdout.write(`${what}: ${r.status === 0 ? 'clean' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  return r.status ?? 1;
+};
+
+const extra = process.argv.slice(2);
+// Arguments select tests (one file, a project): the checks of the whole tree still run first unless CONFHARNESS_SKIP_STATIC=1.
+const skipStatic = process.env.CONFHARNESS_SKIP_STATIC === '1';
+for (const [what, args] of skipStatic ? [] : [['type check', ['tsc', '--noEmit', '-p', '.']], ['lint', ['eslint', '--max-warnings', '0', '.']]] as const) {
+  const code = step(what, 'npx', [...args]);
+  if (code !== 0) {
+    process.stdout.write(`\n0 passed, 1 failed\n`);
+    process.exit(code);
+  }
+}
+
+const run = spawnSync('npx', ['playwright', 'test', '--config', 'playwright.config.ts', ...extra], { stdio: 'inherit', env: process.env });
 let line = '0 passed, 1 failed';
 try {
-  const report = JSON.parse(readFileSync('reports/project-tests.json', 'utf8')) as {
-    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-  };
-  const s = report.stats;
+  const s = (JSON.parse(readFileSync(REPORT, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } }).stats;
   line = `${s.expected + s.flaky} passed, ${s.unexpected} failed, ${s.skipped} skipped`;
 } catch {
-  // No report: Playwright could not start; count that as one failure.
+  // No report of this run: Playwright could not start; count that as one failure.
 }
 process.stdout.write(`\n${line}\n`);
 process.exit(run.status ?? 1);

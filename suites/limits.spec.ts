@@ -65,7 +65,6 @@ class BigTable {
 }
 
 const test = base.extend<object, { big: BigTable }>({
-  // eslint-disable-next-line no-empty-pattern
   big: [async ({}, use) => {
     const b = new BigTable();
     await use(b);

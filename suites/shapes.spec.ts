@@ -101,7 +101,6 @@ class World {
 }
 
 const test = base.extend<object, { world: World }>({
-  // eslint-disable-next-line no-empty-pattern
   world: [async ({}, use) => {
     const w = new World();
     await use(w);

@@ -131,5 +131,6 @@ test('checks sharing worker-scoped data are selected together; the rate family s
   const files = { fileOf, shared: sharedStateFiles(join(import.meta.dirname, '..', 'suites')) };
   expect(files.shared.has('rate.spec.ts')).toBe(false);
   expect(widen({ kind: 'some', titles: ['RATE-1 x'] }, files)).toEqual({ kind: 'some', titles: ['RATE-1 x'] });
-  if (files.shared.has('shapes.spec.ts')) expect(widen({ kind: 'some', titles: ['SHAPE-1 a'] }, files)).toEqual({ kind: 'some', titles: ['SHAPE-1 a', 'SHAPE-3 c'] });
+  expect(files.shared.has('shapes.spec.ts'), 'shapes.spec.ts shares a worker-scoped world').toBe(true);
+  expect(widen({ kind: 'some', titles: ['SHAPE-1 a'] }, files)).toEqual({ kind: 'some', titles: ['SHAPE-1 a', 'SHAPE-3 c'] });
 });

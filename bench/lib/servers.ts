@@ -54,7 +54,7 @@ export async function stop(c: Child): Promise<void> {
 }
 
 /** A JSON call that must succeed (set-up steps). */
-export async function json<T = any>(url: string, method: string, token: string, body?: unknown): Promise<T> {
+export async function json<T = Record<string, unknown>>(url: string, method: string, token: string, body?: unknown): Promise<T> {
   const r = await fetch(url, { method, headers: { authorization: `Token ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
   if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${await r.text()}`);
   return (await r.json()) as T;

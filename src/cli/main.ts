@@ -35,5 +35,8 @@ const isEntry = process.argv[1] && /cli[\\/]main\.[jt]s$|bin[\\/]conformance(\.j
 if (isEntry || process.env.CONFHARNESS_CLI_ENTRY === '1') {
   main(hideBin(process.argv)).then((code) => {
     process.exitCode = code;
+  }, (e: unknown) => {
+    process.stderr.write(`conformance: ${(e as Error).stack ?? String(e)}\n`);
+    process.exitCode = 2;
   });
 }

@@ -10,7 +10,6 @@ import { redactText } from '../client/redact.js';
 import { undecidedKindOf, type CheckError, type CheckOutcome, type StateWarning, type Violation } from './outcome.js';
 import type { Recorder } from './recorder.js';
 
-// eslint-disable-next-line no-control-regex
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 const clip = (s: string, n = 400) => (s.length > n ? `${s.slice(0, n)}…` : s);
 const show = (v: unknown) => {

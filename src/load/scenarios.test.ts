@@ -25,7 +25,8 @@ for (const [scenario, sourceIps] of [['rate-per-base', ''], ['rate-per-ip', '127
     // Capacity's latency and dropped-iteration thresholds measure this machine, not the target's conformance.
     const judged = r.results.thresholds.filter((t) => scenario !== 'capacity' || !/^(dropped_iterations|http_req_duration)/.test(t.selector));
     expect(judged.filter((t) => !t.ok)).toEqual([]);
-    if (scenario !== 'capacity') expect(r.exitCode).toBe(0);
+    // Capacity may breach only the machine's own thresholds (k6's exit 99); every other scenario exits 0.
+    expect(scenario === 'capacity' ? [0, 99] : [0]).toContain(r.exitCode);
     const saved = parseResults(JSON.parse(readFileSync(r.written.results, 'utf8')), 'results.json');
     expect(saved.engine).toBe('builtin');
     expect(readFileSync(r.written.results, 'utf8')).not.toMatch(/api_token|access_token|eyJ/);

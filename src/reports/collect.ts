@@ -12,7 +12,6 @@ import { CheckOutcome, OUTCOME_ATTACHMENT } from '../harness/outcome.js';
 import { isClauseId } from '../spec/index.js';
 import type { TestResultT } from './results-schema.js';
 
-// eslint-disable-next-line no-control-regex
 export const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 function annotation(test: TestCase, result: TestResult | undefined, type: string): string | undefined {

@@ -24,7 +24,6 @@ const JUNIT_CASES_FILE = 'junit-cases.json';
 const SYSTEM_OUT_MAX = 16_000;
 
 // XML 1.0 allows tab, newline, carriage return and everything from U+0020 up (bar surrogates and U+FFFE/F).
-// eslint-disable-next-line no-control-regex
 const INVALID_XML = /[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd]/gu;
 export const xml = (s: string) => s.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const secs = (ms: number) => (ms / 1000).toFixed(3);

@@ -15,6 +15,7 @@
 import { parse } from 'acorn';
 
 /** An ESTree node as acorn makes it; the walk below reads fields by name. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree fields differ per node type; the walk checks `type` before reading them
 interface N { type: string; start: number; end: number; [k: string]: any }
 
 const BLOCKING: Record<string, ReadonlySet<string>> = {

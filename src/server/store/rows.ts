@@ -127,7 +127,7 @@ function rowName(table: TableMeta, values: Map<ColumnMeta, Stored> | PhysRow): s
   return v === null || v === undefined ? '' : String(v);
 }
 
-function nextAutoNumbers(table: TableMeta): ((col: ColumnMeta) => string) {
+function nextAutoNumbers(_table: TableMeta): ((col: ColumnMeta) => string) {
   return (col) => {
     const d = col.data ?? (col.data = {});
     const n = Number(d.max_used_auto_number ?? 0) + 1;
