@@ -20,7 +20,7 @@ import { type RunOptions } from './options.js';
 import { DEFAULT_SOURCE_ADDRESSES, isLoopbackUrl, parseSourceAddresses } from '../common/net.js';
 import { grepFor, interruptPhase, mergeReports, phasesFor, runPhase } from './phases.js';
 import { SecretsFile } from './redact-stream.js';
-import { checkTargetOptions, resolveTarget, type ResolvedTarget } from './target.js';
+import { checkTargetOptions, resolveTarget, type ResolvedTarget, type RunHooks } from './target.js';
 
 export type { RunOutcome };
 
@@ -81,7 +81,7 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
   });
 }
 
-export async function run(o: RunOptions): Promise<RunOutcome> {
+export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutcome> {
   const startedAt = new Date();
   const timings: Timings = [];
   let lapStart = Date.now();
@@ -104,7 +104,7 @@ export async function run(o: RunOptions): Promise<RunOutcome> {
   process.on('SIGTERM', onSignal);
   try {
     mkdirSync(reportDir, { recursive: true });
-    resolved = await resolveTarget(o);
+    resolved = await resolveTarget(o, hooks);
     const d = resolved.descriptor;
     for (const s of [...descriptorSecrets(d), ...(resolved.limitsConfig ? descriptorSecrets(resolved.limitsConfig.target) : [])]) registerSecret(s);
     const ids = newRunId(startedAt);

@@ -64,7 +64,13 @@ export function checkTargetOptions(o: RunOptions): void {
 /** Limits for the RATE-7 probe: distinct from every edition's defaults, so a server that ignores the file is caught. */
 const PROBE_LIMITS: Record<string, number> = { base_api_limit_per_minute: 123, account_api_limit_per_minute: 456, auth_token_limit_per_minute: 78 };
 
-export async function resolveTarget(o: RunOptions): Promise<ResolvedTarget> {
+/** What a layer above the runner may attach to a run (the runner knows nothing of who does). */
+export interface RunHooks {
+  /** Called with the embedded reference servers once they listen, before any check runs. */
+  onEmbeddedServers?: (servers: RunningServer[]) => void;
+}
+
+export async function resolveTarget(o: RunOptions, hooks: RunHooks = {}): Promise<ResolvedTarget> {
   if (o.target || o.targetFile) {
     const descriptor = withFlags(o.targetFile ? readDescriptorFile(o.targetFile) : {}, o);
     let limitsConfig: ResolvedTarget['limitsConfig'];
@@ -92,8 +98,8 @@ export async function resolveTarget(o: RunOptions): Promise<ResolvedTarget> {
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
-  // `conformance selftest`: learn which check reaches which fault switch (src/mutants/coverage.ts).
-  if (o.embeddedCoverage) (await import('../mutants/coverage.js')).recordCoverage([main, probe], o.embeddedCoverage);
+  // The layer above may watch the embedded servers (the selftest learns which check reaches which fault).
+  hooks.onEmbeddedServers?.([main, probe]);
   const values = Object.fromEntries(LIMIT_SETTINGS.map((s) => [s.key, PROBE_LIMITS[s.key]!]));
   return { descriptor: main.descriptor, embedded: true, limitsConfig: { file, values, target: probe.descriptor }, servers: [main, probe], tempDirs: [dir] };
 }

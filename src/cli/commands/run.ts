@@ -1,6 +1,8 @@
 /** `conformance run`: judge a target against the specification's clauses. */
 import type { ArgumentsCamelCase, Argv } from 'yargs';
+import { recordCoverage } from '../../mutants/coverage.js';
 import { preflight, run } from '../../runner/run.js';
+import type { RunningServer } from '../../server/index.js';
 import { parseRunOptions, printableConfig, runBuilder, type RunOptions } from '../../runner/options.js';
 import { CliError, EXIT, setOutcome } from '../exit.js';
 
@@ -22,7 +24,10 @@ export async function handler(argv: ArgumentsCamelCase<Record<string, unknown>>)
     return;
   }
   try {
-    const outcome = await run(opts);
+    // `conformance selftest` runs this command with --embedded-coverage: it learns which check reaches which fault switch.
+    const file = opts.embeddedCoverage;
+    const hooks = file ? { onEmbeddedServers: (servers: RunningServer[]) => recordCoverage(servers, file) } : {};
+    const outcome = await run(opts, hooks);
     setOutcome(outcome.exitCode);
   } catch (e) {
     throw new CliError((e as Error).message, EXIT.harness);
