@@ -16,6 +16,8 @@ export function clausesMarkdown(r: Results): string {
     ...(r.warnings.length ? ['', '## Warnings', '', ...r.warnings.map((w) => `- ${cell(w.check)}: ${cell(w.what)}${w.accountChanged ? ' — **the account was left changed**' : ''}`)] : []),
     ...(r.run.limits ? ['', `Rate limits held to: ${Object.entries(r.run.limits.values).map(([k, v]) => `${k} ${v ?? 'unlimited'}`).join(', ')} (${r.run.limits.source}).`] : []),
     '',
+    'Clause texts and sources: `spec/clauses.md` (the specification\'s clauses) and `spec/clauses-extended.md` (the real service\'s documented API) of the harness.',
+    '',
     '| Clause | Outcome | Checks (pass/fail/error/skip) | Clause text | Source |',
     '|---|---|---|---|---|',
     ...r.clauses.map((c) => `| ${c.id} | ${ICON[c.outcome]}${c.baseline ? ` (${c.baseline})` : ''} | ${c.tests.pass}/${c.tests.fail}/${c.tests.error}/${c.tests.skip} | ${cell(c.text)} | §${c.source} |`),

@@ -58,7 +58,7 @@ export function frontPageHtml(r: Results, exchanges: Record<string, string> = {}
   if (other.length) sections.push(`<section id="clause-none"><h2>Checks without a clause</h2>${other.map((x) => checkHtml(x, exchanges)).join('\n')}</section>`);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Conformance report</title><style>${STYLE}</style></head><body>
 ${head.join('\n')}
-<h2>Clauses</h2><table id="clauses"><thead><tr><th>Clause</th><th>Outcome</th><th>pass</th><th>fail</th><th>error</th><th>skip</th><th>Clause text</th><th>Source</th></tr></thead><tbody>
+<h2>Clauses</h2><p>The clause texts and sources are the harness's <code>spec/clauses.md</code> (the specification's clauses) and <code>spec/clauses-extended.md</code> (the real service's documented API).</p><table id="clauses"><thead><tr><th>Clause</th><th>Outcome</th><th>pass</th><th>fail</th><th>error</th><th>skip</th><th>Clause text</th><th>Source</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table>
 <p><a href="playwright/index.html">Playwright's report of every check</a> (it calls a check the harness could not decide "failed"; this page keeps them apart).</p>

@@ -61,7 +61,10 @@ export function runBuilder(y: Argv) {
       'Every option can also be set as CONFORMANCE_<NAME>, e.g. CONFORMANCE_REPORT_DIR=out.',
       'Precedence: flags, then CONFORMANCE_* variables, then --config, then defaults.',
       'Exit codes: 0 nothing failed (skips allowed), 1 a check failed,',
-      '2 usage or harness error (also: checks the harness could not decide).',
+      '2 usage error, or the run did not judge all it was asked to (run errors), left the account',
+      'changed, or has checks the harness could not decide.',
+      'The clauses: spec/clauses.md (the specification\'s) and spec/clauses-extended.md (the real',
+      'service\'s documented API) in the harness\'s folder; target descriptors: spec/target-descriptor.md.',
     ].join('\n'));
 }
 

@@ -1,4 +1,4 @@
-/** The target descriptor (shared/spec/target-descriptor.md): how to reach a target. Unknown fields are an error. */
+/** The target descriptor (spec/target-descriptor.md): how to reach a target. Unknown fields are an error. */
 import { z } from 'zod';
 import { EDITIONS, DEFAULT_EDITION, LimitsFile, RATE_WINDOW_SECONDS } from './limits.js';
 import { NEWEST_VERSION, KNOWN_VERSIONS } from './versions.js';
