@@ -63,3 +63,39 @@ test('against a clean server, a listed clause that passes is reported fixed: exi
     await server.stop();
   }
 });
+
+test.describe('upgrades do not surprise', () => {
+  let server: Served;
+  test.beforeAll(async () => { server = await serve(['--fault', FAULT]); });
+  test.afterAll(async () => { await server?.stop(); });
+
+  test('a baseline of an older harness still works, and names the clauses new since its version', async () => {
+    test.setTimeout(240_000);
+    // Written by 0.1.0 (no version recorded then): the extended clauses did not exist.
+    const { r, results, md } = await runWith(server, baselineFile(tempDir('bl'), { [CLAUSE]: 'known since 0.1.0' }), 'old');
+    expect(r.code, r.output).toBe(0);
+    expect(results.baseline).toMatchObject({ known: [CLAUSE], harnessVersion: '0.1.0' });
+    expect(results.baseline?.newSince?.clauses).toEqual(expect.arrayContaining(['ROUTE-8', 'SHAPE-8', 'BASE-1', 'CLIENT-1', 'ROBUST-1']));
+    expect(results.baseline?.newSince?.clauses).not.toContain(CLAUSE);
+    expect(md).toMatch(/written by harness 0\.1\.0[^]*New since harness 0\.1\.0: clauses ROUTE-8, SHAPE-8/);
+    expect(r.stderr).toMatch(/new since the baseline's harness 0\.1\.0: clauses ROUTE-8/);
+  });
+
+  test('--write-baseline records the version and the checks; a later run with it lists the checks it did not know', async () => {
+    test.setTimeout(240_000);
+    const dir = tempDir('bl-write');
+    const file = join(dir, 'written.json');
+    const first = await cli(['run', '--target-file', server.file, '--clauses', CLAUSE, '--grep', 'text column', '--write-baseline', file, '--report-dir', join(dir, 'a')]);
+    expect(first.code, first.output).toBe(1);
+    const written = JSON.parse(readFileSync(file, 'utf8')) as { harness_version: string; expected_failures: Record<string, string>; checks: string[] };
+    expect(written.harness_version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(Object.keys(written.expected_failures)).toEqual([CLAUSE]);
+    expect(written.checks.length).toBe(readResults(join(dir, 'a')).totals.tests);
+    const { r, results } = await runWith(server, file, 'written');
+    expect(r.code, r.output).toBe(0);
+    expect(results.baseline?.newSince?.clauses).toEqual([]);
+    const unknown = results.baseline?.newSince?.checks ?? [];
+    expect(unknown.length).toBe(results.totals.tests - written.checks.length);
+    expect(unknown.every((t) => !written.checks.includes(t))).toBe(true);
+  });
+});

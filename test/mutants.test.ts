@@ -100,7 +100,7 @@ function results(tests: [string, string, Results['tests'][number]['outcome']][])
   const list = tests.map(([clause, title, outcome]) => ({ title, clause, basis: 'spec' as const, family: clause.split('-')[0]!, project: 'functional', file: 'x.spec.ts', outcome, durationMs: 1, message: outcome === 'pass' ? undefined : `${outcome}: because` }));
   const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: list.length };
   for (const t of list) totals[t.outcome]++;
-  return { schemaVersion: 2, tool: { name: 't', version: '0' }, run: { startedAt: '', durationMs: 0 }, totals, runErrors: [], warnings: [], clauses: clauseTable(list), tests: list };
+  return { schemaVersion: 2, tool: { name: 't', version: '0', specRevision: 's', clauseTableHash: 'c' }, run: { startedAt: '', durationMs: 0 }, totals, runErrors: [], warnings: [], clauses: clauseTable(list), tests: list };
 }
 
 test('verdicts: killed, survived, undecided, collateral and declared overlaps', () => {

@@ -5,6 +5,7 @@
  */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { identityLine } from '../spec/identity.js';
 import { COMMANDS } from './commands/index.js';
 import { CliError, EXIT, takeOutcome } from './exit.js';
 
@@ -12,6 +13,7 @@ export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
   const cli = yargs(argv)
     .scriptName('conformance')
+    .version(identityLine())
     .command(COMMANDS)
     .demandCommand(1, 'Name a command (see --help).')
     .strict()

@@ -11,6 +11,7 @@ export function clausesMarkdown(r: Results): string {
     `# Conformance: ${verdict}`,
     '',
     `Target ${r.run.target ?? '?'} held to release ${r.run.apiVersion ?? '?'} (${r.run.edition ?? '?'} edition)${r.run.embedded ? ', embedded reference server' : ''}.`,
+    `Judged by ${r.tool.name} ${r.tool.version} (specification ${r.tool.specRevision}, clause table ${r.tool.clauseTableHash}).`,
     `${t.tests} checks: ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped — in ${(r.run.durationMs / 1000).toFixed(1)} s.`,
     ...(r.runErrors.length ? ['', '## Run errors', '', ...r.runErrors.map((e) => `- ${e.phase ? `(${e.phase}) ` : ''}${cell(e.reason)}`)] : []),
     ...(r.warnings.length ? ['', '## Warnings', '', ...r.warnings.map((w) => `- ${cell(w.check)}: ${cell(w.what)}${w.accountChanged ? ' — **the account was left changed**' : ''}`)] : []),
@@ -28,7 +29,11 @@ export function clausesMarkdown(r: Results): string {
     for (const x of notable) lines.push(`- **${x.outcome}** ${cell(x.title)} — ${cell(x.message!.split('\n')[0]!.slice(0, 400))}`);
   }
   if (r.baseline) {
-    lines.push('', `## Baseline (${r.baseline.file})`, '', `Known failures: ${r.baseline.known.join(', ') || 'none'}.`, `New failures: ${r.baseline.new.join(', ') || 'none'}.`, `Fixed (remove from the baseline): ${r.baseline.fixed.join(', ') || 'none'}.`);
+    const b = r.baseline;
+    lines.push('', `## Baseline (${b.file}${b.harnessVersion ? `, written by harness ${b.harnessVersion}` : ''})`, '', `Known failures: ${b.known.join(', ') || 'none'}.`, `New failures: ${b.new.join(', ') || 'none'}.`, `Fixed (remove from the baseline): ${b.fixed.join(', ') || 'none'}.`);
+    for (const [old, now] of Object.entries(b.mapped ?? {})) lines.push(`Renamed or split since: ${old} → ${now.join(', ')}.`);
+    if (b.newSince?.clauses.length) lines.push(`New since harness ${b.harnessVersion}: clauses ${b.newSince.clauses.join(', ')}.`);
+    if (b.newSince?.checks?.length) lines.push('', `New checks since the baseline (${b.newSince.checks.length}):`, '', ...b.newSince.checks.map((t) => `- ${cell(t)}`));
   }
   return lines.join('\n') + '\n';
 }

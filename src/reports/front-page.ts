@@ -43,7 +43,8 @@ export function frontPageHtml(r: Results, exchanges: Record<string, string> = {}
   const verdict = r.runErrors.length ? 'INCOMPLETE' : t.fail ? 'FAILED' : t.error ? 'UNDECIDED' : 'PASSED';
   const head = [
     `<h1>Conformance: ${verdict}</h1>`,
-    `<p>Target ${esc(r.run.target ?? '?')} held to release ${esc(r.run.apiVersion ?? '?')} (${esc(r.run.edition ?? '?')} edition)${r.run.embedded ? ', embedded reference server' : ''}; ${esc(r.tool.name)} ${esc(r.tool.version)}.</p>`,
+    `<p>Target ${esc(r.run.target ?? '?')} held to release ${esc(r.run.apiVersion ?? '?')} (${esc(r.run.edition ?? '?')} edition)${r.run.embedded ? ', embedded reference server' : ''}.</p>`,
+    `<p class="judge">Judged by ${esc(r.tool.name)} ${esc(r.tool.version)}, specification ${esc(r.tool.specRevision)}, clause table ${esc(r.tool.clauseTableHash)}.</p>`,
     `<p class="totals"><span>${badge('pass', t.pass)}</span><span>${badge('fail', t.fail)}</span><span>${badge('error', t.error)}</span><span>${badge('skip', t.skip)}</span> of ${t.tests} checks</p>`,
     ...(r.runErrors.length ? ['<h2>Run errors</h2><ul>', ...r.runErrors.map((e) => `<li class="run-error">${e.phase ? `(${esc(e.phase)}) ` : ''}${esc(e.reason)}</li>`), '</ul>'] : []),
     ...(r.warnings.length ? ['<h2>Warnings</h2><ul>', ...r.warnings.map((w) => `<li class="warn">${esc(w.check)}: ${esc(w.what)}${w.accountChanged ? ' — the account was left changed' : ''}</li>`), '</ul>'] : []),

@@ -16,6 +16,7 @@ import { redactText } from '../client/redact.js';
 import { CLAUSES, isClauseId, clause as clauseOf } from '../spec/index.js';
 import { attachmentText, collect } from './collect.js';
 import { applyVacuousGuard } from './outcomes.js';
+import { identity } from '../spec/identity.js';
 import type { RunError, TestResultT } from './results-schema.js';
 import { MERGE_WORK_ENV } from './results-reporter.js';
 
@@ -44,17 +45,28 @@ function caseXml({ t, out }: Case): string {
   return `    <testcase name="${xml(t.title)}" classname="${xml(t.file)}" time="${secs(t.durationMs)}">${body}${sysout}</testcase>`;
 }
 
+/** The judge and what the target was held to, on every suite (junit-10.xsd gives properties to suites only). */
+function judgeProps(info: RunInfo): [string, string][] {
+  const i = identity();
+  return [['harness.version', i.version], ['spec.revision', i.specRevision], ['clauses.hash', i.clauseTableHash], ['held.release', info.apiVersion ?? '?'], ['held.edition', info.edition ?? '?']];
+}
+
+const propsXml = (props: [string, string][]) => ['    <properties>', ...props.map(([n, v]) => `      <property name="${n}" value="${xml(v)}"/>`), '    </properties>'];
+
 /** Run errors as one suite of errored cases, so a CI dashboard shows why the run did not judge everything. */
-function runErrorsSuite(runErrors: readonly RunError[], startedAt: string): string[] {
+function runErrorsSuite(runErrors: readonly RunError[], startedAt: string, judge: [string, string][]): string[] {
   if (!runErrors.length) return [];
   return [
     `  <testsuite name="run errors" tests="${runErrors.length}" failures="0" errors="${runErrors.length}" skipped="0" time="0.000" timestamp="${xml(startedAt)}">`,
+    ...propsXml(judge),
     ...runErrors.map((e, i) => `    <testcase name="${xml(`run error ${i + 1}${e.phase ? ` (${e.phase})` : ''}`)}" classname="conformance" time="0.000"><error type="run-error" message="${xml(e.reason.slice(0, 500))}">${xml(e.reason)}</error></testcase>`),
     '  </testsuite>',
   ];
 }
 
-export function junitXml(cases: Case[], startedAt: string, name: string, runErrors: readonly RunError[] = []): string {
+export function junitXml(cases: Case[], info: RunInfo & { startedAt: string }, runErrors: readonly RunError[] = []): string {
+  const { startedAt } = info;
+  const judge = judgeProps(info);
   const groups = new Map<string, Case[]>();
   const order = (k: string) => { const i = CLAUSES.findIndex((c) => c.id === k.split(' ')[0]); return i < 0 ? CLAUSES.length : i; };
   for (const c of cases) groups.set(suiteKey(c.t), [...(groups.get(suiteKey(c.t)) ?? []), c]);
@@ -62,12 +74,12 @@ export function junitXml(cases: Case[], startedAt: string, name: string, runErro
   const time = (cs: Case[]) => secs(cs.reduce((n, c) => n + c.t.durationMs, 0));
   const suites = [...groups.entries()].sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b)).map(([key, cs]) => {
     const t = cs[0]!.t;
-    const props = t.clause && isClauseId(t.clause)
+    const props: [string, string][] = t.clause && isClauseId(t.clause)
       ? [['clause', t.clause], ['basis', t.basis ?? 'spec'], ['source', `§${clauseOf(t.clause).source}`], ['text', clauseOf(t.clause).text]]
       : [];
     return [
       `  <testsuite name="${xml(key)}" tests="${cs.length}" failures="${count(cs, 'fail')}" errors="${count(cs, 'error')}" skipped="${count(cs, 'skip')}" time="${time(cs)}" timestamp="${xml(startedAt)}">`,
-      ...(props.length ? ['    <properties>', ...props.map(([n, v]) => `      <property name="${n}" value="${xml(v!)}"/>`), '    </properties>'] : []),
+      ...propsXml([...props, ...judge]),
       ...cs.map(caseXml),
       '  </testsuite>',
     ].join('\n');
@@ -75,9 +87,9 @@ export function junitXml(cases: Case[], startedAt: string, name: string, runErro
   const all = cases;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(name)}" tests="${all.length + runErrors.length}" failures="${count(all, 'fail')}" errors="${count(all, 'error') + runErrors.length}" time="${time(all)}">`,
+    `<testsuites name="${xml(suitesName(info))}" tests="${all.length + runErrors.length}" failures="${count(all, 'fail')}" errors="${count(all, 'error') + runErrors.length}" time="${time(all)}">`,
     ...suites,
-    ...runErrorsSuite(runErrors, startedAt),
+    ...runErrorsSuite(runErrors, startedAt, judge),
     '</testsuites>',
     '',
   ].join('\n');
@@ -111,7 +123,7 @@ export default class JUnitReporter implements Reporter {
     // Kept in the run's work folder: `finish` writes the XML again once it knows the run's own errors.
     const work = process.env[MERGE_WORK_ENV];
     if (work) writeFileSync(join(work, JUNIT_CASES_FILE), JSON.stringify(this.cases), { mode: 0o600 });
-    writeFileSync(file, junitXml(this.cases, info.startedAt ?? this.started, suitesName(info)));
+    writeFileSync(file, junitXml(this.cases, { ...info, startedAt: info.startedAt ?? this.started }));
   }
 }
 
@@ -124,5 +136,5 @@ export function writeJunit(file: string, workDir: string, runErrors: readonly Ru
   let cases: Case[] = [];
   try { cases = JSON.parse(readFileSync(join(workDir, JUNIT_CASES_FILE), 'utf8')) as Case[]; } catch { /* no check ran */ }
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, junitXml(cases, info.startedAt, suitesName(info), runErrors));
+  writeFileSync(file, junitXml(cases, info, runErrors));
 }

@@ -16,7 +16,7 @@ import { attachmentText, collect, settledProblems, stripAnsi } from './collect.j
 import { applyVacuousGuard, clauseTable } from './outcomes.js';
 import { RESULTS_SCHEMA_VERSION, resultsJsonSchema, type Results, type RunError, type TestResultT } from './results-schema.js';
 import type { StateWarning } from '../harness/outcome.js';
-import { TOOL } from './tool.js';
+import { identity } from '../spec/identity.js';
 
 export const RUN_INFO_ENV = 'CONFHARNESS_RUN_INFO';
 /** The run's private work folder, where the merge leaves what `finish` needs beside results.json. */
@@ -73,7 +73,7 @@ export default class ResultsReporter implements Reporter {
     const startedAt = info.startedAt ?? this.started.toISOString();
     const results: Results = {
       schemaVersion: RESULTS_SCHEMA_VERSION,
-      tool: TOOL,
+      tool: identity(),
       run: { ...info, startedAt, durationMs: Date.now() - Date.parse(startedAt) },
       totals,
       runErrors: this.runErrors,

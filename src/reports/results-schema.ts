@@ -44,7 +44,8 @@ export const RunError = z.object({ reason: z.string(), phase: z.string().optiona
 
 export const Results = z.object({
   schemaVersion: z.literal(RESULTS_SCHEMA_VERSION).describe('bumped on any incompatible change'),
-  tool: z.object({ name: z.string(), version: z.string() }),
+  /** The judge: harness version, the specification revision it carries, the hash of its clause table. */
+  tool: z.object({ name: z.string(), version: z.string(), specRevision: z.string(), clauseTableHash: z.string() }),
   run: z.object({
     id: z.string().optional(),
     target: z.string().optional(),
@@ -66,7 +67,14 @@ export const Results = z.object({
   clauses: z.array(ClauseResult),
   tests: z.array(TestResult),
   /** Set by the runner when a baseline is given. */
-  baseline: z.object({ file: z.string(), known: z.array(z.string()), new: z.array(z.string()), fixed: z.array(z.string()) }).optional(),
+  baseline: z.object({
+    file: z.string(), known: z.array(z.string()), new: z.array(z.string()), fixed: z.array(z.string()),
+    /** The harness version the baseline was written with; clauses renamed or split since then (old → new). */
+    harnessVersion: z.string().optional(),
+    mapped: z.record(z.string(), z.array(z.string())).optional(),
+    /** What the harness gained since that version: clauses, and checks (when the baseline lists the checks it knew). */
+    newSince: z.object({ clauses: z.array(z.string()), checks: z.array(z.string()).optional() }).optional(),
+  }).optional(),
 });
 export type Results = z.output<typeof Results>;
 export type TestResultT = z.output<typeof TestResult>;

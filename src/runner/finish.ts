@@ -16,10 +16,10 @@ import { writeFrontPage } from '../reports/front-page.js';
 import { writeJunit } from '../reports/junit-reporter.js';
 import { clauseTable } from '../reports/outcomes.js';
 import { Results, RESULTS_SCHEMA_VERSION, type RunError } from '../reports/results-schema.js';
-import { TOOL } from '../reports/tool.js';
+import { identity } from '../spec/identity.js';
 import type { StateWarning } from '../harness/outcome.js';
 import { CLAUSES } from '../spec/index.js';
-import { applyBaseline } from './baseline.js';
+import { applyBaseline, readBaseline, writeBaseline } from './baseline.js';
 import type { RunOptions } from './options.js';
 import { scrubSecrets } from './scrub.js';
 
@@ -56,7 +56,7 @@ export function uncoveredErrors(r: Results, selected: readonly string[]): RunErr
 
 function emptyResults(info: RunInfo): Results {
   return {
-    schemaVersion: RESULTS_SCHEMA_VERSION, tool: TOOL,
+    schemaVersion: RESULTS_SCHEMA_VERSION, tool: identity(),
     run: { ...info, durationMs: Date.now() - Date.parse(info.startedAt) },
     totals: { pass: 0, fail: 0, skip: 0, error: 0, tests: 0 },
     runErrors: [], warnings: [], clauses: clauseTable([]), tests: [],
@@ -80,6 +80,18 @@ export function verdictOf(r: Results, exitCode: number, interrupted = false): st
   return r.totals.fail ? 'FAILED (and undecided checks)' : 'UNDECIDED (harness errors)';
 }
 
+/** What changed since the harness version a baseline was written with (none when it is this version's). */
+export function baselineUpgradeLines(b: NonNullable<Results['baseline']>): string[] {
+  const out: string[] = [];
+  const mapped = Object.entries(b.mapped ?? {});
+  if (mapped.length) out.push(`baseline of harness ${b.harnessVersion}: clauses renamed or split since — ${mapped.map(([o, n]) => `${o} → ${n.join(', ')}`).join('; ')}`);
+  const since = b.newSince;
+  const newFailing = since ? b.new.filter((id) => since.clauses.includes(id)) : [];
+  if (since?.clauses.length) out.push(`new since the baseline's harness ${b.harnessVersion}: clauses ${since.clauses.join(', ')}${newFailing.length ? ` — of the new failures, ${newFailing.join(', ')} did not exist then` : ''}`);
+  if (since?.checks?.length) out.push(`new since the baseline: ${since.checks.length} check(s) it did not list, e.g. ${since.checks.slice(0, 3).join('; ')}`);
+  return out;
+}
+
 export function summaryLines(r: Results, exitCode: number, reportDir: string, timings: Timings, interrupted = false): string[] {
   const t = r.totals;
   const lines = [`conformance: ${verdictOf(r, exitCode, interrupted)} — ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped (${t.tests} checks)`];
@@ -89,6 +101,7 @@ export function summaryLines(r: Results, exitCode: number, reportDir: string, ti
   for (const w of r.warnings) lines.push(`  warning: ${w.check}: ${w.what}${w.accountChanged ? ' — the account was left changed' : ''}`);
   const b = r.baseline;
   if (b) lines.push(`  baseline: ${b.known.length} known [${b.known.join(', ')}], ${b.new.length} new [${b.new.join(', ')}], ${b.fixed.length} fixed [${b.fixed.join(', ')}]${b.fixed.length ? ' — remove the fixed ones from the baseline' : ''}`);
+  if (b) lines.push(...baselineUpgradeLines(b).map((l) => `  ${l}`));
   const uncovered = r.clauses.filter((c) => c.outcome === 'not covered').length;
   if (uncovered) lines.push(`  not covered by any selected check: ${uncovered} of ${r.clauses.length} clauses`);
   if (r.run.limits) lines.push(`  rate limits held to: ${Object.entries(r.run.limits.values).map(([k, v]) => `${k} ${v ?? 'unlimited'}`).join(', ')} (${r.run.limits.source})`);
@@ -120,8 +133,9 @@ export function finish(p: FinishInput): RunOutcome {
   if (interrupted) results.runErrors.push({ reason: 'the run was interrupted (SIGINT/SIGTERM): the reports cover the checks that finished' });
   else if (results.totals.tests === 0 && results.runErrors.length === 0) results.runErrors.push({ reason: 'no check matches the selection (--clauses/--grep): nothing was judged' });
   else results.runErrors.push(...uncoveredErrors(results, p.info.selected ?? []));
-  const newFailures = o.baseline ? applyBaseline(results, o.baseline) : results.clauses.filter((c) => c.outcome === 'fail').map((c) => c.id);
+  const newFailures = o.baseline ? applyBaseline(results, readBaseline(o.baseline)) : results.clauses.filter((c) => c.outcome === 'fail').map((c) => c.id);
   writeFileSync(file, JSON.stringify(results, null, 2));
+  if (o.writeBaseline) writeBaseline(o.writeBaseline, results);
   const md = clausesMarkdown(results);
   writeFileSync(join(reportDir, 'clauses.md'), md);
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, md);
