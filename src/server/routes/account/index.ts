@@ -12,6 +12,7 @@ import { WebhookDelivery } from '../../webhooks/delivery.js';
 import { registerApps } from './apps.js';
 import { registerCustomFolders } from './custom-folders.js';
 import { registerExport } from './export.js';
+import { registerFiles } from './files.js';
 import { registerImport } from './import.js';
 import { registerLogo } from './logo.js';
 import { registerLogs } from './logs.js';
@@ -40,6 +41,7 @@ export function registerAccount(app: FastifyInstance, ctx: ServerContext): void 
   registerSearch(app, ctx);
   registerExport(app, ctx);
   registerImport(app, ctx);
+  registerFiles(app, ctx);
   registerCustomFolders(app, ctx);
   registerWebhooks(app, ctx, s);
 }
