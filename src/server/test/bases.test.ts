@@ -117,18 +117,22 @@ test('ACCT-8 bad calls are refused with nothing written', async () => {
   expect([count(), workspaces()]).toEqual([bases, spaces]);
 });
 
-test('ACCT-8 a created and a copied base survive a restart on the same --data file', async () => {
+test('ACCT-8 a created and a copied base, a temporary API token and an upload link survive a restart on the same --data file', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-bases-'));
   try {
     const file = join(dir, 'bases.sqlite');
     const first = await Acct.start({ dataFile: file });
     let uuid: string;
+    let temp: string;
+    let link: { upload_link: string; parent_path: string; file_relative_path: string };
     try {
       expect((await first.call('POST', '/api/v2.1/dtables/', first.admin, { form: { name: 'Kept', workspace_id: '1' } })).status).toBe(201);
       const kept = await open(first, 'Kept');
       await kept.kit.createTable('T', [{ column_name: 'Name', column_type: 'text' }]);
       await kept.kit.append('T', [{ Name: 'kept' }]);
       uuid = (await first.ok('POST', '/api/v2.1/dtable-copy/', first.admin, { form: { src_workspace_id: '1', name: 'Kept', dst_workspace_id: '1' } })).dtable.uuid;
+      temp = (await first.ok('GET', '/api/v2.1/workspace/1/dtable/Kept/temp-api-token/', first.admin)).api_token;
+      link = await first.ok('GET', '/api/v2.1/dtable/app-upload-link/', kept.api);
     } finally {
       await first.close();
     }
@@ -137,6 +141,9 @@ test('ACCT-8 a created and a copied base survive a restart on the same --data fi
       const copy = await open(second, 'Kept (1)');
       expect(copy.kit.base.uuid).toBe(uuid!);
       expect((await copy.kit.list('T')).map((r) => r.Name)).toEqual(['kept']);
+      expect((await call(second.url, 'GET', '/api/v2.1/dtable/app-access-token/', { token: temp! })).status).toBe(200);
+      const up = await multipart(second.url, 'POST', new URL(link!.upload_link).pathname, undefined, { parent_dir: link!.parent_path, relative_path: link!.file_relative_path }, { file: { name: 'after.txt', data: 'restart' } });
+      expect(up.status, up.text).toBe(200);
     } finally {
       await second.close();
     }
