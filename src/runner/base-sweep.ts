@@ -10,9 +10,9 @@ import type { Sweep } from './fixtures.js';
 
 export async function sweepBases(target: Target, match: (name: string) => boolean): Promise<Sweep> {
   const sweep: Sweep = { removed: [], problems: [] };
-  if (!(await target.accountToken())) return sweep;
   let workspaces: Record<string, unknown>[];
   try {
+    if (!(await target.accountToken())) return sweep;
     const r = await target.account('GET', pathOf('listWorkspaces'));
     if (r.status !== 200) return { ...sweep, problems: [`cannot list the account's bases: GET ${pathOf('listWorkspaces')} answered ${r.status}: ${r.text.slice(0, 160)}`] };
     const list = fieldsOf(r.json()).workspace_list;
