@@ -320,7 +320,9 @@ test(...clause('ACCT-6', 'external app status switches inactive and back to acti
 async function addAsset(target: Target, name: string): Promise<boolean> {
   const link = await target.call({ path: path('customUploadLink'), auth: { api: 0 }, query: { path: '/' }, expect: [400, 403, 404] });
   if (link.status !== 200) return false;
-  const l = obj(link.json());
+  // The OpenAPI wraps the link in `dirent`; the Python client reads it unwrapped: take either.
+  const body = obj(link.json());
+  const l = 'dirent' in body ? obj(body.dirent) : body;
   if (typeof l.upload_link !== 'string') return false;
   const form = new FormData();
   form.append('file', new Blob([`conformance asset ${name}\n`], { type: 'text/plain' }), name);

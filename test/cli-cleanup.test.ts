@@ -1,8 +1,8 @@
 /**
  * The run's tables do not outlive it, black box: a run interrupted with SIGINT mid-run
  * exits 2 and leaves no `cf_<run id>_` table in the target's bases; `conformance clean`
- * sweeps the tables earlier runs left, only those older than --older-than minutes, and
- * never a table that is not the harness's.
+ * sweeps the tables (and the bases) earlier runs left, only those older than --older-than
+ * minutes, and never a table that is not the harness's.
  */
 import { expect, test } from '@playwright/test';
 import { newRunId } from '../src/runner/fixtures.js';
@@ -76,10 +76,20 @@ test('conformance clean sweeps leftovers of earlier runs older than --older-than
     await b0.create(recent);
     await b0.create('cf_notes_by_a_person');
     await b0.create('keep_me');
+    // A base an interrupted ACCT-8 check left behind, and one of a run still going.
+    const createBase = async (name: string) => {
+      const r = await fetch(`${server.descriptor.url}/api/v2.1/dtables/`, { method: 'POST', headers: { authorization: `Token ${String(server.descriptor.account_token)}`, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ name, workspace_id: '1' }) });
+      expect(r.status, `create base ${name}`).toBe(201);
+    };
+    const oldBase = old.replace(/types$/, 'base_0a1b');
+    const recentBase = recent.replace(/types$/, 'base_0a1b');
+    await createBase(oldBase);
+    await createBase(recentBase);
 
     const first = await cli(['clean', '--target-file', server.file, '--older-than', '60']);
     expect(first.code, first.output).toBe(0);
     expect(first.stdout).toMatch(/removed 2 table\(s\)/);
+    expect(first.stdout).toMatch(new RegExp(`removed 1 base\\(s\\):\\n  ${oldBase}\\n`));
     let names = await allTables(server);
     expect(names).not.toContain(old);
     expect(names).not.toContain(`${old}_b`);
@@ -87,6 +97,7 @@ test('conformance clean sweeps leftovers of earlier runs older than --older-than
 
     const all = await cli(['clean', '--target-file', server.file, '--older-than', '0']);
     expect(all.code, all.output).toBe(0);
+    expect(all.stdout).toMatch(new RegExp(`removed 1 base\\(s\\):\\n  ${recentBase}\\n`));
     names = await allTables(server);
     expect(names).not.toContain(recent);
     expect(names).toEqual(expect.arrayContaining(['cf_notes_by_a_person', 'keep_me']));

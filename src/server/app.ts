@@ -7,6 +7,7 @@ import { installPipeline } from './pipeline/hooks.js';
 import { refuseClientError, refuseConnect, refuseFrameworkError } from './pipeline/refusals.js';
 import { registerAccount } from './routes/account/index.js';
 import { registerMultipart } from './routes/account/multipart.js';
+import { registerApiTokens } from './routes/api-tokens.js';
 import { registerAuth } from './routes/auth.js';
 import { registerArchive } from './routes/gateway/archive.js';
 import { registerLinks } from './routes/gateway/links.js';
@@ -39,6 +40,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   await app.register(async (forms) => {
     await registerMultipart(forms);
     registerAuth(forms, ctx);
+    registerApiTokens(forms, ctx);
     registerAccount(forms, ctx);
   });
   registerRows(app, ctx);

@@ -1,17 +1,18 @@
-/** `conformance clean`: remove tables that earlier runs left in the target's bases. */
+/** `conformance clean`: remove tables that earlier runs left in the target's bases, and bases they left in its account. */
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { closeAgents } from '../../client/http.js';
 import { redactText } from '../../client/redact.js';
 import { RATE_LIMITS } from '../../spec/index.js';
 import { RunState } from '../../harness/state.js';
 import { Target } from '../../harness/target.js';
+import { sweepBases } from '../../runner/base-sweep.js';
 import { olderThan, PREFIX_RE } from '../../runner/fixtures.js';
 import { parseRunOptions, RUN_OPTIONS } from '../../runner/options.js';
 import { resolveTarget } from '../../runner/target.js';
 import { CliError, EXIT } from '../exit.js';
 
 export const command = 'clean';
-export const describe = 'Remove the tables earlier runs left behind (names cf_<timestamp>_<id>_…)';
+export const describe = 'Remove the tables and bases earlier runs left behind (names cf_<timestamp>_<id>_…)';
 
 export const builder = (y: Argv) => y
   .options({ target: RUN_OPTIONS.target, 'target-file': RUN_OPTIONS['target-file'], base: RUN_OPTIONS.base, 'account-token': RUN_OPTIONS['account-token'] })
@@ -29,9 +30,13 @@ export async function handler(argv: ArgumentsCamelCase<Record<string, unknown>>)
   }));
   const { sweepTables } = await import('../../runner/fixtures.js');
   const ms = Number(argv.olderThan) * 60_000;
-  const { removed, problems } = await sweepTables(target, (name) => PREFIX_RE.test(name) && olderThan(name, ms));
+  const leftover = (name: string) => PREFIX_RE.test(name) && olderThan(name, ms);
+  const { removed, problems } = await sweepTables(target, leftover);
+  const bases = await sweepBases(target, leftover);
+  problems.push(...bases.problems);
   await closeAgents();
-  process.stdout.write(removed.length ? `removed ${removed.length} table(s):\n${removed.map((n) => `  ${n}`).join('\n')}\n` : problems.length ? '' : 'nothing to remove\n');
+  if (bases.removed.length) process.stdout.write(`removed ${bases.removed.length} base(s):\n${bases.removed.map((n) => `  ${n}`).join('\n')}\n`);
+  process.stdout.write(removed.length ? `removed ${removed.length} table(s):\n${removed.map((n) => `  ${n}`).join('\n')}\n` : problems.length || bases.removed.length ? '' : 'nothing to remove\n');
   // Unable to list or delete is not "nothing to remove": the tables may still be there.
   if (problems.length) throw new CliError(`clean: ${problems.length} problem(s):\n${problems.map((p) => `  ${redactText(p)}`).join('\n')}`, EXIT.harness);
 }

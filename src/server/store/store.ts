@@ -104,6 +104,11 @@ export class Store {
   allBases(): Base[] {
     return [...this.bases.values()];
   }
+  /** Drop a deleted base (its rows in SQLite already gone) and its base tokens from memory. */
+  forgetBase(uuid: string): void {
+    this.bases.delete(uuid);
+    for (const [token, t] of this.baseTokens) if (t.base_uuid === uuid) this.baseTokens.delete(token);
+  }
   createBase(workspaceId: number, name: string, creator: string): Base {
     const uuid = randomUUID();
     const meta: BaseMeta = { tables: [], nextPhys: 1, format_version: 9 };
@@ -115,8 +120,20 @@ export class Store {
   }
 
   // API tokens and base tokens
+  /** An API token of a base, or a temporary one (Create API-Token (temporary)) while it lasts. */
   apiToken(token: string): ApiToken | undefined {
-    return this.db.prepare('SELECT * FROM api_tokens WHERE token = ?').get(token) as ApiToken | undefined;
+    return (this.db.prepare('SELECT * FROM api_tokens WHERE token = ?').get(token) as ApiToken | undefined) ?? this.tempApiToken(token);
+  }
+  /** A temporary API token acts for its user: read-write, named after the user. */
+  private tempApiToken(token: string): ApiToken | undefined {
+    const t = this.db.prepare('SELECT * FROM temp_api_tokens WHERE token = ? AND expires_at > ?').get(token, this.now()) as { base_uuid: string; user_id: string; created_at: string } | undefined;
+    return t && { token, base_uuid: t.base_uuid, app_name: t.user_id, permission: 'rw', generated_by: t.user_id, generated_at: t.created_at, last_access: null };
+  }
+  issueTempApiToken(baseUuid: string, userId: string, seconds: number): string {
+    const token = newToken();
+    this.db.prepare('DELETE FROM temp_api_tokens WHERE expires_at <= ?').run(this.now());
+    this.db.prepare('INSERT INTO temp_api_tokens (token, base_uuid, user_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(token, baseUuid, userId, isoNow(this.now()), this.now() + seconds * 1000);
+    return token;
   }
   createApiToken(baseUuid: string, appName: string, permission: 'r' | 'rw', by: string | null): ApiToken {
     const token = newToken();

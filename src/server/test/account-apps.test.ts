@@ -67,23 +67,30 @@ test('items search finds bases and apps of the user by name', async () => {
 
 test('custom folder: upload through the upload link, list, file metadata, download the same bytes', async () => {
   const api = k.base.api_token;
-  const link = await a.ok('GET', '/api/v2.1/dtable/custom/app-upload-link/?path=/reports', api);
-  expect(link.upload_link).toMatch(/\/seafhttp\/upload-api\/[0-9a-f]+$/);
+  const link = (await a.ok('GET', '/api/v2.1/dtable/custom/app-upload-link/?path=/reports', api)).dirent;
+  expect(link).toMatchObject({ parent_path: `/asset/${k.base.uuid}/custom`, relative_path: '/reports', workspace_id: 1 });
+  expect(link.upload_link).toMatch(/\/seafhttp\/upload-api\/[0-9a-f-]{36}$/);
   const up = await multipart(a.url, 'POST', link.upload_link.slice(a.url.length) + '?ret-json=1', undefined, { parent_dir: link.parent_path, relative_path: link.relative_path, replace: '0' }, { file: { name: 'q1.txt', data: 'quarter one' } });
   expect(up.status, up.text).toBe(200);
   expect(up.body[0]).toMatchObject({ name: 'q1.txt', size: 11 });
-  expect((await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/', api)).dirent_list).toEqual([expect.objectContaining({ is_file: false, obj_name: 'reports' })]);
-  const dir = await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/reports', api);
-  expect(dir.dirent_list).toEqual([expect.objectContaining({ is_file: true, obj_name: 'q1.txt', file_size: 11 })]);
+  expect(await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/', api)).toEqual({ dir: [{ name: 'reports' }], file: [] });
+  expect(await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/reports', api)).toEqual({ dir: [], file: [{ name: 'q1.txt' }] });
   const meta = await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-file/?path=/reports&name=q1.txt', api);
   expect(meta.dirent).toMatchObject({ obj_name: 'q1.txt', file_size: 11 });
-  const dl = await a.ok('GET', '/api/v2.1/dtable/custom/app-download-link/?path=/reports/q1.txt', api);
+  const dl = (await a.ok('GET', '/api/v2.1/dtable/custom/app-download-link/?path=/reports/q1.txt', api)).dirent;
   const file = await a.bytes(dl.download_link.slice(a.url.length), undefined);
   expect(file.data.toString()).toBe('quarter one');
   expectClientError(await a.call('GET', '/api/v2.1/dtable/custom/app-download-link/?path=/reports/none.txt', api), 404);
   expectClientError(await a.call('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/../../etc', api), 400);
   expectClientError(await a.call('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/', a.admin), 403);
+  // The link writes into its own folder only, and needs the parent_dir it named.
   expectClientError(await multipart(a.url, 'POST', link.upload_link.slice(a.url.length), undefined, { relative_path: 'images' }, { file: { name: 'x.txt', data: 'x' } }), 400);
+  expectClientError(await multipart(a.url, 'POST', link.upload_link.slice(a.url.length), undefined, { parent_dir: link.parent_path, relative_path: 'images' }, { file: { name: 'x.txt', data: 'x' } }), 400);
+  // Delete a Base Asset (Custom Folder): gone from the listing and from its download link.
+  expect(await a.ok('DELETE', '/api/v2.1/dtable/custom/app-asset-file/?path=/reports/q1.txt', api)).toEqual({ success: true });
+  expect(await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/', api)).toEqual({ dir: [], file: [] });
+  expect((await a.bytes(dl.download_link.slice(a.url.length), undefined)).status).toBe(404);
+  expectClientError(await a.call('DELETE', '/api/v2.1/dtable/custom/app-asset-file/?path=/reports/q1.txt', api), 404);
 });
 
 test('ACCT-7 export a base as a zip with its assets, and without them (ignore_asset=true)', async () => {

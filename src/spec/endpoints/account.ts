@@ -53,24 +53,24 @@ export const ACCOUNT: readonly Endpoint[] = [
     },
     // Finding and managing bases, as the official clients do.
     {
-      id: 'listWorkspaces', method: 'GET', path: '/api/v2.1/workspaces/', credential: 'account', clauses: [], operation: 'List Workspaces',
+      id: 'listWorkspaces', method: 'GET', path: '/api/v2.1/workspaces/', credential: 'account', clauses: ['ACCT-8'], operation: 'List Workspaces',
       params: [p.query('detail', 'boolean', false, 'true by default: with the bases of each workspace')], openapi: oa('user', 'listWorkspaces'),
     },
     {
       // The Python client sends form fields `name` and `owner` (the user, or
       // `<group_id>@seafile_group`); the OpenAPI documents `workspace_id` instead of `owner`.
-      id: 'createBase', method: 'POST', path: '/api/v2.1/dtables/', credential: 'account', clauses: [], operation: 'Create Base',
+      id: 'createBase', method: 'POST', path: '/api/v2.1/dtables/', credential: 'account', clauses: ['ACCT-8'], operation: 'Create Base',
       params: [p.multipart('name', 'string'), p.multipart('workspace_id', 'string'), p.multipart('icon', 'string'), p.multipart('color', 'string')],
       openapi: oa('user', 'createBase'),
     },
     {
-      id: 'copyBaseFromWorkspace', method: 'POST', path: '/api/v2.1/dtable-copy/', credential: 'account', clauses: [], operation: 'Copy Base from Workspace',
+      id: 'copyBaseFromWorkspace', method: 'POST', path: '/api/v2.1/dtable-copy/', credential: 'account', clauses: ['ACCT-8'], operation: 'Copy Base from Workspace',
       params: [p.multipart('src_workspace_id', 'integer', true), p.multipart('name', 'string', true), p.multipart('dst_workspace_id', 'integer', true), p.multipart('is_copy_dataset_syncs', 'boolean')],
       openapi: oa('user', 'copyBaseFromWorkspace'),
     },
     {
       // The base is named in the body of the DELETE, not in the path.
-      id: 'deleteBase', method: 'DELETE', path: '/api/v2.1/workspace/{workspace_id}/dtable/', credential: 'account', clauses: [], operation: 'Delete Base',
+      id: 'deleteBase', method: 'DELETE', path: '/api/v2.1/workspace/{workspace_id}/dtable/', credential: 'account', clauses: ['ACCT-8'], operation: 'Delete Base',
       params: [WS_ID, p.multipart('name', 'string')], openapi: oa('user', 'deleteBase'),
     },
   ]),

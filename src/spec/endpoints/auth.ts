@@ -27,33 +27,33 @@ export const AUTH: readonly Endpoint[] = family('auth', 'account', 'compat', [
     params: [p.path('external_link_token')],
   },
   {
-    id: 'listApiTokens', method: 'GET', path: `${WS}/api-tokens/`, credential: 'account', clauses: ['AUTH-3'], operation: 'List API-Tokens',
+    id: 'listApiTokens', method: 'GET', path: `${WS}/api-tokens/`, credential: 'account', clauses: ['AUTH-3', 'AUTH-5'], operation: 'List API-Tokens',
     params: [...WS_BASE], openapi: oa('auth', 'listApiTokens'),
   },
   {
-    id: 'createApiToken', method: 'POST', path: `${WS}/api-tokens/`, credential: 'account', clauses: ['AUTH-3'], operation: 'Create API-Token',
+    id: 'createApiToken', method: 'POST', path: `${WS}/api-tokens/`, credential: 'account', clauses: ['AUTH-3', 'AUTH-5'], operation: 'Create API-Token',
     params: [...WS_BASE, p.form('app_name', 'string', true), p.form('permission', 'string', true, 'r or rw')],
     openapi: oa('auth', 'createApiToken'),
   },
   {
-    id: 'updateApiToken', method: 'PUT', path: `${WS}/api-tokens/{app_name}/`, credential: 'account', clauses: [], operation: 'Update API-Token',
+    id: 'updateApiToken', method: 'PUT', path: `${WS}/api-tokens/{app_name}/`, credential: 'account', clauses: ['AUTH-5'], operation: 'Update API-Token',
     params: [...WS_BASE, p.path('app_name'), p.multipart('permission', 'string', true, 'r or rw')],
     openapi: oa('auth', 'updateApiToken'),
   },
   {
-    id: 'deleteApiToken', method: 'DELETE', path: `${WS}/api-tokens/{app_name}/`, credential: 'account', clauses: ['AUTH-3'], operation: 'Delete API-Token',
+    id: 'deleteApiToken', method: 'DELETE', path: `${WS}/api-tokens/{app_name}/`, credential: 'account', clauses: ['AUTH-3', 'AUTH-5'], operation: 'Delete API-Token',
     params: [...WS_BASE, p.path('app_name')], openapi: oa('auth', 'deleteApiToken'),
   },
   {
     // The Python client's Account.get_base: a one-hour API token, then Get Base-Token with it.
-    id: 'createTempApiToken', method: 'GET', path: `${WS}/temp-api-token/`, credential: 'account', clauses: [], operation: 'Create API-Token (temporary)',
+    id: 'createTempApiToken', method: 'GET', path: `${WS}/temp-api-token/`, credential: 'account', clauses: ['AUTH-5'], operation: 'Create API-Token (temporary)',
     params: [...WS_BASE], openapi: oa('auth', 'createTempApiToken'),
   },
   {
     // user_account_operations.yaml, but under /api2/ like the token call, not /api/v2.1/ (so
     // not the `account` family of ROUTE-3): the Python client reads `email` from it after
     // logging in, to name the owner of a base it creates.
-    id: 'getAccountInfo', method: 'GET', path: '/api2/account/info/', credential: 'account', clauses: [], operation: 'Get Account Info',
+    id: 'getAccountInfo', method: 'GET', path: '/api2/account/info/', credential: 'account', clauses: ['ACCT-8'], operation: 'Get Account Info',
     params: [], openapi: oa('user', 'getAccountInfo'),
   },
 ]);

@@ -2,9 +2,10 @@
  * 200 answers of the file operations (file_operations.yaml). Disagreements, accepted both ways:
  * - custom-folder upload and download links: the OpenAPI wraps them in `dirent`; the Python
  *   client reads `upload_link`, `parent_path`, `relative_path` and `download_link` unwrapped
- *   (the reference server answers unwrapped too);
- * - custom-folder content: the OpenAPI shows `{dir, file}`; the reference server answers
- *   `{dirent_list}`, a shape no public source shows — not accepted here.
+ *   (the reference server answers as the OpenAPI shows, wrapped);
+ * - custom-folder content: the OpenAPI shows `{dir, file}` (the reference server's answer);
+ *   `{dirent_list}`, the key of seafile's directory listings and the reference server's
+ *   answer before, is accepted too.
  */
 import { z } from 'zod';
 import { success, time } from './common.js';
@@ -17,7 +18,7 @@ export const FILES_RESPONSES = {
   getUploadLink: z.looseObject({ upload_link: z.string(), workspace_id: z.number().int(), parent_path: z.string(), img_relative_path: z.string(), file_relative_path: z.string() }),
   getFileDownloadLink: downloadLink,
   deleteBaseAsset: success,
-  customFolderContent: z.looseObject({ dir: named, file: named }),
+  customFolderContent: z.union([z.looseObject({ dir: named, file: named }), z.looseObject({ dirent_list: z.array(z.looseObject({ obj_name: z.string(), is_file: z.boolean() })) })]),
   customFileMetadata: z.looseObject({ dirent: z.looseObject({ is_file: z.boolean(), obj_name: z.string(), file_size: z.number().int(), last_update: time, uuid: z.string() }) }),
   deleteBaseCustomFolderAsset: success,
   customUploadLink: z.union([z.looseObject({ dirent: customUpload.extend({ workspace_id: z.number().int() }) }), customUpload]),

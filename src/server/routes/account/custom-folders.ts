@@ -1,28 +1,20 @@
 /**
- * The base's custom folder (API-token auth): folder content, file metadata, upload link and
- * download link. The links are real: short-lived tokens for `/seafhttp/upload-api/{token}`
- * and `/seafhttp/files/{token}/{name}` (the file server's paths, outside the API and its
- * rate limits, as on the real service).
+ * The base's custom folder (API-token auth; ACCT-9): folder content, file metadata, upload
+ * and download links, deleting a file. Answers as file_operations.yaml shows them: content
+ * as `{dir, file}`, the links wrapped in `dirent`. The links are the file server's (files.ts),
+ * limited to the folder asked for.
  */
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { endpoint } from '../../../spec/index.js';
 import type { ServerContext } from '../../context.js';
-import { badRequest, forbidden, HttpError, notFound } from '../../errors.js';
+import { badRequest, notFound } from '../../errors.js';
 import { route } from '../../pipeline/hooks.js';
-import { cleanPath, getAsset, listDir, putAsset } from '../../store/account/assets.js';
-import type { ApiToken } from '../../store/store.js';
-import { formOf, rootOf, str } from './common.js';
+import { cleanPath, deleteAsset, getAsset, listDir } from '../../store/account/assets.js';
+import { grantLink } from '../../store/account/file-links.js';
+import { rootOf, str } from './common.js';
+import { apiTokenOf, filePath, writerOf } from './files.js';
 
-const LINK_MS = 3600_000;
 const ROOT = 'custom';
-
-interface Grant { baseUuid: string; path: string; kind: 'upload' | 'download'; expires: number }
-
-const apiTokenOf = (req: FastifyRequest): ApiToken => {
-  if (req.principal?.kind !== 'api') throw forbidden();
-  return req.principal.token;
-};
 
 /** `custom/<path>` from the client's path inside the custom folder ('/' when not given, unless required). */
 function customPath(raw: unknown, required = false): string {
@@ -31,27 +23,16 @@ function customPath(raw: unknown, required = false): string {
   return p ? `${ROOT}/${p}` : ROOT;
 }
 
-export function registerCustomFolders(app: FastifyInstance, ctx: ServerContext): void {
-  const grants = new Map<string, Grant>();
-  const grant = (g: Omit<Grant, 'expires'>) => {
-    const now = ctx.now();
-    for (const [k, v] of grants) if (v.expires <= now) grants.delete(k);
-    const token = randomBytes(16).toString('hex');
-    grants.set(token, { ...g, expires: now + LINK_MS });
-    return token;
-  };
-  const granted = (token: string, kind: Grant['kind']) => {
-    const g = grants.get(token);
-    if (!g || g.kind !== kind || g.expires <= ctx.now()) throw new HttpError(403, 'Token invalid or expired.', 'web');
-    return g;
-  };
+const inside = (path: string) => path.slice(ROOT.length) || '/';
 
+export function registerCustomFolders(app: FastifyInstance, ctx: ServerContext): void {
   route(app, ctx, endpoint('customFolderContent'), (req) => {
     const t = apiTokenOf(req);
     const dir = customPath((req.query as Record<string, unknown>).path);
     const list = listDir(ctx.db, t.base_uuid, dir);
-    if (!list && dir !== ROOT) throw notFound(`Folder ${dir.slice(ROOT.length) || '/'} not found.`, 'web');
-    return { dirent_list: list ?? [] };
+    if (!list && dir !== ROOT) throw notFound(`Folder ${inside(dir)} not found.`, 'web');
+    const names = (files: boolean) => (list ?? []).filter((d) => d.is_file === files).map((d) => ({ name: d.obj_name }));
+    return { dir: names(false), file: names(true) };
   });
 
   route(app, ctx, endpoint('customFileMetadata'), (req) => {
@@ -63,44 +44,31 @@ export function registerCustomFolders(app: FastifyInstance, ctx: ServerContext):
     if (!name && dir === ROOT) throw badRequest('name invalid: the path names the folder; give the file\'s name.', 'web');
     const path = name ? `${dir}/${name}` : dir;
     const a = getAsset(ctx.db, t.base_uuid, path);
-    if (!a) throw notFound(`File ${path.slice(ROOT.length)} not found.`, 'web');
+    if (!a) throw notFound(`File ${inside(path)} not found.`, 'web');
     return { dirent: { is_file: true, obj_name: path.split('/').pop()!, file_size: a.data.length, last_update: a.mtime, uuid: a.uuid } };
   });
 
   route(app, ctx, endpoint('customUploadLink'), (req) => {
-    const t = apiTokenOf(req);
-    if (t.permission !== 'rw') throw forbidden("You don't have permission to perform this operation on this base.");
+    const t = writerOf(req);
+    const base = ctx.store.base(t.base_uuid);
+    if (!base) throw notFound('dtable not found.', 'web');
     const dir = customPath((req.query as Record<string, unknown>).path);
-    const token = grant({ baseUuid: t.base_uuid, path: dir, kind: 'upload' });
-    return { upload_link: `${rootOf(req)}/seafhttp/upload-api/${token}`, parent_path: `/asset/${t.base_uuid}`, relative_path: dir };
+    const token = grantLink(ctx.db, base.uuid, dir, 'upload', ctx.now());
+    return { dirent: { upload_link: `${rootOf(req)}/seafhttp/upload-api/${token}`, workspace_id: base.workspaceId, parent_path: `/asset/${base.uuid}/${ROOT}`, relative_path: inside(dir) } };
   });
 
   route(app, ctx, endpoint('customDownloadLink'), (req) => {
     const t = apiTokenOf(req);
-    const path = customPath((req.query as Record<string, unknown>).path, true);
-    if (path === ROOT) throw badRequest('path invalid: the custom folder itself is not a file.', 'web');
-    if (!getAsset(ctx.db, t.base_uuid, path)) throw notFound(`File ${path.slice(ROOT.length)} not found.`, 'web');
-    const token = grant({ baseUuid: t.base_uuid, path, kind: 'download' });
-    return { download_link: `${rootOf(req)}/seafhttp/files/${token}/${encodeURIComponent(path.split('/').pop()!)}` };
+    const path = filePath((req.query as Record<string, unknown>).path, ROOT);
+    if (!getAsset(ctx.db, t.base_uuid, path)) throw notFound(`File ${inside(path)} not found.`, 'web');
+    const token = grantLink(ctx.db, t.base_uuid, path, 'download', ctx.now());
+    return { dirent: { download_link: `${rootOf(req)}/seafhttp/files/${token}/${encodeURIComponent(path.split('/').pop()!)}` } };
   });
 
-  // The file server: multipart `file`, optional `relative_path` (must stay in the granted folder).
-  app.post('/seafhttp/upload-api/:token', (req) => {
-    const g = granted((req.params as { token: string }).token, 'upload');
-    const { fields, files } = formOf(req);
-    const file = files.file;
-    if (!file) throw badRequest('file invalid.', 'web');
-    const rel = cleanPath(typeof fields.relative_path === 'string' ? fields.relative_path : g.path);
-    const name = cleanPath(file.filename);
-    if (rel === undefined || !name || name.includes('/') || (rel !== g.path && !rel.startsWith(`${g.path}/`))) throw badRequest('relative_path invalid.', 'web');
-    const a = putAsset(ctx.db, g.baseUuid, `${rel}/${name}`, file.data, ctx.now());
-    return [{ name, size: a.data.length, id: a.uuid }];
-  });
-
-  app.get('/seafhttp/files/:token/:name', (req, reply) => {
-    const g = granted((req.params as { token: string }).token, 'download');
-    const a = getAsset(ctx.db, g.baseUuid, g.path);
-    if (!a) throw notFound('File not found.', 'web');
-    return reply.type('application/octet-stream').header('content-disposition', `attachment; filename="${encodeURIComponent(g.path.split('/').pop()!)}"`).send(a.data);
+  route(app, ctx, endpoint('deleteBaseCustomFolderAsset'), (req) => {
+    const t = writerOf(req);
+    const path = filePath((req.query as Record<string, unknown>).path, ROOT);
+    if (!deleteAsset(ctx.db, t.base_uuid, path)) throw notFound(`File ${inside(path)} not found.`, 'web');
+    return { success: true };
   });
 }

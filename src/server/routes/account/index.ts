@@ -10,8 +10,10 @@ import { ensureAccountSchema } from '../../store/account/schema.js';
 import '../../store/account/seed.js';
 import { WebhookDelivery } from '../../webhooks/delivery.js';
 import { registerApps } from './apps.js';
+import { registerBases } from './bases.js';
 import { registerCustomFolders } from './custom-folders.js';
 import { registerExport } from './export.js';
+import { registerFiles } from './files.js';
 import { registerImport } from './import.js';
 import { registerLogo } from './logo.js';
 import { registerLogs } from './logs.js';
@@ -20,6 +22,7 @@ import type { AccountServices } from './services.js';
 import { registerTeam } from './team.js';
 import { registerUsers } from './users.js';
 import { registerWebhooks } from './webhooks.js';
+import { registerWorkspaces } from './workspaces.js';
 
 export function registerAccount(app: FastifyInstance, ctx: ServerContext): void {
   ensureAccountSchema(ctx.db);
@@ -40,6 +43,9 @@ export function registerAccount(app: FastifyInstance, ctx: ServerContext): void 
   registerSearch(app, ctx);
   registerExport(app, ctx);
   registerImport(app, ctx);
+  registerFiles(app, ctx);
   registerCustomFolders(app, ctx);
+  registerWorkspaces(app, ctx);
+  registerBases(app, ctx);
   registerWebhooks(app, ctx, s);
 }

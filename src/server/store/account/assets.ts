@@ -46,3 +46,16 @@ export function listDir(db: Db, baseUuid: string, dir: string): Dirent[] | undef
   }
   return [...out.values()];
 }
+
+/** Remove one file; false if there was none. */
+export const deleteAsset = (db: Db, baseUuid: string, path: string): boolean =>
+  prep(db, 'DELETE FROM assets WHERE base_uuid = ? AND path = ?').run(baseUuid, path).changes > 0;
+
+/** `name` in `dir`, or the first of `name (1).ext`, `name (2).ext`… that is free (an upload without `replace`). */
+export function freeName(db: Db, baseUuid: string, dir: string, name: string): string {
+  const at = (n: string) => (dir ? `${dir}/${n}` : n);
+  if (!getAsset(db, baseUuid, at(name))) return name;
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  for (let i = 1; ; i++) if (!getAsset(db, baseUuid, at(`${stem} (${i})${ext}`))) return `${stem} (${i})${ext}`;
+}
