@@ -21,7 +21,7 @@ export function runRoot(pkgDir) {
   if (!inNodeModules(pkgDir) || process.env.CONFHARNESS_NO_MATERIALIZE === '1') return pkgDir;
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
   const key = createHash('sha256').update(realpathSync(pkgDir)).update(pkg.version).update(readFileSync(join(pkgDir, 'package.json'))).digest('hex').slice(0, 12);
-  const cache = process.env.CONFORMANCE_CACHE_DIR || (process.env.XDG_CACHE_HOME ? join(process.env.XDG_CACHE_HOME, 'base-data-conformance') : existsSync(homedir()) ? join(homedir(), '.cache', 'base-data-conformance') : join(tmpdir(), 'base-data-conformance'));
+  const cache = process.env.CONFHARNESS_CACHE_DIR || (process.env.XDG_CACHE_HOME ? join(process.env.XDG_CACHE_HOME, 'base-data-conformance') : existsSync(homedir()) ? join(homedir(), '.cache', 'base-data-conformance') : join(tmpdir(), 'base-data-conformance'));
   const root = join(cache, `${pkg.version}-${key}`);
   if (existsSync(join(root, '.complete'))) return root;
   // Built beside its final place and renamed into it: two CLIs starting at once never see half a copy.

@@ -1,0 +1,90 @@
+/**
+ * Into implementers' CI in one step. The package: `npm pack` holds what a user runs and no
+ * tests or benchmarks, and installed into a fresh folder it runs — the embedded run, `serve
+ * --json`, a run against that server by descriptor, `load --emit` — so a file missing from
+ * the package fails here. The GitHub Action and the example workflow pass a validator for
+ * Action and workflow files, and the README documents every input with its default.
+ *
+ * The install reuses the repository's compiled better-sqlite3 (`--ignore-scripts`, then its
+ * build copied in): a native build takes minutes on two cores and tests npm, not the package.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { validateAction, validateWorkflow } from '@action-validator/core';
+import { expect, test } from '@playwright/test';
+import { ROOT, tempDir } from './helpers/cli.js';
+import { readResults } from './helpers/reports.js';
+
+interface Packed { filename: string; size: number; unpackedSize: number; files: { path: string }[] }
+
+function pack(into: string): Packed {
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', into], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return (JSON.parse(out) as Packed[])[0]!;
+}
+
+test('npm pack holds what a user runs, no tests or benchmarks, and its size is stated in the README', () => {
+  const p = pack(tempDir('pack'));
+  const files = p.files.map((f) => f.path);
+  for (const f of ['bin/conformance.js', 'bin/materialize.js', 'src/cli/main.ts', 'src/runner/playwright.config.ts', 'suites/routes.spec.ts', 'load/scenarios/capacity.ts', 'load/lib/target.ts', 'spec/clauses.md', 'spec/clauses-extended.md', 'spec/openapi-operations.json', 'package.json', 'README.md']) {
+    expect(files, f).toContain(f);
+  }
+  const unwanted = files.filter((f) => /\.test\.ts$|^test\/|^bench\/|^src\/server\/test\/|^load\/bench\/|^fixtures\/|^scripts\//.test(f));
+  expect(unwanted).toEqual([]);
+  const kb = (n: number) => `${Math.round(n / 1024)} kB`;
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const stated = /the package: ([\d,]+) kB packed, ([\d.]+) MB unpacked/.exec(readme);
+  expect(stated, 'the README states the package size').not.toBeNull();
+  expect(Math.abs(Number(stated![1]!.replace(/,/g, '')) - p.size / 1024), `README says ${stated![1]} kB, npm pack gives ${kb(p.size)}`).toBeLessThan(50);
+});
+
+test('installed from the tarball in a fresh folder: run (embedded), serve --json, run --target-file against it, load --emit', async () => {
+  test.setTimeout(600_000);
+  const dir = tempDir('install');
+  const p = pack(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'an-implementers-ci', version: '1.0.0', private: true }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(dir, p.filename)], { cwd: dir, stdio: 'ignore', timeout: 400_000 });
+  cpSync(join(ROOT, 'node_modules', 'better-sqlite3', 'build'), join(dir, 'node_modules', 'better-sqlite3', 'build'), { recursive: true });
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('CONFHARNESS_'))), CONFHARNESS_CACHE_DIR: join(dir, 'cache'), FORCE_COLOR: '0' };
+  const npx = (args: string[]) => execFileSync('npx', ['--no-install', 'conformance', ...args], { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 });
+
+  expect(npx(['--version'])).toMatch(/^base-data-conformance \d+\.\d+\.\d+ \(specification 6\.2\+[0-9a-f]{12}, clause table [0-9a-f]{12}\)/);
+
+  npx(['run', '--clauses', 'ROUTE-4,SQL-1', '--report-dir', join(dir, 'embedded')]);
+  expect(readResults(join(dir, 'embedded')).totals).toMatchObject({ fail: 0, error: 0 });
+
+  const served = spawn('npx', ['--no-install', 'conformance', 'serve', '--json'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const t = setTimeout(() => reject(new Error('serve --json printed no descriptor')), 120_000);
+      served.stdout.on('data', (d: Buffer) => { out += d; if (out.includes('\n')) { clearTimeout(t); resolve(out.split('\n')[0]!); } });
+    });
+    const descriptor = JSON.parse(line) as { url: string };
+    expect(descriptor.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    writeFileSync(join(dir, 'target.json'), line);
+    npx(['run', '--target-file', join(dir, 'target.json'), '--clauses', 'ROUTE-4,AUTH-3', '--report-dir', join(dir, 'against-serve')]);
+    expect(readResults(join(dir, 'against-serve')).run.target).toBe(descriptor.url);
+  } finally {
+    served.kill('SIGINT');
+  }
+
+  npx(['load', '--emit', join(dir, 'k6')]);
+  const emitted = readdirSync(join(dir, 'k6'));
+  expect(emitted.filter((f) => f.endsWith('.js')).length).toBeGreaterThanOrEqual(5);
+  expect(existsSync(join(dir, 'cache')), 'the harness ran from its copy outside node_modules').toBe(true);
+});
+
+test('action.yml and the example workflow pass the validator; the README shows that workflow and every input with its default', () => {
+  const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
+  const workflow = readFileSync(join(ROOT, 'examples', 'conformance.yml'), 'utf8');
+  expect(validateAction(action).errors).toEqual([]);
+  expect(validateWorkflow(workflow).errors).toEqual([]);
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  expect(readme, 'the README\'s "In your CI" is exactly examples/conformance.yml').toContain(`\`\`\`yaml\n${workflow}\`\`\``);
+  const inputs = [...action.matchAll(/^ {2}([a-z-]+):\n {4}description: .*\n {4}required: false\n {4}default: (.*)$/gm)].map((m) => [m[1]!, m[2]!.replace(/^'(.*)'$/, '$1')] as const);
+  expect(inputs.length).toBeGreaterThanOrEqual(8);
+  for (const [name, dflt] of inputs) expect(readme, `input ${name}`).toMatch(new RegExp(`\\| \`${name}\` \\| ${dflt === '' ? 'empty' : `\`${dflt.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``} \\|`));
+  // The validator is not a rubber stamp: a composite `run` step without its `shell` is refused.
+  expect(validateAction(action.replace('      shell: bash\n', '')).errors.length).toBeGreaterThan(0);
+});
