@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { cli, ROOT, tempDir } from './helpers/cli.js';
+import { identity } from '../src/spec/identity.js';
 import { htmlTests, readResults } from './helpers/reports.js';
 
 const SUITES = { CONFHARNESS_SUITES_DIR: join(ROOT, 'test', 'suites', 'outcomes') };
@@ -46,6 +47,10 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   expect(byTitle('fixture')).toMatchObject({ outcome: 'error', cause: 'fixture' });
   expect(byTitle('error')).toMatchObject({ outcome: 'error', cause: 'bad-json' });
   expect(results.runErrors).toEqual([]);
+  // The verdict names its judge in every output, with what the target was held to.
+  const judge = identity();
+  expect(results.tool).toEqual(judge);
+  expect(results.run).toMatchObject({ apiVersion: '6.2', edition: 'self-hosted' });
   expect(results.tests.find((t) => t.outcome === 'skip')?.message).toBe('needs a second base (deliberate skip)');
   expect(results.tests.find((t) => t.title.endsWith('vacuous'))?.message).toMatch(/^vacuous-pass guard/);
 
@@ -56,6 +61,7 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   expect(xml.match(/<error /g)).toHaveLength(5);
   expect(xml).toMatch(/<testsuites [^>]*tests="10" failures="3" errors="5"/);
   expect(xml).toContain('<error type="harness-bug"');
+  for (const [n, v] of [['harness.version', judge.version], ['spec.revision', judge.specRevision], ['clauses.hash', judge.clauseTableHash], ['held.release', '6.2'], ['held.edition', 'self-hosted']]) expect(xml).toContain(`<property name="${n}" value="${v}"/>`);
   expect(xml).toContain('<error type="fixture"');
   expect(xml).toContain('<error type="bad-json"');
   expect(xml).toContain('<error type="timeout"');
@@ -70,6 +76,8 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   expect(md).toMatch(/\| ROUTE-7 \| ⏭️ skip \|/);
   expect(md).toMatch(/\| ROUTE-1 \| ▫️ not covered \|/);
   expect(readFileSync(summary, 'utf8')).toBe(md);
+  expect(md).toContain(`Judged by ${judge.name} ${judge.version} (specification ${judge.specRevision}, clause table ${judge.clauseTableHash}).`);
+  expect(readFileSync(join(reports, 'html', 'index.html'), 'utf8')).toContain(`Judged by ${judge.name} ${judge.version}, specification ${judge.specRevision}, clause table ${judge.clauseTableHash}.`);
 
   // Terminal: per check and in the summary, failures and errors named apart.
   expect(r.stdout).toMatch(/✘ fail +ROUTE-5 selftest: fail/);
