@@ -32,10 +32,10 @@ export function newOptionId(taken: Iterable<string>): string {
 export function newOption(existing: readonly SelectOption[], name: string, given: Record<string, unknown> = {}, withId = true): SelectOption {
   const color = typeof given.color === 'string' ? given.color : OPTION_COLORS[existing.length % OPTION_COLORS.length]!;
   const textColor = typeof given.textColor === 'string' ? given.textColor : TEXT_COLOR;
-  const option: SelectOption = { ...given, name, color, textColor, id: '' };
-  if (!withId) { delete (option as Partial<SelectOption>).id; return option; }
-  const id = typeof given.id === 'string' && given.id !== '' && !existing.some((o) => o.id === given.id) ? given.id : newOptionId(existing.map((o) => o.id));
-  return { ...option, id };
+  const kept = typeof given.id === 'string' && given.id !== '' && !existing.some((o) => o.id === given.id) ? given.id : undefined;
+  // `withId` false: the mutant that gives no id to an option that came without one.
+  const id = kept ?? (withId ? newOptionId(existing.map((o) => o.id)) : undefined);
+  return { ...given, name, color, textColor, ...(id === undefined ? {} : { id }) } as SelectOption;
 }
 
 /** Checked option definitions (`[{name, color?, textColor?, id?}]`), appended after `existing`. */
