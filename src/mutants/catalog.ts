@@ -11,6 +11,7 @@
  * (src/server/routes/zombies.ts).
  */
 import { ACCOUNTS_MUTANTS } from './catalog-accounts.js';
+import { BASE_STRUCTURE_MUTANTS } from './catalog-base-structure.js';
 import { m, type Mutant } from './mutant.js';
 
 export type { Mutant };
@@ -91,6 +92,7 @@ export const MUTANTS: readonly Mutant[] = [
   m('HOOK-1', 'webhook-bad-signature', ['webhook-bad-signature'], 'Webhook signature computed over another serialisation than the body sent.'),
   m('HOOK-1', 'webhook-no-delivery', ['webhook-no-delivery'], 'Webhooks are registered but row changes are never delivered.'),
   ...ACCOUNTS_MUTANTS,
+  ...BASE_STRUCTURE_MUTANTS,
 ];
 
 /** Mutants whose id or clause matches a glob list (`RATE-*,sql-*`) or a /regular expression/. */

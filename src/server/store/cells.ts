@@ -9,6 +9,7 @@
 import type { Behaviour } from '../../spec/index.js';
 import { cachedStatement, qid, type Db } from './db.js';
 import { evaluateFormula } from './formula.js';
+import { linkFormulaValue } from './link-formula.js';
 import { linkData, linkedIds, linkSide } from './links.js';
 import { physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
 import { decoderOf } from './values.js';
@@ -145,24 +146,6 @@ function linkFormula(ctx: ReadContext, table: TableMeta, col: ColumnMeta, links:
   const linkCol = table.columns.find((c) => c.type === 'link' && (c.key === d.link_column_key || c.name === d.link_column || c.key === d.link_column));
   const l = linkCol && links.get(linkCol.key);
   if (!l) return null;
-  const ids = l.ids.get(rowId) ?? [];
-  const formula = String(d.formula ?? 'count_links');
   const typed = ctx.behaviour.linkFormulaTyped && !ctx.faults.has('link-formula-as-string');
-  if (formula === 'count_links') return typed ? ids.length : String(ids.length);
-  const target = l.other?.columns.find((c) => c.key === d.level1_linked_column_key || c.name === d.level1_linked_column || c.key === d.level1_linked_column);
-  const values = ids.map((id) => displayOf(l, id, target?.key)).filter((v) => v !== null && v !== undefined);
-  const numbers = values.map(Number).filter((n) => Number.isFinite(n));
-  let result: unknown;
-  switch (formula) {
-    case 'rollup': {
-      const m = String(d.summary_method ?? 'sum');
-      result = numbers.length === 0 ? null : m === 'max' ? Math.max(...numbers) : m === 'min' ? Math.min(...numbers) : m === 'average' ? numbers.reduce((a, x) => a + x, 0) / numbers.length : m === 'count' ? numbers.length : numbers.reduce((a, x) => a + x, 0);
-      break;
-    }
-    case 'findmax': result = numbers.length ? [Math.max(...numbers)] : []; break;
-    case 'findmin': result = numbers.length ? [Math.min(...numbers)] : []; break;
-    default: result = values; // lookup
-  }
-  if (typed) return result;
-  return Array.isArray(result) ? result.join(', ') : result === null ? null : String(result);
+  return linkFormulaValue(d, l.other, l.ids.get(rowId) ?? [], (id, target) => displayOf(l, id, target?.key), typed);
 }

@@ -14,18 +14,32 @@ export interface ColumnMeta {
   permission_type: string;
   permitted_users: string[];
   description: string | null;
+  /** Set by freeze_column (metadata only). */
+  frozen?: boolean;
 }
 
-export type FilterPredicate = 'is' | 'is_not' | 'contains' | 'does_not_contain' | 'is_empty' | 'is_not_empty' | 'greater' | 'less' | 'greater_or_equal' | 'less_or_equal';
-export interface ViewFilter { column_key: string; filter_predicate: FilterPredicate; filter_term: unknown }
+/**
+ * A view's filter as stored: what the client sent, its column named by key. The predicate is
+ * kept as written (`equal`, `is empty`…) so the view reads back as created; view-query.ts
+ * reads its meaning.
+ */
+export interface ViewFilter { column_key: string; filter_predicate: string; filter_term: unknown; filter_term_modifier?: string }
+/** A sort or group of a view: `up` ascending, `down` descending. */
+export interface ViewSort { column_key: string; sort_type: 'up' | 'down'; [extra: string]: unknown }
 
 export interface ViewMeta {
   _id: string;
   name: string;
-  type: 'table';
+  /** `table`, or `archive` for a big-data view. */
+  type: string;
+  /** Absent in bases saved before views could be locked. */
+  is_locked?: boolean;
   filter_conjunction: 'And' | 'Or';
   filters: ViewFilter[];
-  sorts: unknown[];
+  sorts: ViewSort[];
+  /** Absent in bases saved before groups were kept. */
+  groupbys?: ViewSort[];
+  /** Column keys the view does not show. */
   hidden_columns: string[];
 }
 
@@ -101,7 +115,7 @@ export function newColumn(key: string, name: string, type: ColumnType, data: Rec
 }
 
 export function defaultView(id = '0000'): ViewMeta {
-  return { _id: id, name: 'Default View', type: 'table', filter_conjunction: 'And', filters: [], sorts: [], hidden_columns: [] };
+  return { _id: id, name: 'Default View', type: 'table', is_locked: false, filter_conjunction: 'And', filters: [], sorts: [], groupbys: [], hidden_columns: [] };
 }
 
 /** Timestamps as the real service writes them: `2021-03-10T16:19:31.761+00:00`. */

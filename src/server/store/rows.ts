@@ -11,6 +11,7 @@ import type { CellChange, RowChange, RowEvents } from './events.js';
 import { dropLinksOfRows } from './links.js';
 import { findColumn, isoNow, newRowId, physColumn, type Base, type ColumnMeta, type TableMeta, type ViewMeta } from './model.js';
 import { saveMeta, withMetaRollback } from './schema.js';
+import { hiddenKeys, viewOrder, viewWhere } from './view-query.js';
 import { encodeValue, looseStored, type Stored } from './values.js';
 
 export interface RowsContext extends ReadContext {
@@ -19,40 +20,23 @@ export interface RowsContext extends ReadContext {
 
 const INTERNAL: Record<string, string> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
 
-/** SQL for a view's filters over the physical table. */
-function viewWhere(table: TableMeta, view: ViewMeta | undefined): { sql: string; params: unknown[] } {
-  if (!view || view.filters.length === 0) return { sql: '', params: [] };
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  for (const f of view.filters) {
-    const col = table.columns.find((c) => c.key === f.column_key);
-    if (!col) continue;
-    const ref = INTERNAL[col.type] ?? qid(physColumn(col.key));
-    const term = typeof f.filter_term === 'boolean' ? (f.filter_term ? 1 : 0) : f.filter_term;
-    const isArray = col.type === 'multiple-select' || col.type === 'collaborator';
-    switch (f.filter_predicate) {
-      case 'is': parts.push(isArray ? `EXISTS (SELECT 1 FROM json_each(${ref}) WHERE value = ?)` : `${ref} = ?`); params.push(term); break;
-      case 'is_not': parts.push(isArray ? `NOT EXISTS (SELECT 1 FROM json_each(${ref}) WHERE value = ?)` : `(${ref} IS NULL OR ${ref} != ?)`); params.push(term); break;
-      case 'contains': parts.push(`${ref} LIKE '%' || ? || '%'`); params.push(term); break;
-      case 'does_not_contain': parts.push(`(${ref} IS NULL OR ${ref} NOT LIKE '%' || ? || '%')`); params.push(term); break;
-      case 'is_empty': parts.push(`(${ref} IS NULL OR ${ref} = '' OR ${ref} = '[]')`); break;
-      case 'is_not_empty': parts.push(`(${ref} IS NOT NULL AND ${ref} != '' AND ${ref} != '[]')`); break;
-      case 'greater': parts.push(`${ref} > ?`); params.push(term); break;
-      case 'less': parts.push(`${ref} < ?`); params.push(term); break;
-      case 'greater_or_equal': parts.push(`${ref} >= ?`); params.push(term); break;
-      case 'less_or_equal': parts.push(`${ref} <= ?`); params.push(term); break;
-    }
-  }
-  return parts.length ? { sql: `WHERE ${parts.join(view.filter_conjunction === 'Or' ? ' OR ' : ' AND ')}`, params } : { sql: '', params: [] };
-}
-
 export interface ListQuery { start: number; limit: number; view?: ViewMeta; orderBy?: ColumnMeta; descending?: boolean; byName: boolean }
 
 export function listRows(ctx: RowsContext, base: Base, table: TableMeta, q: ListQuery): ApiRow[] {
   const where = viewWhere(table, q.view);
-  const order = q.orderBy ? `${INTERNAL[q.orderBy.type] ?? qid(physColumn(q.orderBy.key))} ${q.descending ? 'DESC' : 'ASC'}, rowid` : 'rowid';
-  const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, [...where.params, q.limit, q.start]);
-  return materialise(ctx, base, table, phys, { byName: q.byName });
+  // Mutant (BASE-1): the row list keeps the table's order whatever the view's sorts say.
+  const sorted = ctx.faults.has('view-sorts-ignored') ? { sql: '', params: [] } : viewOrder(table, q.view);
+  const order = q.orderBy ? `${INTERNAL[q.orderBy.type] ?? qid(physColumn(q.orderBy.key))} ${q.descending ? 'DESC' : 'ASC'}, rowid` : sorted.sql ? `${sorted.sql}, rowid` : 'rowid';
+  const params = [...where.params, ...(q.orderBy ? [] : sorted.params), q.limit, q.start];
+  const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, params);
+  const rows = materialise(ctx, base, table, phys, { byName: q.byName });
+  // A view shows its visible columns only (api-shapes §2.1); mutant (BASE-1): the hidden ones too.
+  const hidden = hiddenKeys(q.view);
+  if (hidden.size && !ctx.faults.has('view-shows-hidden-columns')) {
+    const outs = table.columns.filter((c) => hidden.has(c.key)).map((c) => (q.byName ? c.name : c.key));
+    for (const row of rows) for (const k of outs) delete row[k];
+  }
+  return rows;
 }
 
 export function getRow(ctx: RowsContext, base: Base, table: TableMeta, rowId: string, byName: boolean): ApiRow {

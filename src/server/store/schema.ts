@@ -7,11 +7,16 @@ import { badRequest } from '../errors.js';
 import { nameProblem } from '../text.js';
 import { qid, type Db } from './db.js';
 import { checkFormula } from './formula.js';
+import { linkFormulaData } from './link-formula.js';
 import { dropLink, type LinkData } from './links.js';
-import { defaultView, findColumn, findTable, newColumn, physColumn, shortId, type Base, type ColumnMeta, type TableMeta, type ViewFilter, type ViewMeta } from './model.js';
+import { defaultView, findColumn, findTable, newColumn, physColumn, shortId, type Base, type ColumnMeta, type TableMeta } from './model.js';
+import { parseOptions, SELECT_TYPES } from './options.js';
+
+/** What structure changes need: the database, and the fault switches (mutants) in force. */
+export interface SchemaContext { db: Db; faults: ReadonlySet<string> }
 
 /** Column types with a physical SQLite column (the others are computed). */
-const STORED = (t: ColumnType) => !['link', 'link-formula', 'formula', 'ctime', 'mtime', 'creator', 'last-modifier'].includes(t);
+export const STORED = (t: ColumnType) => !['link', 'link-formula', 'formula', 'ctime', 'mtime', 'creator', 'last-modifier'].includes(t);
 
 export function saveMeta(db: Db, base: Base): void {
   db.prepare('UPDATE bases SET meta = ?, updated_at = ? WHERE uuid = ?').run(JSON.stringify(base.meta), new Date().toISOString(), base.uuid);
@@ -33,7 +38,7 @@ export function withMetaRollback<T>(base: Base, fn: () => T): T {
   }
 }
 
-function createPhysTable(db: Db, phys: string): void {
+export function createPhysTable(db: Db, phys: string): void {
   db.exec(`CREATE TABLE ${qid(phys)} (
     _id TEXT PRIMARY KEY NOT NULL DEFAULT (lower(hex(randomblob(11)))),
     _ctime TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')),
@@ -46,49 +51,60 @@ function createPhysTable(db: Db, phys: string): void {
 
 export interface ColumnInput { column_name?: unknown; column_type?: unknown; column_data?: unknown }
 
-/** Validate a column definition against the table it is added to. */
-function columnFrom(base: Base, table: TableMeta, input: ColumnInput): ColumnMeta {
-  const name = input.column_name;
-  const type = input.column_type ?? 'text';
-  if (typeof name !== 'string' || name.trim() === '') throw badRequest('column_name is required');
+const dataError = (msg: string) => badRequest(`column_data: ${msg}`, 'gateway', { error_type: 'column_data_error' });
+
+/** A column name a table can take: not empty, not reserved, not taken (by another column than `self`). */
+export function checkColumnName(table: TableMeta, name: unknown, field = 'column_name', self?: ColumnMeta): string {
+  if (typeof name !== 'string' || name.trim() === '') throw badRequest(`${field} is required`);
   const bad = nameProblem(name);
-  if (bad) throw badRequest(`column_name ${bad}`);
-  if (typeof type !== 'string' || !isColumnType(type)) throw badRequest(`column_type ${JSON.stringify(type)} is not supported`);
+  if (bad) throw badRequest(`${field} ${bad}`);
   if (name.startsWith('_')) throw badRequest(`column name ${name} is reserved`);
-  if (table.columns.some((c) => c.name === name)) throw badRequest(`column ${name} exists`);
-  if (input.column_data !== undefined && input.column_data !== null && (typeof input.column_data !== 'object' || Array.isArray(input.column_data))) {
-    throw badRequest('column_data must be an object', 'gateway', { error_type: 'column_data_error' });
-  }
-  const data = { ...((input.column_data as Record<string, unknown> | null | undefined) ?? {}) };
-  const col = newColumn(shortId(table.columns.map((c) => c.key)), name, type, Object.keys(data).length ? data : null);
+  if (table.columns.some((c) => c.name === name && c !== self)) throw badRequest(`column ${name} exists`, 'gateway', { error_type: 'column_already_exists' });
+  return name;
+}
+
+/**
+ * The data and flags of a column of `type` in `table` from a client's column_data: formulas
+ * checked, link-formula references keyed, select options given ids (the real service gives
+ * every option one), auto-number defaults filled. Writes `col`; `col.key` must be set.
+ */
+export function applyColumnData(ctx: SchemaContext, base: Base, table: TableMeta, col: ColumnMeta, type: ColumnType, raw: unknown): void {
+  if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) throw dataError('must be an object');
+  const data = { ...((raw as Record<string, unknown> | null | undefined) ?? {}) };
+  col.type = type;
+  col.data = Object.keys(data).length ? data : null;
+  col.editable = !['formula', 'link-formula', 'ctime', 'mtime', 'creator', 'last-modifier'].includes(type);
   if (type === 'formula') {
-    const err = checkFormula(String(data.formula ?? ''), table.columns.map((c) => c.name));
-    if (err) throw badRequest(`column_data: formula ${err}`, 'gateway', { error_type: 'column_data_error' });
-    col.editable = false;
+    const err = checkFormula(String(data.formula ?? ''), table.columns.filter((c) => c !== col).map((c) => c.name));
+    if (err) throw dataError(`formula ${err}`);
   }
-  if (type === 'link-formula') {
-    const link = table.columns.find((c) => c.type === 'link' && [c.name, c.key].includes(String(data.link_column ?? data.link_column_key)));
-    if (!link) throw badRequest('column_data: link_column must name a link column of the table', 'gateway', { error_type: 'column_data_error' });
-    data.link_column_key = link.key;
-    data.formula ??= 'count_links';
-    col.data = data;
-    col.editable = false;
+  if (type === 'link-formula') col.data = linkFormulaData(base, table, data);
+  if (SELECT_TYPES.has(type) && data.options !== undefined) {
+    data.options = parseOptions(data.options, [], 'column_data.options', !ctx.faults.has('select-options-without-ids')); // mutant (BASE-3): options without ids
   }
   if (type === 'auto-number') col.data = { format: '0000', digits: 4, prefix_type: null, prefix: null, max_used_auto_number: 0, ...data };
-  if (['ctime', 'mtime', 'creator', 'last-modifier', 'link-formula'].includes(type)) col.editable = false;
+}
+
+/** Validate a column definition against the table it is added to. */
+function columnFrom(ctx: SchemaContext, base: Base, table: TableMeta, input: ColumnInput): ColumnMeta {
+  const name = checkColumnName(table, input.column_name);
+  const type = input.column_type ?? 'text';
+  if (typeof type !== 'string' || !isColumnType(type)) throw badRequest(`column_type ${JSON.stringify(type)} is not supported`);
+  const col = newColumn(shortId(table.columns.map((c) => c.key)), name, type, null);
+  applyColumnData(ctx, base, table, col, type, input.column_data);
   return col;
 }
 
-function addPhysColumn(db: Db, table: TableMeta, col: ColumnMeta): void {
+export function addPhysColumn(db: Db, table: TableMeta, col: ColumnMeta): void {
   if (STORED(col.type)) db.exec(`ALTER TABLE ${qid(table.phys)} ADD COLUMN ${qid(physColumn(col.key))}`);
 }
 
 /** A link column and its twin in the other table (the real service creates both). */
-function addLinkColumns(db: Db, base: Base, table: TableMeta, input: ColumnInput): ColumnMeta {
+function addLinkColumns(ctx: SchemaContext, base: Base, table: TableMeta, input: ColumnInput): ColumnMeta {
   const data = (input.column_data ?? {}) as Record<string, unknown>;
   const other = findTable(base.meta, String(data.other_table ?? data.other_table_id ?? ''));
   if (!other) throw badRequest('column_data: other_table must name a table of the base', 'gateway', { error_type: 'column_data_error' });
-  const col = columnFrom(base, table, { ...input, column_data: null });
+  const col = columnFrom(ctx, base, table, { ...input, column_data: null });
   const linkId = shortId(base.meta.tables.flatMap((t) => t.columns.filter((c) => c.type === 'link').map((c) => String(c.data?.link_id))));
   const link: LinkData = { link_id: linkId, table_id: table._id, other_table_id: other._id, display_column_key: other.columns[0]?.key ?? '0000', is_multiple: true };
   col.data = { ...link, is_internal_link: true, is_row_from_view: false, other_view_id: '' };
@@ -102,21 +118,26 @@ function addLinkColumns(db: Db, base: Base, table: TableMeta, input: ColumnInput
   return col;
 }
 
-export function addColumn(db: Db, base: Base, table: TableMeta, input: ColumnInput): ColumnMeta {
+/** A new column, at the end or after the `anchor` column (name or key). */
+export function addColumn(ctx: SchemaContext, base: Base, table: TableMeta, input: ColumnInput, anchor?: unknown): ColumnMeta {
   let col: ColumnMeta;
-  withMetaRollback(base, () => db.transaction(() => {
-    if (input.column_type === 'link') col = addLinkColumns(db, base, table, input);
+  const after = anchor === undefined || anchor === null || anchor === '' ? undefined : typeof anchor === 'string' ? findColumn(table, anchor) : undefined;
+  if (anchor !== undefined && anchor !== null && anchor !== '' && !after) throw badRequest(`anchor_column ${JSON.stringify(anchor)} not found`);
+  withMetaRollback(base, () => ctx.db.transaction(() => {
+    if (input.column_type === 'link') col = addLinkColumns(ctx, base, table, input);
     else {
-      col = columnFrom(base, table, input);
-      addPhysColumn(db, table, col);
+      col = columnFrom(ctx, base, table, input);
+      addPhysColumn(ctx.db, table, col);
       table.columns.push(col);
     }
-    saveMeta(db, base);
+    if (after) table.columns.splice(table.columns.indexOf(after) + 1, 0, table.columns.splice(table.columns.indexOf(col), 1)[0]!);
+    saveMeta(ctx.db, base);
   })());
   return col!;
 }
 
-export function createTable(db: Db, base: Base, name: unknown, columns: unknown): TableMeta {
+export function createTable(ctx: SchemaContext, base: Base, name: unknown, columns: unknown): TableMeta {
+  const db = ctx.db;
   if (typeof name !== 'string' || name.trim() === '') throw badRequest('table_name is required');
   const bad = nameProblem(name);
   if (bad) throw badRequest(`table_name ${bad}`);
@@ -131,9 +152,9 @@ export function createTable(db: Db, base: Base, name: unknown, columns: unknown)
     base.meta.tables.push(table);
     for (const def of defs) {
       if (typeof def !== 'object' || def === null) throw badRequest('each column must be an object');
-      if (def.column_type === 'link') addLinkColumns(db, base, table, def);
+      if (def.column_type === 'link') addLinkColumns(ctx, base, table, def);
       else {
-        const col = columnFrom(base, table, def);
+        const col = columnFrom(ctx, base, table, def);
         addPhysColumn(db, table, col);
         table.columns.push(col);
       }
@@ -155,31 +176,4 @@ export function deleteTable(db: Db, base: Base, table: TableMeta): void {
     for (const c of table.columns.filter((x) => x.type === 'link')) dropLink(db, base, String(c.data?.link_id));
     saveMeta(db, base);
   })());
-}
-
-const INTERNAL_TYPES = new Set(['ctime', 'mtime', 'creator', 'last-modifier']);
-const PREDICATES = new Set(['is', 'is_not', 'contains', 'does_not_contain', 'is_empty', 'is_not_empty', 'greater', 'less', 'greater_or_equal', 'less_or_equal']);
-
-export function createView(db: Db, base: Base, table: TableMeta, name: unknown, filters: unknown, conjunction: unknown): ViewMeta {
-  if (typeof name !== 'string' || name.trim() === '') throw badRequest('name is required');
-  const bad = nameProblem(name);
-  if (bad) throw badRequest(`name ${bad}`);
-  if (table.views.some((v) => v.name === name)) throw badRequest(`view ${name} exists`);
-  if (filters !== undefined && !Array.isArray(filters)) throw badRequest('filters must be an array');
-  if (conjunction !== undefined && conjunction !== null && conjunction !== 'And' && conjunction !== 'Or') throw badRequest('filter_conjunction must be And or Or');
-  const parsed: ViewFilter[] = ((filters as Record<string, unknown>[] | undefined) ?? []).map((f) => {
-    const col = f && typeof f === 'object' ? findColumn(table, String(f.column_name ?? f.column_key ?? '')) : undefined;
-    if (!col) throw badRequest(`filter column ${JSON.stringify(f?.column_name ?? f?.column_key)} not found`);
-    const predicate = String(f.filter_predicate ?? 'is');
-    if (!PREDICATES.has(predicate)) throw badRequest(`filter_predicate ${predicate} is not supported`);
-    // Computed columns have no stored value to compare in SQL.
-    if (!STORED(col.type) && !INTERNAL_TYPES.has(col.type)) throw badRequest(`filter on column ${col.name} (${col.type}) is not supported`);
-    const term = f.filter_term ?? null;
-    if (term !== null && !['string', 'number', 'boolean'].includes(typeof term)) throw badRequest(`filter_term of column ${col.name} must be a string, number or boolean`);
-    return { column_key: col.key, filter_predicate: predicate as ViewFilter['filter_predicate'], filter_term: term };
-  });
-  const view: ViewMeta = { ...defaultView(shortId(table.views.map((v) => v._id))), name, filters: parsed, filter_conjunction: conjunction === 'Or' ? 'Or' : 'And' };
-  table.views.push(view);
-  saveMeta(db, base);
-  return view;
 }

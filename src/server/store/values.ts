@@ -3,35 +3,18 @@
  * Only column types clients write through `rows/` are stored; the others are computed
  * at read time (see cells.ts).
  */
-import { randomInt } from 'node:crypto';
 import { COLUMNS, instantOf, parseDate, type Behaviour } from '../../spec/index.js';
 import type { ColumnMeta } from './model.js';
+import { ensureOptions } from './options.js';
 
 export type Stored = string | number | null;
 export type Encoded = { ok: true; stored: Stored; schemaChanged?: boolean } | { ok: false; message: string };
 
 const JSON_TYPES = new Set(['multiple-select', 'collaborator', 'image', 'file', 'geolocation']);
-const OPTION_COLORS = ['#FFFCB5', '#FFEAB6', '#FFD9C8', '#E8F5E9', '#DEEBFF', '#EDE7F6'];
-
-interface SelectOption { id: string; name: string; color: string; textColor: string }
-
-function options(col: ColumnMeta): SelectOption[] {
-  const data = (col.data ??= {});
-  if (!Array.isArray(data.options)) data.options = [];
-  return data.options as SelectOption[];
-}
-
-/** Make sure each named option exists; create the unknown ones where the release does (SHAPE-4). */
-function ensureOptions(col: ColumnMeta, names: string[], b: Behaviour): { ok: boolean; created: boolean; missing?: string } {
-  const opts = options(col);
-  let created = false;
-  for (const name of names) {
-    if (opts.some((o) => o.name === name)) continue;
-    if (!b.createUnknownSelectOptions) return { ok: false, created, missing: name };
-    opts.push({ id: String(randomInt(100000, 999999)), name, color: OPTION_COLORS[opts.length % OPTION_COLORS.length]!, textColor: '#202428' });
-    created = true;
-  }
-  return { ok: true, created };
+/** Each named option must exist; unknown ones are created where the release does (SHAPE-4). */
+function selectOptions(col: ColumnMeta, names: string[], b: Behaviour): { ok: boolean; created: boolean; missing?: string } {
+  const r = ensureOptions(col, names, b.createUnknownSelectOptions);
+  return { ok: r.missing === undefined, ...r };
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -113,12 +96,12 @@ export function encodeValue(col: ColumnMeta, value: unknown, b: Behaviour): Enco
     // empty without an error, as the real service does (api-shapes §3, ISS #5).
     case 'date': return { ok: true, stored: storedDate(v, col.data?.format) ?? null };
     case 'single-select': {
-      const r = ensureOptions(col, [v], b);
+      const r = selectOptions(col, [v], b);
       return r.ok ? { ok: true, stored: v, schemaChanged: r.created } : { ok: false, message: `column "${col.name}": option "${r.missing}" does not exist` };
     }
     case 'multiple-select': {
       const names = [...new Set(v as string[])];
-      const r = ensureOptions(col, names, b);
+      const r = selectOptions(col, names, b);
       return r.ok ? { ok: true, stored: JSON.stringify(names), schemaChanged: r.created } : { ok: false, message: `column "${col.name}": option "${r.missing}" does not exist` };
     }
     default:

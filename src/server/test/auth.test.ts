@@ -93,7 +93,7 @@ function guarded(): Endpoint[] {
 }
 
 function pathOf(e: Endpoint, baseUuid = kit.base.uuid): string {
-  return fillPath(e.path, { base_uuid: baseUuid, workspace_id: ws(), base_name: kit.base.name, row_id: 'AAAAAAAAAAAAAAAAAAAAAA', app_name: 'conformance' });
+  return fillPath(e.path, { base_uuid: baseUuid, workspace_id: ws(), base_name: kit.base.name, row_id: 'AAAAAAAAAAAAAAAAAAAAAA', app_name: 'conformance', view_name: 'Default View' });
 }
 
 test('AUTH-4 every guarded endpoint refuses a call without credentials or with a bad token (401/403)', async () => {

@@ -1,13 +1,16 @@
-/** `metadata/`, `tables/`, `columns/`, `views/` (api-shapes §2.3, §2.5). */
+/** `metadata/`, `tables/` and `tables/duplicate-table/` (api-shapes §2.3, §2.5; base_operations.yaml "Tables"). */
 import type { FastifyInstance } from 'fastify';
 import { endpoint } from '../../../spec/index.js';
 import { cached, type ServerContext } from '../../context.js';
 import { route, type Handler } from '../../pipeline/hooks.js';
 import type { Base, TableMeta } from '../../store/model.js';
-import { addColumn, createTable, createView, deleteTable } from '../../store/schema.js';
-import { baseOf, bodyOf, tableOf } from './common.js';
+import { createTable, deleteTable } from '../../store/schema.js';
+import { duplicateTable, renameTable } from '../../store/table-ops.js';
+import { viewJson } from '../../store/views.js';
+import { actor, baseOf, bodyOf, tableOf } from './common.js';
 
-const tableJson = ({ phys: _phys, ...t }: TableMeta) => t;
+/** A table as metadata and the table operations answer it: its columns and views, not its physical name. */
+export const tableJson = ({ phys: _phys, views, ...t }: TableMeta) => ({ ...t, views: views.map(viewJson) });
 
 export function metadataOf(base: Base) {
   return { metadata: { tables: base.meta.tables.map(tableJson), version: base.version, format_version: base.meta.format_version, settings: {} } };
@@ -26,7 +29,13 @@ export function registerTables(app: FastifyInstance, ctx: ServerContext): void {
   route(app, ctx, endpoint('createTable'), (req) => {
     const base = baseOf(ctx, req);
     const b = bodyOf(req);
-    return tableJson(createTable(ctx.db, base, b.table_name, b.columns));
+    return tableJson(createTable(ctx, base, b.table_name, b.columns));
+  });
+  route(app, ctx, endpoint('renameTable'), (req) => {
+    const base = baseOf(ctx, req);
+    const b = bodyOf(req);
+    renameTable(ctx, base, tableOf(base, b.table_name ?? b.table_id), b.new_table_name);
+    return { success: true };
   });
   route(app, ctx, endpoint('deleteTable'), (req) => {
     const base = baseOf(ctx, req);
@@ -34,14 +43,11 @@ export function registerTables(app: FastifyInstance, ctx: ServerContext): void {
     deleteTable(ctx.db, base, tableOf(base, b.table_name ?? b.table_id));
     return { success: true };
   });
-  route(app, ctx, endpoint('appendColumn'), (req) => {
+  route(app, ctx, endpoint('duplicateTable'), (req) => {
     const base = baseOf(ctx, req);
     const b = bodyOf(req);
-    return addColumn(ctx.db, base, tableOf(base, b.table_name ?? b.table_id), b);
-  });
-  route(app, ctx, endpoint('createView'), (req) => {
-    const base = baseOf(ctx, req);
-    const b = bodyOf(req);
-    return createView(ctx.db, base, tableOf(base, b.table_name ?? b.table_id), b.name ?? b.view_name, b.filters, b.filter_conjunction);
+    const copy = duplicateTable(ctx, base, tableOf(base, b.table_name ?? b.table_id), b.is_duplicate_records, actor(req));
+    // The OpenAPI's answer carries the web app's `rows` and `id_row_map`; rows are read through rows/.
+    return { ...tableJson(copy), rows: [], id_row_map: {} };
   });
 }
