@@ -65,9 +65,8 @@ export function createView(db: Db, base: Base, table: TableMeta, s: ViewSettings
   const name = checkName(table, s.name);
   const type = s.type === undefined || s.type === null || s.type === '' ? 'table' : s.type;
   if (type !== 'table' && type !== 'archive') throw badRequest('type must be table or archive');
-  // An unknown filter_conjunction was read as And before updates checked it: creation stays lenient.
-  const settings = { ...s, name: undefined, filter_conjunction: s.filter_conjunction === 'Or' ? 'Or' : s.filter_conjunction === undefined ? undefined : 'And' };
-  const view = applySettings(table, { ...defaultView(shortId(table.views.map((v) => v._id))), name, type }, settings);
+  // filter_conjunction is checked like every other setting (And or Or): a wrong value is refused, not read as And.
+  const view = applySettings(table, { ...defaultView(shortId(table.views.map((v) => v._id))), name, type }, { ...s, name: undefined });
   table.views.push(view);
   saveMeta(db, base);
   return view;
