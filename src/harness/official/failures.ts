@@ -24,6 +24,7 @@ const TRANSPORT: Record<string, TransportErrorKind> = {
   ECONNABORTED: 'timeout-headers',
   ETIMEDOUT: 'timeout-headers',
   ERR_NETWORK: 'network',
+  ERR_FR_TOO_MANY_REDIRECTS: 'redirect',
   ENOTFOUND: 'network',
   EAI_AGAIN: 'network',
 };
@@ -52,7 +53,8 @@ export function failureOf(e: unknown, what: string): Failure {
     if (/maxContentLength/.test(e.message)) return { kind: 'transport', undecided: new Undecided('too-large', `${what}: ${call}: ${e.message}`) };
     return { kind: 'transport', undecided: new Undecided(TRANSPORT[code] ?? 'network', `${what}: ${call} got no answer: ${[code, e.message].filter(Boolean).join(': ')}`) };
   }
-  if (e instanceof Undecided) return { kind: 'transport', undecided: e };
+  // An answer the interceptors could not read (src/harness/official/recording.ts), named with the method.
+  if (e instanceof Undecided) return { kind: 'transport', undecided: new Undecided(e.kind, `${what}: ${e.message}`) };
   if (e instanceof Error) return { kind: 'answer', message: redactText(`${what}: the client failed on the target's answer (${e.name}: ${e.message})`) };
   const own = (e as { error_message?: unknown } | null)?.error_message;
   return { kind: 'answer', message: redactText(`${what}: the client rejected the call: ${typeof own === 'string' ? own : bodyOf(e)}`) };

@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AxiosError, AxiosInstance, AxiosResponse, AxiosStatic, InternalAxiosRequestConfig } from 'axios';
 import type { Limits } from '../../client/http.js';
+import { Undecided } from '../outcome.js';
 import { callTagHeader, type Target } from '../target.js';
 
 /** What the interceptors keep on a request's config (axios copies unknown keys when it re-sends one). */
@@ -38,6 +39,19 @@ function record(target: Target, axios: AxiosInstance | AxiosStatic, config: Conf
   });
 }
 
+/**
+ * A 2xx answer whose body axios could not parse as JSON reaches the client as a string (its
+ * silent JSON parsing): as for the harness's own calls (Reply.json), the check is undecided,
+ * not failed. (No client method expects a bare JSON string.)
+ */
+function unreadable(axios: AxiosInstance | AxiosStatic, res: AxiosResponse): void {
+  if (typeof res.data !== 'string' || res.data.trim() === '') return;
+  const type = flat(res.headers)['content-type'] ?? '';
+  const what = `${(res.config.method ?? 'get').toUpperCase()} ${new URL(axios.getUri(res.config)).pathname}`;
+  if (!/json/i.test(type)) throw new Undecided('content-type', `${what}: status ${res.status} with content type ${JSON.stringify(type)}, not JSON`);
+  throw new Undecided('bad-json', `${what}: status ${res.status}, body is not valid JSON: ${res.data.slice(0, 120)}`);
+}
+
 /** How long to wait after a 429: until its x-ratelimit-reset, at most one window and a bit. */
 function waitAfter429(res: AxiosResponse, windowMs: number): number {
   const reset = Number(flat(res.headers)['x-ratelimit-reset']);
@@ -58,6 +72,7 @@ export function recordCalls(axios: AxiosInstance | AxiosStatic, target: Target, 
   const res = axios.interceptors.response.use(
     (response: AxiosResponse) => {
       record(target, axios, response.config as Config, response);
+      unreadable(axios, response);
       return response;
     },
     async (error: AxiosError) => {
