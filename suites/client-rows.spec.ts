@@ -108,7 +108,7 @@ async function withLinks(c: Client, target: Target, fn: (w: LinkWorld) => Promis
   });
 }
 
-const refsOf = async (c: Client, w: LinkWorld, what: string) => linkedIds((await c.call(`getRow(${w.a}, <id>) ${what}`, (b) => b.getRow(w.a, w.a1)))?.Refs);
+const refsOf = async (c: Client, w: LinkWorld, what: string) => linkedIds((await c.call(`getRow(${w.a}, <id>) ${what}`, (b) => b.getRow(w.a, w.a1)))?.Refs, { 'b-one': w.b1, 'b-two': w.b2 });
 
 test(...clause('CLIENT-1', 'getColumnLinkId finds the link; addLink writes a link that getRow and getLinkedRecords read; removeLink removes it', 'compat'), async ({ client: c, target, state }) => {
   inScope(state, 'getColumnLinkId', 'addLink', 'getLinkedRecords', 'removeLink', 'getRow');

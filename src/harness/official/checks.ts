@@ -72,8 +72,13 @@ export function keyOf(t: TableInfo, column: string): string {
 /** getTableByName's "no such table": undefined, or `{}` when the base has no tables at all. */
 export const absent = (t: unknown) => t === undefined || (t !== null && typeof t === 'object' && Object.keys(t).length === 0);
 
-/** Row ids of a link cell (`[{row_id, display_value}]`), sorted; an empty cell is []. */
-export function linkedIds(cell: unknown): string[] {
+/**
+ * Row ids of a link cell, sorted; an empty cell is []. From 5.0 a cell is `[{row_id,
+ * display_value}]`; before, a comma-joined string of display values (SHAPE-2), read back
+ * to ids through `idOfDisplay`.
+ */
+export function linkedIds(cell: unknown, idOfDisplay: Readonly<Record<string, string>> = {}): string[] {
+  if (typeof cell === 'string') return cell === '' ? [] : cell.split(', ').map((v) => idOfDisplay[v] ?? v).sort();
   if (!Array.isArray(cell)) return [];
   return cell.map((x) => (x && typeof x === 'object' ? (x as { row_id?: unknown }).row_id : x)).map(String).sort();
 }
