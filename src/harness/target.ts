@@ -65,6 +65,10 @@ let callTag: string | undefined;
 export function tagCalls(title: string | undefined): void {
   callTag = title === undefined ? undefined : encodeURIComponent(title);
 }
+/** That header, for calls made outside `Target` (the official client's own HTTP). */
+export function callTagHeader(): Record<string, string> {
+  return callTag ? { [CALL_TAG_HEADER]: callTag } : {};
+}
 
 interface Budget { remaining: number; reset: number }
 

@@ -12,6 +12,7 @@
  */
 import { ACCOUNTS_MUTANTS } from './catalog-accounts.js';
 import { BASE_STRUCTURE_MUTANTS } from './catalog-base-structure.js';
+import { CLIENT_MUTANTS } from './catalog-client.js';
 import { m, type Mutant } from './mutant.js';
 
 export type { Mutant };
@@ -93,6 +94,7 @@ export const MUTANTS: readonly Mutant[] = [
   m('HOOK-1', 'webhook-no-delivery', ['webhook-no-delivery'], 'Webhooks are registered but row changes are never delivered.'),
   ...ACCOUNTS_MUTANTS,
   ...BASE_STRUCTURE_MUTANTS,
+  ...CLIENT_MUTANTS,
 ];
 
 /** Mutants whose id or clause matches a glob list (`RATE-*,sql-*`) or a /regular expression/. */

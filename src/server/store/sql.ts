@@ -11,6 +11,7 @@ import { qid } from './db.js';
 import { dropLinksOfRows } from './links.js';
 import { physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
 import type { RowsContext } from './rows.js';
+import { selectCellsAsIds, sqlColumn, type SqlColumn } from './sql-keys.js';
 import { translate, type Translated } from './sql-translate.js';
 import { SqlSyntaxError } from './sql-tokens.js';
 import { decodeValue } from './values.js';
@@ -19,7 +20,7 @@ import { sqlChanges } from '../webhooks/sql-changes.js';
 export { translate };
 
 export interface SqlResult {
-  metadata: { key: string; name: string; type: string; data: unknown }[];
+  metadata: SqlColumn[];
   results: ApiRow[];
   success: true;
   is_join_stmt: false;
@@ -133,7 +134,9 @@ function select(ctx: RowsContext, base: Base, tr: Translated, sql: string, param
   if (tr.selectStar) {
     stmt.raw(true);
     const phys: PhysRows = { rows: read<unknown[]>(), columns: stmt.columns().map((c) => c.name) };
-    return ok(tr.table.columns.map(metaOf), materialise(ctx, base, tr.table, phys, { byName }));
+    const rows = materialise(ctx, base, tr.table, phys, { byName });
+    if (!byName) selectCellsAsIds(rows, tr.table.columns.map((col) => ({ key: col.key, col })), ctx.faults);
+    return ok(tr.table.columns.map((col) => sqlColumn(col, byName, ctx.faults)), rows);
   }
   const raw = read<Record<string, unknown>>();
   const byPhys = new Map<string, ColumnMeta>(tr.table.columns.map((c) => [physColumn(c.key), c]));
@@ -152,12 +155,11 @@ function select(ctx: RowsContext, base: Base, tr: Translated, sql: string, param
     }
     return o;
   });
+  if (!byName) selectCellsAsIds(results, columns.flatMap((c) => (c.col && !c.computed ? [{ key: c.key, col: c.col }] : [])), ctx.faults);
   const seen = new Set<ColumnMeta>();
-  const metadata = columns.flatMap((c) => (c.col && !seen.has(c.col) && seen.add(c.col) ? [metaOf(c.col)] : []));
+  const metadata = columns.flatMap((c) => (c.col && !seen.has(c.col) && seen.add(c.col) ? [sqlColumn(c.col, byName, ctx.faults)] : []));
   return ok(metadata, results);
 }
-
-const metaOf = (c: ColumnMeta) => ({ key: c.key, name: c.name, type: c.type, data: c.data });
 
 function write(ctx: RowsContext, base: Base, tr: Translated, sql: string, params: unknown[]): SqlResult {
   let affected = 0;

@@ -98,8 +98,14 @@ test('identifiers with spaces in backticks, Table.column qualifiers, aliases, CO
 test('convert_keys: false keys results by column key, true by name; metadata names the columns', async () => {
   const meta = await kit.table(T);
   const key = (n: string) => meta.columns.find((c) => c.name === n)!.key;
+  // Keyed by column keys, select cells carry option ids, which the answer's metadata maps to names.
+  const optionId = (name: string) => (meta.columns.find((c) => c.name === 'Tags')!.data!.options as { id: string; name: string }[]).find((o) => o.name === name)!.id;
   const byKey = await kit.sql(`SELECT Name, Tags, Done FROM ${q(T)} WHERE Name = 'beta'`, undefined, false);
-  expect(byKey.results).toEqual([{ [key('Name')]: 'beta', [key('Tags')]: ['x', 'y'], [key('Done')]: null }]);
+  expect(byKey.results).toEqual([{ [key('Name')]: 'beta', [key('Tags')]: [optionId('x'), optionId('y')], [key('Done')]: null }]);
+  const tags = byKey.metadata.find((m) => m.key === key('Tags'))!.data as { options: { id: string; name: string }[] };
+  expect(tags.options.map((o) => [o.id, o.name])).toEqual([[optionId('x'), 'x'], [optionId('y'), 'y']]);
+  const starByKey = await kit.sql(`SELECT * FROM ${q(T)} WHERE Name = 'alpha'`, undefined, false);
+  expect(starByKey.results[0]).toMatchObject({ [key('Name')]: 'alpha', [key('Tags')]: [optionId('x')] });
   const byName = await kit.sql(`SELECT Name, Tags FROM ${q(T)} WHERE Name = 'beta'`);
   expect(byName.results).toEqual([{ Name: 'beta', Tags: ['x', 'y'] }]);
   expect(byName.metadata.map((m) => [m.key, m.name, m.type])).toEqual([[key('Name'), 'Name', 'text'], [key('Tags'), 'Tags', 'multiple-select']]);
