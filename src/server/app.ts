@@ -8,6 +8,7 @@ import { registerMultipart } from './routes/account/multipart.js';
 import { registerAuth } from './routes/auth.js';
 import { registerArchive } from './routes/gateway/archive.js';
 import { registerLinks } from './routes/gateway/links.js';
+import { registerBaseRecords } from './routes/gateway/records/index.js';
 import { registerRows } from './routes/gateway/rows.js';
 import { registerSql } from './routes/gateway/sql.js';
 import { registerTables } from './routes/gateway/tables.js';
@@ -41,6 +42,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   registerLinks(app, ctx);
   registerSql(app, ctx);
   registerArchive(app, ctx);
+  registerBaseRecords(app, ctx);
   registerLegacy(app, ctx);
   registerZombies(app, ctx);
   return app;
