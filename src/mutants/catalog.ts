@@ -10,6 +10,7 @@
  * registers an old handler for a removed path the endpoint table does not know
  * (src/server/routes/zombies.ts).
  */
+import { BASE_RECORDS_MUTANTS } from './catalog-base-records.js';
 import { m, type Mutant } from './mutant.js';
 
 export type { Mutant };
@@ -89,6 +90,7 @@ export const MUTANTS: readonly Mutant[] = [
   // Events
   m('HOOK-1', 'webhook-bad-signature', ['webhook-bad-signature'], 'Webhook signature computed over another serialisation than the body sent.'),
   m('HOOK-1', 'webhook-no-delivery', ['webhook-no-delivery'], 'Webhooks are registered but row changes are never delivered.'),
+  ...BASE_RECORDS_MUTANTS,
 ];
 
 /** Mutants whose id or clause matches a glob list (`RATE-*,sql-*`) or a /regular expression/. */

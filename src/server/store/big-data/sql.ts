@@ -14,9 +14,9 @@ import { bigTableOf, bothStores, hasBigStore } from './store.js';
 
 /** Let a SELECT read both stores: its table piece becomes their union (if the table archived rows). */
 export function selectBothStores(ctx: RowsContext, tr: Translated): void {
-  if (tr.kind !== 'select' || tr.tablePart < 0 || ctx.faults.has('sql-normal-rows-only')) return; // mutant: SQL never sees big data
+  if (tr.kind !== 'select' || tr.tablePart < 0) return;
   const source = bothStores(ctx.db, tr.table);
-  if (!source) return;
+  if (!source || ctx.faults.has('sql-normal-rows-only')) return; // mutant: SQL never sees big data
   tr.parts[tr.tablePart] = source;
   tr.sql = tr.parts.join('');
 }
