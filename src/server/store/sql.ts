@@ -149,7 +149,7 @@ function select(ctx: RowsContext, base: Base, tr: Translated, sql: string, param
     const o: ApiRow = {};
     for (const c of columns) {
       const v = r[c.name];
-      o[c.key] = c.computed ? (c.computed.get(v as string)?.[c.col!.key] ?? null) : c.col ? decodeValue(c.col, v) : v;
+      o[c.key] = c.computed ? (c.computed.get(v as string)?.[c.col!.key] ?? null) : c.col ? decodeValue(c.col, v) : c.name in FLAGS ? FLAGS[c.name]!(v) : v;
     }
     return o;
   });
@@ -157,6 +157,9 @@ function select(ctx: RowsContext, base: Base, tr: Translated, sql: string, param
   const metadata = columns.flatMap((c) => (c.col && !seen.has(c.col) && seen.add(c.col) ? [metaOf(c.col)] : []));
   return ok(metadata, results);
 }
+
+/** Row flags read as the row list reads them: `_archived` true/false, `_locked` true/null. */
+const FLAGS: Record<string, (v: unknown) => unknown> = { _archived: (v) => !!v, _locked: (v) => (v ? true : null) };
 
 const metaOf = (c: ColumnMeta) => ({ key: c.key, name: c.name, type: c.type, data: c.data });
 

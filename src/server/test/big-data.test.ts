@@ -120,7 +120,7 @@ test('BASE-6 big-data rows survive a restart on the same --data file', async () 
     const second = await Kit.start({ dataFile: file });
     try {
       expect((await second.list('T')).map((r) => r.Name)).toEqual(['normal']);
-      expect((await second.sql('SELECT Name, _archived FROM T ORDER BY Name')).results).toEqual([{ Name: 'big', _archived: 1 }, { Name: 'normal', _archived: 0 }]);
+      expect((await second.sql('SELECT Name, _archived FROM T ORDER BY Name')).results).toEqual([{ Name: 'big', _archived: true }, { Name: 'normal', _archived: false }]);
     } finally {
       await second.close();
     }
