@@ -13,6 +13,7 @@
 import { ACCOUNTS_MUTANTS } from './catalog-accounts.js';
 import { BASE_STRUCTURE_MUTANTS } from './catalog-base-structure.js';
 import { CLIENT_MUTANTS } from './catalog-client.js';
+import { BASE_RECORDS_MUTANTS } from './catalog-base-records.js';
 import { m, type Mutant } from './mutant.js';
 
 export type { Mutant };
@@ -95,6 +96,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...ACCOUNTS_MUTANTS,
   ...BASE_STRUCTURE_MUTANTS,
   ...CLIENT_MUTANTS,
+  ...BASE_RECORDS_MUTANTS,
 ];
 
 /** Mutants whose id or clause matches a glob list (`RATE-*,sql-*`) or a /regular expression/. */

@@ -12,6 +12,7 @@ import { registerAuth } from './routes/auth.js';
 import { registerArchive } from './routes/gateway/archive.js';
 import { registerColumns } from './routes/gateway/columns.js';
 import { registerLinks } from './routes/gateway/links.js';
+import { registerBaseRecords } from './routes/gateway/records/index.js';
 import { registerRows } from './routes/gateway/rows.js';
 import { registerSelectOptions } from './routes/gateway/select-options.js';
 import { registerSql } from './routes/gateway/sql.js';
@@ -54,6 +55,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   registerLinks(app, ctx);
   registerSql(app, ctx);
   registerArchive(app, ctx);
+  registerBaseRecords(app, ctx);
   registerLegacy(app, ctx);
   registerZombies(app, ctx);
   return app;

@@ -60,12 +60,14 @@ export function authenticate(ctx: ServerContext, ep: Endpoint, header: string | 
     }
     case 'base-token': {
       const bt = token ? ctx.store.baseToken(token) : undefined;
+      // Worded as the real gateway words them (api-shapes §1.7, §8): a bad token `error_message`,
+      // an expired one and a read-only one `error_msg` — clients look for those fields.
       if (!bt) throw new HttpError(403, 'invalid token', 'gateway');
-      if (bt.expires_at <= ctx.now()) throw new HttpError(403, 'Token expired.', 'gateway');
+      if (bt.expires_at <= ctx.now()) throw new HttpError(403, 'Token expired.', 'web');
       if (params.base_uuid !== undefined && bt.base_uuid !== params.base_uuid && !ctx.faults.has('base-token-any-base')) {
         throw new HttpError(403, 'You don\'t have permission to access this base.', 'gateway');
       }
-      if (bt.permission === 'r' && ep.method !== 'GET') throw new HttpError(403, "You don't have permission to perform this operation on this base.", 'gateway');
+      if (bt.permission === 'r' && ep.method !== 'GET') throw new HttpError(403, "You don't have permission to perform this operation on this base.", 'web');
       return { kind: 'base', token: bt };
     }
   }

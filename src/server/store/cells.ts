@@ -7,7 +7,8 @@
  * per row, and each API row is built once, in column order, from a per-call plan.
  */
 import type { Behaviour } from '../../spec/index.js';
-import { cachedStatement, qid, type Db } from './db.js';
+import { anyStore } from './big-data/store.js';
+import { cachedStatement, type Db } from './db.js';
 import { evaluateFormula } from './formula.js';
 import { linkFormulaValue } from './link-formula.js';
 import { linkData, linkedIds, linkSide } from './links.js';
@@ -49,13 +50,25 @@ interface Linked { other: TableMeta | undefined; ids: Map<string, string[]>; row
 
 function linked(ctx: ReadContext, base: Base, table: TableMeta, col: ColumnMeta, rowIds: string[]): Linked {
   const ids = linkedIds(ctx.db, base, col, table, rowIds);
+  return { ids, ...linkedRows(ctx, base, table, col, [...new Set([...ids.values()].flat())]) };
+}
+
+/** Rows `ids` of the table on the other side of `col`, from either store (linked rows may have moved to big data). */
+function linkedRows(ctx: ReadContext, base: Base, table: TableMeta, col: ColumnMeta, ids: string[]): Omit<Linked, 'ids'> {
   const other = base.meta.tables.find((t) => t._id === linkSide(col, table).otherTableId);
-  const all = [...new Set([...ids.values()].flat())];
-  if (!other || !all.length) return { other, ids, rows: new Map(), at: new Map() };
-  const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(other.phys)} WHERE _id IN (SELECT value FROM json_each(?))`, [JSON.stringify(all)]);
+  if (!other || !ids.length) return { other, rows: new Map(), at: new Map() };
+  const phys = fetchPhys(ctx.db, `SELECT * FROM ${anyStore(ctx.db, other)} WHERE _id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)]);
   const at = indexOf(phys.columns);
   const id = at.get('_id')!;
-  return { other, ids, rows: new Map(phys.rows.map((r) => [r[id] as string, r])), at };
+  return { other, rows: new Map(phys.rows.map((r) => [r[id] as string, r])), at };
+}
+
+/** Display values of rows `ids` linked through `col` of `table`, as its link cells show them (query-links). */
+export function linkDisplayValues(ctx: ReadContext, base: Base, table: TableMeta, col: ColumnMeta, ids: string[]): Map<string, unknown> {
+  const l: Linked = { ids: new Map(), ...linkedRows(ctx, base, table, col, ids) };
+  const d = linkData(col);
+  const displayKey = d.table_id === table._id ? d.display_column_key : undefined;
+  return new Map(ids.map((id) => [id, displayOf(l, id, displayKey)]));
 }
 
 /** The display value of a linked row: its display column (or first column), typed like that column. */
@@ -82,7 +95,7 @@ function planOf(table: TableMeta, at: Map<string, number>, byName: boolean): Cel
 export function materialise(ctx: ReadContext, base: Base, table: TableMeta, phys: PhysRows, opts: ReadOptions): ApiRow[] {
   const b = ctx.behaviour;
   const at = indexOf(phys.columns);
-  const [iId, iCtime, iMtime, iCreator, iModifier, iArchived] = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', '_archived'].map((n) => at.get(n) ?? -1) as [number, number, number, number, number, number];
+  const [iId, iCtime, iMtime, iCreator, iModifier, iArchived, iLocked, iLockedBy] = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', '_archived', '_locked', '_locked_by'].map((n) => at.get(n) ?? -1) as [number, number, number, number, number, number, number, number];
   const plan = planOf(table, at, opts.byName);
   const rowIds = phys.rows.map((r) => r[iId] as string);
   const omitTimes = !!opts.single && b.rowGetOmitsTimes && table.columns.some((c) => c.type === 'ctime' || c.type === 'mtime') && !ctx.faults.has('keep-times-in-row-get');
@@ -92,8 +105,8 @@ export function materialise(ctx: ReadContext, base: Base, table: TableMeta, phys
 
   const out = phys.rows.map((r): ApiRow => {
     const row: ApiRow = omitTimes
-      ? { _id: r[iId], _creator: r[iCreator] ?? null, _last_modifier: r[iModifier] ?? null, _locked: null, _locked_by: null, _archived: !!r[iArchived] }
-      : { _id: r[iId], _ctime: r[iCtime], _mtime: r[iMtime], _creator: r[iCreator] ?? null, _last_modifier: r[iModifier] ?? null, _locked: null, _locked_by: null, _archived: !!r[iArchived] };
+      ? { _id: r[iId], _creator: r[iCreator] ?? null, _last_modifier: r[iModifier] ?? null, _locked: r[iLocked] ? true : null, _locked_by: r[iLockedBy] ?? null, _archived: !!r[iArchived] }
+      : { _id: r[iId], _ctime: r[iCtime], _mtime: r[iMtime], _creator: r[iCreator] ?? null, _last_modifier: r[iModifier] ?? null, _locked: r[iLocked] ? true : null, _locked_by: r[iLockedBy] ?? null, _archived: !!r[iArchived] };
     for (const c of plan) {
       switch (c.kind) {
         case 'stored': row[c.out] = c.at < 0 ? null : c.decode(r[c.at]); break;

@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { BASES_SCHEMA } from './bases/schema.js';
+import { RECORDS_SCHEMA } from './records/schema.js';
 
 export type Db = Database.Database;
 
@@ -39,7 +40,8 @@ CREATE TABLE IF NOT EXISTS links (
   base_uuid TEXT NOT NULL, link_id TEXT NOT NULL, row_id TEXT NOT NULL, other_row_id TEXT NOT NULL,
   ctime INTEGER NOT NULL, PRIMARY KEY (base_uuid, link_id, row_id, other_row_id));
 CREATE INDEX IF NOT EXISTS links_other ON links (base_uuid, link_id, other_row_id);
-${BASES_SCHEMA}`;
+${BASES_SCHEMA}
+${RECORDS_SCHEMA}`;
 
 export function openDb(file?: string): Db {
   const db = new Database(file ?? ':memory:');

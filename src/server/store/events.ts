@@ -20,11 +20,14 @@ export interface RowChange {
   row_data: CellChange[];
 }
 
+/** Which write path made the changes: the row operations, or a SQL statement (whose changed rows cost a second read). */
+export type ChangeSource = 'rows' | 'sql';
+
 export interface RowEvents {
   /** Whether anyone listens to this base (so writes skip building events otherwise). */
-  wants(baseUuid: string): boolean;
+  wants(baseUuid: string, via?: ChangeSource): boolean;
   /** Called after the change is committed; must not block. */
-  emit(changes: RowChange[]): void;
+  emit(changes: RowChange[], via?: ChangeSource): void;
 }
 
 export const NO_EVENTS: RowEvents = { wants: () => false, emit: () => undefined };

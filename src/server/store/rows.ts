@@ -1,5 +1,5 @@
 /**
- * Row operations of a base table: list, get, append, update, delete, archive. Every batch
+ * Row operations of a base table: list, get, append, update, delete (big data: big-data/). Every batch
  * is checked whole before anything is written and then written in one transaction, so a
  * refused batch writes nothing (SHAPE-7, SIZE-2..4).
  */
@@ -50,7 +50,7 @@ export function countRows(db: Db, table: TableMeta): number {
 }
 
 /** Check and encode one row object written by a client: column name → stored value. `byName`: the table's columns. */
-function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMeta>, row: unknown, index: number): { values: Map<ColumnMeta, Stored>; schemaChanged: boolean } {
+export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMeta>, row: unknown, index: number): { values: Map<ColumnMeta, Stored>; schemaChanged: boolean } {
   if (ctx.faults.has('lax-rows-body') && (row === null || typeof row !== 'object' || Array.isArray(row))) row = {}; // mutant: a row that is no object read as an empty row
   if (row === null || typeof row !== 'object' || Array.isArray(row)) throw badRequest(`row ${index} must be an object`);
   const values = new Map<ColumnMeta, Stored>();
@@ -90,13 +90,13 @@ function insertStatement(db: Db, table: TableMeta, stored: ColumnMeta[]) {
   return cachedStatement(db, `INSERT INTO ${qid(table.phys)} (${cols.map(qid).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
 }
 
-function requireArray(value: unknown, field: string, ctx?: RowsContext): unknown[] {
+export function requireArray(value: unknown, field: string, ctx?: RowsContext): unknown[] {
   if (ctx?.faults.has('lax-rows-body') && value !== null && typeof value === 'object' && !Array.isArray(value)) return [value]; // mutant: one object taken for a list of one
   if (!Array.isArray(value)) throw badRequest(`${field} must be an array`);
   return value;
 }
 
-function checkCount(n: number, max: number, what: string, fault: boolean): void {
+export function checkCount(n: number, max: number, what: string, fault: boolean): void {
   if (n > max && !fault) throw badRequest(`${what}: ${n} rows exceed the limit of ${max} rows per call`, 'gateway', { error_type: 'exceed_rows_limit' });
 }
 
@@ -111,7 +111,7 @@ function rowName(table: TableMeta, values: Map<ColumnMeta, Stored> | PhysRow): s
   return v === null || v === undefined ? '' : String(v);
 }
 
-function nextAutoNumbers(_table: TableMeta): ((col: ColumnMeta) => string) {
+export function nextAutoNumbers(_table: TableMeta): ((col: ColumnMeta) => string) {
   return (col) => {
     const d = col.data ?? (col.data = {});
     const n = Number(d.max_used_auto_number ?? 0) + 1;
@@ -162,7 +162,7 @@ function change(base: Base, table: TableMeta, rowId: string, op: RowChange['op_t
 }
 
 /** A write happened: the base-unchanged check (ROUTE-7) must not serve what was cached before. */
-function touch(ctx: RowsContext, base: Base): void {
+export function touch(ctx: RowsContext, base: Base): void {
   if (!ctx.faults.has('stale-cache')) base.version++;
 }
 
@@ -220,25 +220,6 @@ export function deleteRows(ctx: RowsContext, base: Base, table: TableMeta, idsIn
   touch(ctx, base);
   if (doomed.length) ctx.events.emit(doomed.map((r) => change(base, table, r._id, 'delete_row', actor, rowName(table, r), [])));
   return { success: true, deleted_rows: deleted };
-}
-
-/** Move a view's rows to the big-data store: they stay listed (big data is included, 4.4+) and read `_archived: true`. */
-export function archiveView(ctx: RowsContext, base: Base, table: TableMeta, view: ViewMeta): number {
-  const where = viewWhere(table, view);
-  const sql = `UPDATE ${qid(table.phys)} SET _archived = 1 ${where.sql ? where.sql + ' AND' : 'WHERE'} _archived = 0`;
-  const n = ctx.db.prepare(sql).run(...where.params).changes;
-  touch(ctx, base);
-  return n;
-}
-
-/**
- * Before 6.0 archive took a raw SQL condition over column names (kept for --api-version < 6.0).
- * `selectIds` translates `SELECT _id FROM table WHERE <condition>` (the SQL endpoint's dialect and checks).
- */
-export function archiveWhere(ctx: RowsContext, base: Base, table: TableMeta, selectIds: string): number {
-  const n = ctx.db.prepare(`UPDATE ${qid(table.phys)} SET _archived = 1 WHERE _archived = 0 AND _id IN (${selectIds})`).run().changes;
-  touch(ctx, base);
-  return n;
 }
 
 export { findColumn };

@@ -5,6 +5,7 @@
 import { isColumnType, type ColumnType } from '../../spec/index.js';
 import { badRequest } from '../errors.js';
 import { nameProblem } from '../text.js';
+import { dropBigStore } from './big-data/store.js';
 import { qid, type Db } from './db.js';
 import { checkFormula } from './formula.js';
 import { linkFormulaData } from './link-formula.js';
@@ -43,7 +44,7 @@ export function createPhysTable(db: Db, phys: string): void {
     _id TEXT PRIMARY KEY NOT NULL DEFAULT (lower(hex(randomblob(11)))),
     _ctime TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')),
     _mtime TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')),
-    _creator TEXT, _last_modifier TEXT, _archived INTEGER NOT NULL DEFAULT 0)`);
+    _creator TEXT, _last_modifier TEXT, _archived INTEGER NOT NULL DEFAULT 0, _locked INTEGER, _locked_by TEXT)`);
   // SQL updates (SIZE-6) keep _mtime current without the SQL translator knowing about it.
   db.exec(`CREATE TRIGGER ${qid(phys + '_mtime')} AFTER UPDATE ON ${qid(phys)} FOR EACH ROW WHEN NEW._mtime = OLD._mtime
     BEGIN UPDATE ${qid(phys)} SET _mtime = strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now') WHERE rowid = NEW.rowid; END`);
@@ -167,6 +168,7 @@ export function createTable(ctx: SchemaContext, base: Base, name: unknown, colum
 export function deleteTable(db: Db, base: Base, table: TableMeta): void {
   withMetaRollback(base, () => db.transaction(() => {
     db.exec(`DROP TABLE IF EXISTS ${qid(table.phys)}`);
+    dropBigStore(db, table);
     base.meta.tables = base.meta.tables.filter((t) => t !== table);
     for (const t of base.meta.tables) {
       const gone = t.columns.filter((c) => c.type === 'link' && (c.data?.table_id === table._id || c.data?.other_table_id === table._id));

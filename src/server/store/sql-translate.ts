@@ -15,7 +15,7 @@ const KEYWORDS = new Set(('select from where and or not in is null like glob bet
 const FORBIDDEN = new Set(['join', 'union', 'intersect', 'except', 'pragma', 'attach', 'detach', 'create', 'drop', 'alter', 'replace', 'vacuum', 'with', 'returning', 'window', 'over', 'natural', 'using']);
 /** Clauses that may follow the table of a SELECT (after an optional alias). */
 const SELECT_TAIL = new Set(['where', 'group', 'order', 'limit', 'having']);
-export const INTERNALS = new Set(['_id', '_ctime', '_mtime', '_creator', '_last_modifier', '_archived']);
+export const INTERNALS = new Set(['_id', '_ctime', '_mtime', '_creator', '_last_modifier', '_archived', '_locked', '_locked_by']);
 export const INTERNAL_OF_TYPE: Partial<Record<string, string>> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
 /** Column types computed at read time: no physical column. */
 export const COMPUTED = new Set(['link', 'link-formula', 'formula']);
@@ -35,6 +35,8 @@ export interface Translated {
   /** The translated statement in pieces, and which piece is its LIMIT's row count if that is a number literal. */
   parts: string[];
   limitPart: number;
+  /** Which piece is the table's physical name (SELECT reads both stores through it: big-data/sql.ts). */
+  tablePart: number;
   paramCount: number;
   /** Result column name → column, for names the translator chose or the client aliased. */
   outputs: Map<string, OutputColumn>;
@@ -144,13 +146,14 @@ export function translate(base: Base, sqlIn: string): Translated {
   const limitAt = sig.findIndex((t) => lower(t) === 'limit' && depthAt.get(t) === 0);
   const countTok = limitAt < 0 ? undefined : sig[limitAt + 2]?.text === ',' ? sig[limitAt + 3] : sig[limitAt + 1];
   let limitPart = -1;
+  let tablePart = -1;
 
   const outputs = new Map<string, OutputColumn>();
   let paramCount = 0;
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t === tableTok) { out.push(qid(table.phys)); continue; }
+    if (t === tableTok) { tablePart = out.length; out.push(qid(table.phys)); continue; }
     if (t.kind === 'param') { paramCount++; out.push('?'); continue; }
     if (t.kind === 'string') { out.push(sqlString(t.value!)); continue; }
     if (t === countTok && t.kind === 'number' && /^\d+$/.test(t.text)) limitPart = out.length;
@@ -191,5 +194,5 @@ export function translate(base: Base, sqlIn: string): Translated {
   }
   const selectStar = kind === 'select' && sig[1]?.text === '*' && lower(sig[2]) === 'from';
   const hasLimit = sig.some((t) => lower(t) === 'limit' && depthAt.get(t) === 0);
-  return { kind, sql: out.join(''), table, selectStar, hasLimit, parts: out, limitPart, paramCount, outputs };
+  return { kind, sql: out.join(''), table, selectStar, hasLimit, parts: out, limitPart, tablePart, paramCount, outputs };
 }

@@ -16,6 +16,8 @@ import { translate, type Translated } from './sql-translate.js';
 import { SqlSyntaxError } from './sql-tokens.js';
 import { decodeValue } from './values.js';
 import { sqlChanges } from '../webhooks/sql-changes.js';
+import { selectBothStores, writeBigStore } from './big-data/sql.js';
+import { anyStore } from './big-data/store.js';
 
 export { translate };
 
@@ -54,20 +56,21 @@ export function isStatementError(e: unknown): boolean {
 export function sqlErrorMessage(e: unknown, table: TableMeta): string {
   return String((e as Error).message)
     .replace(/ - should this be a string literal in single-quotes\?/, '')
-    .replace(/rows_\d+_[0-9a-f]+/g, table.name)
+    .replace(/(?:rows|big)_\d+_[0-9a-f]+/g, table.name)
     .replace(/"?c_(\w{4})"?/g, (m, k: string) => table.columns.find((c) => c.key === k)?.name ?? m)
     .replace(/^no such column: "(.*)"$/, 'no such column: $1')
     .replace(/^incomplete input$/, 'SQL syntax error: incomplete statement')
     .replace(/values were provided/, 'values were given for the ? placeholders');
 }
 
-export function runSql(ctx: RowsContext, base: Base, body: { sql?: unknown; parameters?: unknown; convert_keys?: unknown }): SqlResult {
+export function runSql(ctx: RowsContext, base: Base, body: { sql?: unknown; parameters?: unknown; convert_keys?: unknown }, actor = 'sql'): SqlResult {
   if (typeof body.sql !== 'string') throw badRequest('sql is required');
   const ck = body.convert_keys;
   if (ck !== undefined && ck !== null && typeof ck !== 'boolean' && ck !== 'true' && ck !== 'false') throw badRequest('convert_keys must be true or false');
   const params = checkParams(body.parameters, ctx.faults);
   if (params.length && !ctx.behaviour.sqlParameters) throw badRequest('parameters are not supported before 5.0');
   const tr = translate(base, body.sql);
+  selectBothStores(ctx, tr);
   if (tr.paramCount !== params.length) throw badRequest(`the statement has ${tr.paramCount} parameters, ${params.length} given`);
   const byName = ck === true || ck === 'true';
   const spliced = ctx.faults.has('sql-splice');
@@ -77,7 +80,7 @@ export function runSql(ctx: RowsContext, base: Base, body: { sql?: unknown; para
   const sql = spliced ? splice(list.sql, params) : list.sql;
   try {
     if (tr.kind === 'select') return select(ctx, base, tr, sql, bound, byName, list);
-    return write(ctx, base, tr, sql, bound);
+    return write(ctx, base, tr, sql, bound, actor);
   } catch (e) {
     if (e instanceof HttpError || !isStatementError(e)) throw e;
     if (tr.kind === 'select' && ctx.faults.has('sql-lax-filter')) return select(ctx, base, tr, tr.sql.replace(/ WHERE .*$/i, ''), [], byName, { sql: '', plain: '', iterateCap: hardCap });
@@ -112,7 +115,7 @@ function prepareList(ctx: RowsContext, sql: string, list: Capped) {
 function computedCells(ctx: RowsContext, base: Base, table: TableMeta, ids: unknown[]): Map<string, ApiRow> {
   const wanted = [...new Set(ids.filter((x): x is string => typeof x === 'string'))];
   if (!wanted.length) return new Map();
-  const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`, [JSON.stringify(wanted)]);
+  const phys = fetchPhys(ctx.db, `SELECT * FROM ${anyStore(ctx.db, table)} WHERE _id IN (SELECT value FROM json_each(?))`, [JSON.stringify(wanted)]);
   const rows = materialise(ctx, base, table, phys, { byName: false });
   return new Map(rows.map((r) => [r._id as string, r]));
 }
@@ -151,7 +154,7 @@ function select(ctx: RowsContext, base: Base, tr: Translated, sql: string, param
     const o: ApiRow = {};
     for (const c of columns) {
       const v = r[c.name];
-      o[c.key] = c.computed ? (c.computed.get(v as string)?.[c.col!.key] ?? null) : c.col ? decodeValue(c.col, v) : v;
+      o[c.key] = c.computed ? (c.computed.get(v as string)?.[c.col!.key] ?? null) : c.col ? decodeValue(c.col, v) : c.name in FLAGS ? FLAGS[c.name]!(v) : v;
     }
     return o;
   });
@@ -161,10 +164,15 @@ function select(ctx: RowsContext, base: Base, tr: Translated, sql: string, param
   return ok(metadata, results);
 }
 
-function write(ctx: RowsContext, base: Base, tr: Translated, sql: string, params: unknown[]): SqlResult {
+/** Row flags read as the row list reads them: `_archived` true/false, `_locked` true/null. */
+const FLAGS: Record<string, (v: unknown) => unknown> = { _archived: (v) => !!v, _locked: (v) => (v ? true : null) };
+
+const metaOf = (c: ColumnMeta) => ({ key: c.key, name: c.name, type: c.type, data: c.data });
+
+function write(ctx: RowsContext, base: Base, tr: Translated, sql: string, params: unknown[], actor: string): SqlResult {
   let affected = 0;
   // Webhooks hear of SQL writes too; the changed rows are read back only when one listens.
-  const listened = ctx.events.wants(base.uuid);
+  const listened = ctx.events.wants(base.uuid, 'sql');
   let changed: PhysRow[] = [];
   ctx.db.transaction(() => {
     if (tr.kind === 'delete') {
@@ -177,10 +185,14 @@ function write(ctx: RowsContext, base: Base, tr: Translated, sql: string, params
       changed = ctx.db.prepare(`${sql} RETURNING *`).all(...params) as PhysRow[];
       affected = changed.length;
     } else affected = ctx.db.prepare(sql).run(...params).changes;
+    const big = writeBigStore(ctx.db, base, tr, sql, params, actor, Date.now());
+    if (tr.kind === 'delete') dropLinksOfRows(ctx.db, base, big.map((r) => r._id));
+    affected += big.length;
+    if (listened) changed = [...changed, ...big];
     if (ctx.faults.has('sql-write-cap') && affected > SIZE_LIMITS.sqlList) throw badRequest(`the statement touches ${affected} rows, more than ${SIZE_LIMITS.sqlList}`);
   })();
   if (!ctx.faults.has('stale-cache')) base.version++;
-  if (changed.length) ctx.events.emit(sqlChanges(base, tr.table, tr.kind as 'insert' | 'update' | 'delete', changed, 'sql', Date.now()));
+  if (changed.length) ctx.events.emit(sqlChanges(base, tr.table, tr.kind as 'insert' | 'update' | 'delete', changed, actor, Date.now()), 'sql');
   return { ...ok([], []), affected_rows: affected };
 }
 

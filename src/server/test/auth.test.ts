@@ -77,6 +77,7 @@ test('AUTH-3 base tokens expire: `exp` sets the lifetime, an expired token gets 
   try {
     const r = await call(kit.url, 'GET', `${kit.gw}/metadata/`, { token: short });
     expect(expectClientError(r, 403)).toBe('Token expired.');
+    expect(r.body, 'clients read error_msg (api-shapes §1.7)').toEqual({ error_msg: 'Token expired.' });
     expect((await call(kit.url, 'GET', `${kit.gw}/metadata/`, { token: long })).status).toBe(200);
     now += 3 * 24 * 3600 * 1000;
     expectClientError(await call(kit.url, 'GET', `${kit.gw}/metadata/`, { token: long }), 403);
@@ -93,7 +94,7 @@ function guarded(): Endpoint[] {
 }
 
 function pathOf(e: Endpoint, baseUuid = kit.base.uuid): string {
-  return fillPath(e.path, { base_uuid: baseUuid, workspace_id: ws(), base_name: kit.base.name, row_id: 'AAAAAAAAAAAAAAAAAAAAAA', app_name: 'conformance', view_name: 'Default View' });
+  return fillPath(e.path, { base_uuid: baseUuid, workspace_id: ws(), base_name: kit.base.name, row_id: 'AAAAAAAAAAAAAAAAAAAAAA', app_name: 'conformance', view_name: 'Default View', comment_id: 1, notification_id: 1, op_id: 1 });
 }
 
 test('AUTH-4 every guarded endpoint refuses a call without credentials or with a bad token (401/403)', async () => {

@@ -22,7 +22,7 @@ export const GATEWAY_OTHER: readonly Endpoint[] = [
     { id: 'updateLinks', method: 'PUT', path: `${GW}/links/`, credential: 'base-token', since: '4.4', clauses: ['SHAPE-2'], operation: 'Update Row Links', params: LINK, openapi: oa('base', 'updateRowLink') },
     { id: 'deleteLinks', method: 'DELETE', path: `${GW}/links/`, credential: 'base-token', since: '4.4', clauses: ['SHAPE-2'], operation: 'Delete Row Links', params: LINK, openapi: oa('base', 'deleteRowLink') },
     {
-      id: 'listRowLinks', method: 'POST', path: `${GW}/query-links/`, credential: 'base-token', since: '4.4', clauses: [], operation: 'List Row Links',
+      id: 'listRowLinks', method: 'POST', path: `${GW}/query-links/`, credential: 'base-token', since: '4.4', clauses: ['BASE-5'], operation: 'List Row Links',
       params: [BASE_UUID, p.json('table_name', 'string', true, 'or table_id'), p.json('link_column_name', 'string', true, 'or link_column_key'), p.json('rows', 'array', true, '[{row_id, offset, limit}]')],
       openapi: oa('base', 'listRowLinks'),
     },
@@ -38,15 +38,15 @@ export const GATEWAY_OTHER: readonly Endpoint[] = [
     },
     // Big data
     {
-      id: 'archiveViewGateway', method: 'POST', path: `${GW}/archive-view/`, credential: 'base-token', since: '4.4', clauses: ['ACCT-7'], operation: 'Move Rows to Big Data (gateway path)',
+      id: 'archiveViewGateway', method: 'POST', path: `${GW}/archive-view/`, credential: 'base-token', since: '4.4', clauses: ['ACCT-7', 'BASE-6'], operation: 'Move Rows to Big Data (gateway path)',
       params: [BASE_UUID, p.json('table_name', 'string', true), p.json('view_name', 'string', true)], openapi: oa('base', 'moveRowsToBigData'),
     },
     {
-      id: 'addBigDataRows', method: 'POST', path: `${GW}/add-archived-rows/`, credential: 'base-token', since: '4.4', clauses: [], operation: 'Add Rows into Big Data',
+      id: 'addBigDataRows', method: 'POST', path: `${GW}/add-archived-rows/`, credential: 'base-token', since: '4.4', clauses: ['BASE-6'], operation: 'Add Rows into Big Data',
       params: [BASE_UUID, p.json('table_name', 'string', true), p.json('rows', 'array', true)], openapi: oa('base', 'addBigDataRows'),
     },
     {
-      id: 'moveRowsToNormalBackend', method: 'POST', path: `${GW}/unarchive/`, credential: 'base-token', since: '4.4', clauses: [], operation: 'Move Rows to Normal Backend',
+      id: 'moveRowsToNormalBackend', method: 'POST', path: `${GW}/unarchive/`, credential: 'base-token', since: '4.4', clauses: ['BASE-6'], operation: 'Move Rows to Normal Backend',
       params: [BASE_UUID, p.json('table_id', 'string'), p.json('row_ids', 'array')], openapi: oa('base', 'moveRowsToNormalBackend'),
     },
     {
@@ -58,14 +58,14 @@ export const GATEWAY_OTHER: readonly Endpoint[] = [
       params: [BASE_UUID, p.path('op_id', 'integer')], openapi: oa('base', 'restoreBigDataOperations'),
     },
     // Row comments (creating one came back to the gateway in 6.2; on 6.1 POST answered 405)
-    { id: 'listRowComments', method: 'GET', path: `${GW}/comments/`, credential: 'base-token', since: '4.4', clauses: [], operation: 'List Row Comments', params: [BASE_UUID, ROW_Q], openapi: oa('base', 'listRowComments') },
+    { id: 'listRowComments', method: 'GET', path: `${GW}/comments/`, credential: 'base-token', since: '4.4', clauses: ['BASE-7'], operation: 'List Row Comments', params: [BASE_UUID, ROW_Q], openapi: oa('base', 'listRowComments') },
     {
-      id: 'createRowComment', method: 'POST', path: `${GW}/comments/`, credential: 'base-token', since: '6.2', clauses: [], operation: 'Create Row Comment',
+      id: 'createRowComment', method: 'POST', path: `${GW}/comments/`, credential: 'base-token', since: '6.2', clauses: ['BASE-7'], operation: 'Create Row Comment',
       params: [BASE_UUID, p.query('table_id', 'string', true), ROW_Q, p.json('comment', 'string')], openapi: oa('base', 'createRowComment'),
     },
     { id: 'getComment', method: 'GET', path: `${GW}/comments/{comment_id}/`, credential: 'base-token', since: '4.4', clauses: [], operation: 'Get Comment', params: [BASE_UUID, p.path('comment_id', 'integer')], openapi: oa('base', 'getComment') },
-    { id: 'deleteComment', method: 'DELETE', path: `${GW}/comments/{comment_id}/`, credential: 'base-token', since: '4.4', clauses: [], operation: 'Delete Comment', params: [BASE_UUID, p.path('comment_id', 'integer')], openapi: oa('base', 'deleteComment') },
-    { id: 'getRowCommentsCount', method: 'GET', path: `${GW}/comments-count/`, credential: 'base-token', since: '4.4', clauses: [], operation: 'Get Row Comments Count', params: [BASE_UUID, ROW_Q], openapi: oa('base', 'getRowCommentsCount') },
+    { id: 'deleteComment', method: 'DELETE', path: `${GW}/comments/{comment_id}/`, credential: 'base-token', since: '4.4', clauses: ['BASE-7'], operation: 'Delete Comment', params: [BASE_UUID, p.path('comment_id', 'integer')], openapi: oa('base', 'deleteComment') },
+    { id: 'getRowCommentsCount', method: 'GET', path: `${GW}/comments-count/`, credential: 'base-token', since: '4.4', clauses: ['BASE-7'], operation: 'Get Row Comments Count', params: [BASE_UUID, ROW_Q], openapi: oa('base', 'getRowCommentsCount') },
     {
       id: 'listCommentsWithinDays', method: 'GET', path: `${GW}/comments-within-days/`, credential: 'base-token', since: '4.4', clauses: [], operation: 'List Comments within Days',
       params: [BASE_UUID, p.query('days', 'integer')], openapi: oa('base', 'listCommentsWithinDays'),

@@ -29,7 +29,7 @@ export const GATEWAY_ROWS: readonly Endpoint[] = family('gateway', 'gateway', 's
     openapi: oa('base', 'deleteRow'),
   },
   {
-    id: 'querySql', method: 'POST', path: `${GW}/sql/`, credential: 'base-token', since: '4.4', clauses: ['ROUTE-1', 'SIZE-5', 'SIZE-6', 'SQL-1', 'SQL-2'], operation: 'Query Base with SQL',
+    id: 'querySql', method: 'POST', path: `${GW}/sql/`, credential: 'base-token', since: '4.4', clauses: ['ROUTE-1', 'SIZE-5', 'SIZE-6', 'SQL-1', 'SQL-2', 'BASE-6'], operation: 'Query Base with SQL',
     params: [BASE_UUID, p.json('sql', 'string', true), p.json('convert_keys', 'boolean'), p.json('parameters', 'array', false, 'strings or integers for the ? placeholders'), p.json('server_only', 'boolean')],
     openapi: oa('base', 'querySQL'),
   },
@@ -40,12 +40,12 @@ export const GATEWAY_ROWS: readonly Endpoint[] = family('gateway', 'gateway', 's
   },
   {
     // An enterprise feature (the OpenAPI says so); other editions may refuse it.
-    id: 'lockRows', method: 'PUT', path: `${GW}/lock-rows/`, credential: 'base-token', since: '4.4', clauses: [], operation: 'Lock Rows', basis: 'compat',
+    id: 'lockRows', method: 'PUT', path: `${GW}/lock-rows/`, credential: 'base-token', since: '4.4', clauses: ['BASE-7'], operation: 'Lock Rows', basis: 'compat',
     params: [BASE_UUID, TABLE, p.json('row_ids', 'array', true)],
     openapi: oa('base', 'lockRows'),
   },
   {
-    id: 'unlockRows', method: 'PUT', path: `${GW}/unlock-rows/`, credential: 'base-token', since: '4.4', clauses: [], operation: 'Unlock Rows', basis: 'compat',
+    id: 'unlockRows', method: 'PUT', path: `${GW}/unlock-rows/`, credential: 'base-token', since: '4.4', clauses: ['BASE-7'], operation: 'Unlock Rows', basis: 'compat',
     params: [BASE_UUID, TABLE, p.json('row_ids', 'array', true)],
     openapi: oa('base', 'unlockRows'),
   },

@@ -9,7 +9,7 @@ import type { ServerContext } from '../../context.js';
 import { badRequest, forbidden } from '../../errors.js';
 import { route } from '../../pipeline/hooks.js';
 import { assetUsage, memberCount, orgBases, orgById, planOf, rowUsage, type Org } from '../../store/account/orgs.js';
-import { qid } from '../../store/db.js';
+import { countBigRows } from '../../store/big-data/store.js';
 import { formOf, int, oneOf, orgOf, str, userOf } from './common.js';
 import type { AccountServices } from './services.js';
 import { prep } from '../../store/account/prepared.js';
@@ -29,7 +29,7 @@ function teamInfo(ctx: ServerContext, s: AccountServices, org: Org) {
   const bases = orgBases(ctx.db, ctx.store.allBases(), org.id);
   const active = memberCount(ctx.db, org.id, true);
   const usage = s.quota?.usage(org.id) ?? { count: 0, limit: null };
-  const bigDataRows = bases.reduce((n, b) => n + b.meta.tables.reduce((m, t) => m + (ctx.db.prepare(`SELECT count(*) AS n FROM ${qid(t.phys)} WHERE _archived = 1`).get() as { n: number }).n, 0), 0);
+  const bigDataRows = bases.reduce((n, b) => n + b.meta.tables.reduce((m, t) => m + countBigRows(ctx.db, t), 0), 0);
   const scriptsField = ctx.faults.has('scripts-total-on-6.2') ? 'scripts_running_total' : ctx.behaviour.scriptsRunningField;
   const perUser = org.monthly_automation_limit_per_user;
   return {

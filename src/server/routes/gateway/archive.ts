@@ -7,7 +7,7 @@ import { endpoint } from '../../../spec/index.js';
 import type { ServerContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { route, type Handler } from '../../pipeline/hooks.js';
-import { archiveView, archiveWhere } from '../../store/rows.js';
+import { archiveView, archiveWhere } from '../../store/big-data/archive.js';
 import { isStatementError, sqlErrorMessage, translate } from '../../store/sql.js';
 import { baseOf, bodyOf, tableOf } from './common.js';
 

@@ -5,7 +5,7 @@ import type { ServerContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { route, type Handler } from '../../pipeline/hooks.js';
 import { changeLinks, type LinkMap } from '../../store/links.js';
-import { qid } from '../../store/db.js';
+import { anyStore } from '../../store/big-data/store.js';
 import type { Base } from '../../store/model.js';
 import { baseOf, bodyOf, tableOf } from './common.js';
 
@@ -36,7 +36,7 @@ export function linkHandler(ctx: ServerContext, op: Op, base: Base | ((req: impo
     if (op !== 'remove') {
       const mine = Object.keys(map);
       const theirs = [...new Set(Object.values(map).flat())];
-      const count = (t: typeof table, ids: string[]) => (ctx.db.prepare(`SELECT count(*) AS n FROM ${qid(t.phys)} WHERE _id IN (SELECT value FROM json_each(?))`).get(JSON.stringify(ids)) as { n: number }).n;
+      const count = (t: typeof table, ids: string[]) => (ctx.db.prepare(`SELECT count(*) AS n FROM ${anyStore(ctx.db, t)} WHERE _id IN (SELECT value FROM json_each(?))`).get(JSON.stringify(ids)) as { n: number }).n;
       if (count(table, mine) !== mine.length || count(other, theirs) !== theirs.length) throw badRequest('row_not_exist', 'gateway', { error_type: 'row_not_exist' });
     }
     let changed: number;

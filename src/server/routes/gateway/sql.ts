@@ -4,9 +4,9 @@ import { endpoint } from '../../../spec/index.js';
 import type { ServerContext } from '../../context.js';
 import { route, type Handler } from '../../pipeline/hooks.js';
 import { runSql } from '../../store/sql.js';
-import { baseOf, bodyOf } from './common.js';
+import { actor, baseOf, bodyOf } from './common.js';
 
-export const sqlHandler = (ctx: ServerContext): Handler => (req) => runSql(ctx, baseOf(ctx, req), bodyOf(req));
+export const sqlHandler = (ctx: ServerContext): Handler => (req) => runSql(ctx, baseOf(ctx, req), bodyOf(req), actor(req));
 
 export function registerSql(app: FastifyInstance, ctx: ServerContext): void {
   route(app, ctx, endpoint('querySql'), sqlHandler(ctx));
