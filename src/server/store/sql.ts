@@ -7,7 +7,6 @@ import type { Statement } from 'better-sqlite3';
 import { SIZE_LIMITS } from '../../spec/index.js';
 import { badRequest, HttpError } from '../errors.js';
 import { fetchPhys, materialise, type ApiRow, type PhysRow, type PhysRows } from './cells.js';
-import { qid } from './db.js';
 import { dropLinksOfRows } from './links.js';
 import { physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
 import type { RowsContext } from './rows.js';
@@ -166,8 +165,6 @@ function select(ctx: RowsContext, base: Base, tr: Translated, sql: string, param
 
 /** Row flags read as the row list reads them: `_archived` true/false, `_locked` true/null. */
 const FLAGS: Record<string, (v: unknown) => unknown> = { _archived: (v) => !!v, _locked: (v) => (v ? true : null) };
-
-const metaOf = (c: ColumnMeta) => ({ key: c.key, name: c.name, type: c.type, data: c.data });
 
 function write(ctx: RowsContext, base: Base, tr: Translated, sql: string, params: unknown[], actor: string): SqlResult {
   let affected = 0;
