@@ -4,7 +4,8 @@
  * one call with its credential and harmless values (src/harness/probe.ts: it names nothing
  * that exists outside the run's prefix, or a base or team that does not exist where the
  * operation acts on the whole of one) is neither the target's generic 404 nor 405, and the
- * same call without credentials is refused with 401 or 403.
+ * same call without credentials is refused with 401 or 403. One check per group of
+ * operations (src/harness/answers/groups.ts), its operations probed a few at a time.
  *
  * The upload (POST /seafhttp/upload-api/{link}) carries its credential in the link: the
  * authorised call goes to a link an upload-link call answered, "without credentials" to the
@@ -12,20 +13,21 @@
  * must refuse, so nothing is uploaded.
  */
 import { randomUUID } from 'node:crypto';
-import { ENDPOINTS, offeredAt, type Endpoint } from '../src/spec/index.js';
+import { offeredAt, type Endpoint } from '../src/spec/index.js';
+import { GROUPS, pooled, settleGroup, settleOne, Skip, type OpResult } from '../src/harness/answers/index.js';
+import { ACCOUNT, ADMIN } from '../src/harness/answers/calls.js';
 import { routeMissing } from '../src/harness/notfound.js';
 import { probeCall } from '../src/harness/probe.js';
 import type { RunState } from '../src/harness/state.js';
 import type { CallOptions, Target } from '../src/harness/target.js';
 import { uploadLink } from '../src/harness/uploads.js';
-import { clause, expect, needsAccount, needsAdmin, test } from '../src/harness/test.js';
+import { clause, expect, test } from '../src/harness/test.js';
 
-const DOCUMENTED = ENDPOINTS.filter((e) => e.openapi);
-
-/** Skip, with the reason, where the descriptor has no credential of the kind the row needs. */
-function needsCredential(state: RunState, ep: Endpoint): void {
-  if (ep.credential === 'account' || ep.credential === 'admin' || ep.credential === 'team-admin') needsAccount(state);
-  if (ep.credential === 'admin' || ep.credential === 'team-admin') needsAdmin(state);
+/** Why the descriptor cannot present the credential the row needs (undefined: it can). */
+function missingCredential(state: RunState, ep: Endpoint): string | undefined {
+  if (ep.credential === 'admin' || ep.credential === 'team-admin') return ADMIN(state);
+  if (ep.credential === 'account') return ACCOUNT(state);
+  return undefined;
 }
 
 async function uploadProbe(target: Target, state: RunState): Promise<{ authorised: CallOptions; stranger: CallOptions }> {
@@ -44,22 +46,30 @@ async function uploadProbe(target: Target, state: RunState): Promise<{ authorise
   };
 }
 
-for (const ep of DOCUMENTED) {
-  test(...clause('ROUTE-8', `${ep.operation}: ${ep.method} ${ep.path} exists, with its credential (${ep.credential})`, 'compat'), async ({ target, state }) => {
-    test.skip(!offeredAt(ep, state.apiVersion), `not offered by release ${state.apiVersion}`);
-    needsCredential(state, ep);
-    const { authorised, stranger } = ep.credential === 'upload-link'
-      ? await uploadProbe(target, state)
-      : { authorised: probeCall(ep, state), stranger: probeCall(ep, state, { auth: 'none' }) };
-    const r = await target.call({ ...authorised, expect: [400, 401, 403, 404, 405] });
-    const missing = await routeMissing(target, r, authorised.path, authorised.auth, ep.path);
-    expect(missing, `${ep.method} ${authorised.path} with its credential: ${missing} — the documented operation must exist`).toBeUndefined();
-    if (ep.credential === 'none') {
-      test.info().annotations.push({ type: 'note', description: `${ep.operation} takes no credential: nothing to refuse` });
-      return;
-    }
-    const anon = await target.call({ ...stranger, expect: [401, 403, 404] });
-    const how = ep.credential === 'upload-link' ? 'with an upload link the target never issued' : 'without credentials';
-    expect(anon.status === 401 || anon.status === 403, `${ep.method} ${stranger.path} ${how} answered ${anon.status}: ${anon.text.slice(0, 120)} — must be refused with 401 or 403`).toBe(true);
+async function probeOperation(ep: Endpoint, target: Target, state: RunState): Promise<'pass' | 'fail'> {
+  if (!offeredAt(ep, state.apiVersion)) throw new Skip(`not offered by release ${state.apiVersion}`);
+  const cannot = missingCredential(state, ep);
+  if (cannot) throw new Skip(cannot);
+  const { authorised, stranger } = ep.credential === 'upload-link'
+    ? await uploadProbe(target, state)
+    : { authorised: probeCall(ep, state), stranger: probeCall(ep, state, { auth: 'none' }) };
+  const r = await target.call({ ...authorised, expect: [400, 401, 403, 404, 405] });
+  const missing = await routeMissing(target, r, authorised.path, authorised.auth, ep.path);
+  if (missing) {
+    expect.soft(missing, `${ep.operation}: ${ep.method} ${authorised.path} with its credential ${missing} — the documented operation must exist`).toBeUndefined();
+    return 'fail';
+  }
+  if (ep.credential === 'none') return 'pass'; // open by design (the token call): nothing to refuse
+  const anon = await target.call({ ...stranger, expect: [401, 403, 404] });
+  if (anon.status === 401 || anon.status === 403) return 'pass';
+  const how = ep.credential === 'upload-link' ? 'with an upload link the target never issued' : 'without credentials';
+  expect.soft(anon.status, `${ep.operation}: ${ep.method} ${stranger.path} ${how} answered ${anon.status}: ${anon.text.slice(0, 120)} — must be refused with 401 or 403`).toBe(403);
+  return 'fail';
+}
+
+for (const group of GROUPS) {
+  test(...clause('ROUTE-8', `${group.name}: each documented operation exists with its method and credential (${group.endpoints.length} operations)`, 'compat'), async ({ target, state }) => {
+    const results = await pooled(group.endpoints, 4, async (ep) => [ep, await settleOne(() => probeOperation(ep, target, state))] as [Endpoint, OpResult]);
+    settleGroup(results);
   });
 }

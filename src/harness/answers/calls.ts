@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { endpoint, fillPath } from '../../spec/index.js';
 import type { RunState } from '../state.js';
 import type { CallOptions, Reply, Target } from '../target.js';
-import { needsAccount, needsAdmin, test } from '../test.js';
+import { Skip } from './groups.js';
 
 type Extra = Omit<CallOptions, 'method' | 'path'>;
 
@@ -24,16 +24,18 @@ export function wsBase(state: RunState): { workspace_id: number; base_name: stri
   return { workspace_id: state.target.workspace_id!, base_name: state.target.bases[0]!.name };
 }
 
-/** An account, and the descriptor's workspace where paths name it. */
-export function needsWorkspace(state: RunState): void {
-  needsAccount(state);
-  test.skip(state.target.workspace_id === undefined, 'needs workspace_id in the target descriptor');
-}
+/** Why a recipe or probe does not apply to this target (undefined: it does). */
+export type Needs = (state: RunState) => string | undefined;
 
-export function needsTeam(state: RunState): void {
-  needsAccount(state);
-  needsAdmin(state);
-  test.skip(state.target.org_id === undefined, 'needs org_id in the target descriptor');
+export const ACCOUNT: Needs = (s) => (!s.target.account_token && !(s.target.username && s.target.password) ? 'needs an account (account_token, or username and password)' : undefined);
+export const LOGIN: Needs = (s) => (!s.target.username || !s.target.password ? 'needs username and password in the target descriptor' : undefined);
+export const WORKSPACE: Needs = (s) => ACCOUNT(s) ?? (s.target.workspace_id === undefined ? 'needs workspace_id in the target descriptor' : undefined);
+export const ADMIN: Needs = (s) => ACCOUNT(s) ?? (!s.target.admin ? 'needs an admin account (descriptor "admin": true)' : undefined);
+export const TEAM: Needs = (s) => ADMIN(s) ?? (s.target.org_id === undefined ? 'needs org_id in the target descriptor' : undefined);
+
+/** Throw a Skip when `cond` holds: the recipe does not apply here. */
+export function skipIf(cond: unknown, why: string): void {
+  if (cond) throw new Skip(why);
 }
 
 export const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});

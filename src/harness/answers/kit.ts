@@ -3,7 +3,7 @@
  * (from the worker's world, or things of its own it registers for removal), makes the one
  * documented call through `main`, and the check judges that call's answer against
  * `RESPONSES[id]`: a 2xx whose JSON body parses. An operation the target does not serve at
- * all (the generic 404, or 405) is ROUTE-8's verdict: the check is skipped, so one deviation
+ * all (the generic 404, or 405) is ROUTE-8's verdict: it is not judged here, so one deviation
  * fails one clause.
  */
 import { z } from 'zod';
@@ -15,6 +15,8 @@ import { restored } from '../restore.js';
 import type { RunState } from '../state.js';
 import type { CallOptions, Reply, Target } from '../target.js';
 import { expect, test } from '../test.js';
+import type { Needs } from './calls.js';
+import { Skip } from './groups.js';
 import type { World } from './world.js';
 
 export interface Kit {
@@ -30,8 +32,8 @@ export interface Kit {
 }
 
 export interface Recipe {
-  /** Skips that apply before anything is made (credentials, release, descriptor fields). */
-  needs?: (state: RunState) => void;
+  /** Why the recipe does not apply to this target (credentials, descriptor fields), before anything is made. */
+  needs?: Needs;
   run(k: Kit): Promise<void>;
 }
 
@@ -47,11 +49,16 @@ function variantOf(schema: z.ZodType, body: unknown): string | undefined {
   return `variant ${i + 1} of ${options.length}: ${fields}`;
 }
 
-/** Run `recipe` for `ep` and judge its documented call's answer. */
-export async function judgeRecipe(ep: Endpoint, recipe: Recipe, target: Target, state: RunState, world: World): Promise<void> {
+/**
+ * Run `recipe` for `ep` and judge its documented call's answer: 'fail' once a violation is
+ * recorded (soft: the group's other operations go on). Throws Skip where the recipe does not
+ * apply or the target does not serve the operation at all, Undecided where a fixture failed.
+ */
+export async function judgeOperation(ep: Endpoint, recipe: Recipe, target: Target, state: RunState, world: World): Promise<'pass' | 'fail'> {
   const schema = RESPONSES[ep.id];
   if (!schema) throw new Error(`no documented answer for ${ep.id} in src/spec/responses`);
-  recipe.needs?.(state);
+  const why = recipe.needs?.(state);
+  if (why) throw new Skip(why);
   let made: { o: CallOptions; r: Reply } | undefined;
   const undo: (() => Promise<unknown>)[] = [];
   const kit: Kit = {
@@ -68,24 +75,35 @@ export async function judgeRecipe(ep: Endpoint, recipe: Recipe, target: Target, 
   try {
     await recipe.run(kit);
     if (!made) throw new Error(`recipe of ${ep.id} made no documented call`);
-    const { o, r } = made;
-    const what = `${ep.operation} (${o.method ?? 'GET'} ${o.path.split('?')[0]})`;
-    if (r.status === 404 || r.status === 405) {
-      const missing = await routeMissing(target, r, o.path, o.auth, ep.path);
-      test.skip(!!missing, `${what} ${missing}: the operation is missing — ROUTE-8 judges that`);
-    }
-    expect(r.status >= 200 && r.status < 300, `${what}: the documented call answered ${r.status}: ${r.text.slice(0, 300)}`).toBe(true);
-    let body: unknown;
-    let parsed = true;
-    try { body = JSON.parse(r.text); } catch { parsed = false; }
-    expect(parsed, `${what}: the answer is not JSON (content type ${r.header('content-type') ?? 'none'}): ${r.text.slice(0, 200)}`).toBe(true);
-    const issues = shapeIssues(schema, body);
-    expect(issues, `${what}: the answer does not have the documented shape — ${issues}`).toBeUndefined();
-    const variant = variantOf(schema, body);
-    if (variant) test.info().annotations.push({ type: 'variant', description: `${ep.id}: ${variant}` });
+    return await judgeAnswer(ep, schema, made.o, made.r, target);
   } finally {
     for (const u of undo.reverse()) await u();
   }
+}
+
+async function judgeAnswer(ep: Endpoint, schema: z.ZodType, o: CallOptions, r: Reply, target: Target): Promise<'pass' | 'fail'> {
+  const what = `${ep.operation} (${o.method ?? 'GET'} ${o.path.split('?')[0]})`;
+  if (r.status === 404 || r.status === 405) {
+    const missing = await routeMissing(target, r, o.path, o.auth, ep.path);
+    if (missing) throw new Skip(`${missing}: the operation is missing — ROUTE-8 judges that`);
+  }
+  if (r.status < 200 || r.status >= 300) {
+    expect.soft(r.status, `${what}: the documented call answered ${r.status}: ${r.text.slice(0, 300)}`).toBeLessThan(300);
+    return 'fail';
+  }
+  let body: unknown;
+  try { body = JSON.parse(r.text); } catch {
+    expect.soft(r.header('content-type') ?? 'none', `${what}: the answer is not JSON: ${r.text.slice(0, 200)}`).toMatch(/json/);
+    return 'fail';
+  }
+  const issues = shapeIssues(schema, body);
+  if (issues) {
+    expect.soft(issues, `${what}: the answer does not have the documented shape — ${issues}`).toBeUndefined();
+    return 'fail';
+  }
+  const variant = variantOf(schema, body);
+  if (variant) test.info().annotations.push({ type: 'variant', description: `${ep.id}: ${variant}` });
+  return 'pass';
 }
 
 /** Something a recipe needs from a setup answer; its absence is a fixture error. */

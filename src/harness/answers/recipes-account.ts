@@ -7,8 +7,7 @@
 import { registerSecret } from '../../client/redact.js';
 import { endpoint, fillPath } from '../../spec/index.js';
 import type { RunState } from '../state.js';
-import { needsAccount, test } from '../test.js';
-import { acct, formOf, jsonOf, needsWorkspace, obj, tag, wsBase } from './calls.js';
+import { ACCOUNT, acct, formOf, jsonOf, obj, skipIf, tag, WORKSPACE, wsBase } from './calls.js';
 import { need, type Kit, type Recipes } from './kit.js';
 import { setupOk } from './world.js';
 
@@ -17,7 +16,7 @@ async function appToken(k: Kit): Promise<string> {
   const r = await k.target.call(acct('GET', 'listUniversalApps'));
   setupOk(r, 'list universal apps (to find an app token)');
   const token = ((obj(r.json()).my_managed_apps ?? []) as { app_token?: string }[]).find((a) => a.app_token)?.app_token;
-  test.skip(!token, 'needs a universal app the account manages');
+  skipIf(!token, 'needs a universal app the account manages');
   registerSecret(token);
   return token!;
 }
@@ -52,20 +51,20 @@ async function ownBase(k: Kit): Promise<string> {
 }
 
 export const ACCOUNT_RECIPES: Recipes = {
-  itemsSearch: { needs: needsAccount, async run(k) { await k.main(acct('GET', 'itemsSearch', {}, { query: { query_str: k.target.base(0).name } })); } },
+  itemsSearch: { needs: ACCOUNT, async run(k) { await k.main(acct('GET', 'itemsSearch', {}, { query: { query_str: k.target.base(0).name } })); } },
   externalAppStatus: {
-    needs: needsAccount,
+    needs: ACCOUNT,
     async run(k) { await k.main(acct('PUT', 'externalAppStatus', { app_token: await appToken(k) }, { json: { is_inactive: false } })); },
   },
   convertBigDataViewToExcel: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) {
       const t = await k.world.tables(k.target);
       await k.main(acct('GET', 'convertBigDataViewToExcel', wsBase(k.state), { query: { table_id: t.aId, view_id: t.viewId } }));
     },
   },
   appendExcelCsvToTable: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) {
       const t = await k.world.tables(k.target);
       const form = formOf({ dtable_uuid: k.target.base(0).uuid, table_name: t.a.name });
@@ -73,17 +72,17 @@ export const ACCOUNT_RECIPES: Recipes = {
       await k.main(acct('POST', 'appendExcelCsvToTable', { workspace_id: k.state.target.workspace_id! }, { multipart: form }));
     },
   },
-  listUniversalApps: { needs: needsAccount, async run(k) { await k.main(acct('GET', 'listUniversalApps')); } },
+  listUniversalApps: { needs: ACCOUNT, async run(k) { await k.main(acct('GET', 'listUniversalApps')); } },
   // A user that does not exist: the answer lists who was added, and nobody is.
   addAppUsers: {
-    needs: needsAccount,
+    needs: ACCOUNT,
     async run(k) { await k.main(acct('POST', 'addAppUsers', { app_token: await appToken(k) }, { json: { users_info: [{ email: `${k.state.tablePrefix}nobody@example.invalid` }] } })); },
   },
-  listAppUsers: { needs: needsAccount, async run(k) { await k.main(acct('GET', 'listAppUsers', { app_token: await appToken(k) })); } },
-  listAppInviteLinks: { needs: needsAccount, async run(k) { await k.main(acct('GET', 'listAppInviteLinks', { app_token: await appToken(k) })); } },
-  listWebhooks: { needs: needsWorkspace, async run(k) { await k.main(acct('GET', 'listWebhooks', wsBase(k.state))); } },
+  listAppUsers: { needs: ACCOUNT, async run(k) { await k.main(acct('GET', 'listAppUsers', { app_token: await appToken(k) })); } },
+  listAppInviteLinks: { needs: ACCOUNT, async run(k) { await k.main(acct('GET', 'listAppInviteLinks', { app_token: await appToken(k) })); } },
+  listWebhooks: { needs: WORKSPACE, async run(k) { await k.main(acct('GET', 'listWebhooks', wsBase(k.state))); } },
   createWebhook: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) {
       const r = await k.main(acct('POST', 'createWebhook', wsBase(k.state), { multipart: formOf({ url: `${HOOK_URL}/${tag()}` }) }));
       const id = obj(obj(jsonOf(r)).webhook).id;
@@ -91,19 +90,19 @@ export const ACCOUNT_RECIPES: Recipes = {
     },
   },
   updateWebhook: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) {
       const id = await ownWebhook(k);
       await k.main(acct('PUT', 'updateWebhook', { ...wsBase(k.state), webhook_id: id }, { multipart: formOf({ url: `${HOOK_URL}/updated-${tag()}` }) }));
     },
   },
   deleteWebhook: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) { const id = await ownWebhook(k); await k.main(acct('DELETE', 'deleteWebhook', { ...wsBase(k.state), webhook_id: id })); },
   },
-  listWorkspaces: { needs: needsAccount, async run(k) { await k.main(acct('GET', 'listWorkspaces')); } },
+  listWorkspaces: { needs: ACCOUNT, async run(k) { await k.main(acct('GET', 'listWorkspaces')); } },
   createBase: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) {
       const name = `${k.state.tablePrefix}base_${tag()}`;
       deleteBaseLater(k, name);
@@ -111,7 +110,7 @@ export const ACCOUNT_RECIPES: Recipes = {
     },
   },
   copyBaseFromWorkspace: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) {
       const name = await ownBase(k);
       const ws = String(k.state.target.workspace_id);
@@ -121,7 +120,7 @@ export const ACCOUNT_RECIPES: Recipes = {
     },
   },
   deleteBase: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) { const name = await ownBase(k); await k.main({ method: 'DELETE', path: deleteBasePath(k.state), auth: 'account', multipart: formOf({ name }) }); },
   },
 };

@@ -8,8 +8,7 @@ import { tinyPng } from '../files.js';
 import { hasLogo, readLogo, restoreLogo, uploadLogo } from '../logo.js';
 import { fixtureMissing } from '../outcome.js';
 import type { RunState } from '../state.js';
-import { needsAccount, needsAdmin, test } from '../test.js';
-import { acct, formOf, jsonOf, needsTeam, obj, tag } from './calls.js';
+import { acct, ADMIN, formOf, jsonOf, obj, skipIf, tag, TEAM } from './calls.js';
 import { type Kit, type Recipe, type Recipes } from './kit.js';
 import { setupOk } from './world.js';
 
@@ -18,7 +17,7 @@ const org = (state: RunState) => state.target.org_id!;
 /** The account as Search User by Team shows it: its user id (`…@auth.local`) and name. */
 export async function accountUser(k: Kit): Promise<{ id: string; name: string }> {
   const username = k.state.target.username;
-  test.skip(!username, 'needs username in the target descriptor (to find the account\'s user id)');
+  skipIf(!username, 'needs username in the target descriptor (to find the account\'s user id)');
   const r = await k.target.call(acct('GET', 'searchUserByOrgId', {}, { query: { org_id: org(k.state), query: username } }));
   setupOk(r, 'search the account\'s user');
   const users = (obj(r.json()).users ?? []) as { email?: string; contact_email?: string; name?: string }[];
@@ -35,13 +34,13 @@ async function teamName(k: Kit): Promise<string> {
   return info.org_name;
 }
 
-const team = (run: Recipe['run']): Recipe => ({ needs: needsTeam, run });
+const team = (run: Recipe['run']): Recipe => ({ needs: TEAM, run });
 const logoPath = (k: Kit) => acct('POST', 'setTeamLogo', { org_id: org(k.state) }).path;
 const PAGE = { page: 1, per_page: 10 };
 
 export const ADMIN_RECIPES: Recipes = {
   searchUserByOrgId: team(async (k) => { await k.main(acct('GET', 'searchUserByOrgId', {}, { query: { org_id: org(k.state), query: k.state.target.username ?? '' } })); }),
-  pluginsInstallCount: { needs: (s) => { needsAccount(s); needsAdmin(s); }, async run(k) { await k.main(acct('GET', 'pluginsInstallCount')); } },
+  pluginsInstallCount: { needs: ADMIN, async run(k) { await k.main(acct('GET', 'pluginsInstallCount')); } },
   listTeamOperations: team(async (k) => { await k.main(acct('GET', 'listTeamOperations', { org_id: org(k.state) }, { query: PAGE })); }),
   listTeamLogins: team(async (k) => { await k.main(acct('GET', 'listTeamLogins', { org_id: org(k.state) }, { query: PAGE })); }),
   getTeamInfo: team(async (k) => { await k.main(acct('GET', 'getTeamInfo')); }),
@@ -54,7 +53,7 @@ export const ADMIN_RECIPES: Recipes = {
   }),
   updateUser: team(async (k) => { const u = await accountUser(k); await k.main(acct('PUT', 'updateUser', { user_id: u.id }, { json: { name: u.name } })); }),
   addTeamUser: {
-    needs: (s) => { needsTeam(s); test.skip(!s.allowPlanChanges, 'adds a user to the team, which a team admin cannot delete (and may cost a seat): needs --allow-plan-changes'); },
+    needs: (s) => TEAM(s) ?? (s.allowPlanChanges ? undefined : 'adds a user to the team, which a team admin cannot delete (and may cost a seat): needs --allow-plan-changes'),
     async run(k) {
       const email = `${k.state.tablePrefix}user-${tag()}@example.invalid`;
       const r = await k.main(acct('POST', 'addTeamUser', { org_id: org(k.state) }, { multipart: formOf({ email, name: 'Conformance SHAPE-8', password: `Pw-${tag()}-${tag()}` }) }));

@@ -5,8 +5,7 @@
  */
 import { registerSecret } from '../../client/redact.js';
 import { endpoint, fillPath } from '../../spec/index.js';
-import { needsAccount, test } from '../test.js';
-import { acct, api, formOf, jsonOf, needsWorkspace, obj, tag, wsBase } from './calls.js';
+import { ACCOUNT, acct, api, formOf, jsonOf, LOGIN, obj, tag, WORKSPACE, wsBase } from './calls.js';
 import { type Kit, type Recipes } from './kit.js';
 import { setupOk } from './world.js';
 
@@ -35,7 +34,7 @@ function secretsOf(body: unknown): void {
 
 export const AUTH_RECIPES: Recipes = {
   authToken: {
-    needs: (state) => test.skip(!state.target.username || !state.target.password, 'needs username and password in the target descriptor'),
+    needs: LOGIN,
     async run(k) {
       const r = await k.main({ method: 'POST', path: endpoint('authToken').path, auth: 'none', form: { username: k.state.target.username!, password: k.state.target.password! } });
       secretsOf(jsonOf(r));
@@ -43,15 +42,15 @@ export const AUTH_RECIPES: Recipes = {
   },
   appAccessToken: { async run(k) { const r = await k.main(api('GET', 'appAccessToken')); secretsOf(jsonOf(r)); } },
   accountAccessToken: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) { const r = await k.main(acct('GET', 'accountAccessToken', wsBase(k.state))); secretsOf(jsonOf(r)); },
   },
   listApiTokens: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) { const r = await k.main(acct('GET', 'listApiTokens', wsBase(k.state))); for (const t of (obj(jsonOf(r)).api_tokens ?? []) as unknown[]) secretsOf(t); },
   },
   createApiToken: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) {
       const app = `${k.state.tablePrefix}app_${tag()}`;
       deleteLater(k, app);
@@ -60,7 +59,7 @@ export const AUTH_RECIPES: Recipes = {
     },
   },
   updateApiToken: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) {
       const app = await ownToken(k);
       const r = await k.main({ method: 'PUT', path: tokenPath(k, app), auth: 'account', multipart: formOf({ permission: 'rw' }) });
@@ -68,13 +67,13 @@ export const AUTH_RECIPES: Recipes = {
     },
   },
   deleteApiToken: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) { const app = await ownToken(k); await k.main({ method: 'DELETE', path: tokenPath(k, app), auth: 'account' }); },
   },
   // The Python client's way into a base: a one-hour API token of base 0.
   createTempApiToken: {
-    needs: needsWorkspace,
+    needs: WORKSPACE,
     async run(k) { const r = await k.main(acct('GET', 'createTempApiToken', wsBase(k.state))); secretsOf(jsonOf(r)); },
   },
-  getAccountInfo: { needs: needsAccount, async run(k) { await k.main(acct('GET', 'getAccountInfo')); } },
+  getAccountInfo: { needs: ACCOUNT, async run(k) { await k.main(acct('GET', 'getAccountInfo')); } },
 };

@@ -7,9 +7,9 @@
  */
 import { endpoint, fillPath } from '../../spec/index.js';
 import { fixtureMissing } from '../outcome.js';
-import { test, warnState } from '../test.js';
+import { warnState } from '../test.js';
 import type { Target } from '../target.js';
-import { gw, obj, tag } from './calls.js';
+import { ACCOUNT, gw, obj, skipIf, tag } from './calls.js';
 import { type Kit, type Recipes } from './kit.js';
 import { accountUser } from './recipes-admin.js';
 import { addComment, setupOk } from './world.js';
@@ -76,20 +76,20 @@ export const BASE_RECIPES: Recipes = {
   deleteBaseNotifications: {
     async run(k) {
       const n = (await notifications(k.target)).length;
-      test.skip(n > 0, `the account has ${n} notification(s) of base ${k.target.base(0).name}: deleting them all would remove them irrevocably (the check runs where there are none)`);
+      skipIf(n > 0, `the account has ${n} notification(s) of base ${k.target.base(0).name}: deleting them all would remove them irrevocably (the check runs where there are none)`);
       await k.main(gw(k.target, 'DELETE', 'notifications/'));
     },
   },
   markBaseNotificationAsSeen: {
     async run(k) {
       const [n] = await notifications(k.target);
-      test.skip(!n, `the account has no notification of base ${k.target.base(0).name} to mark (notifications come from others' activity, which the API cannot make)`);
+      skipIf(!n, `the account has no notification of base ${k.target.base(0).name} to mark (notifications come from others' activity, which the API cannot make)`);
       // Marked with the value it already has: nothing changes.
       await k.main(gw(k.target, 'PUT', `notifications/${n!.id}/`, { form: { seen: String(seenOf(n!)) } }));
     },
   },
   sendToastNotification: {
-    needs: (state) => test.skip(!state.target.account_token && !(state.target.username && state.target.password), 'needs an account: the toast goes to the account\'s own user'),
+    needs: ACCOUNT,
     async run(k) {
       const me = await ownUserId(k);
       await k.main(gw(k.target, 'POST', 'ui-toasts/', { json: { to_user: me, toast_type: 'success', detail: { msg: 'conformance check (SHAPE-8)' } } }));
