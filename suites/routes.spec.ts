@@ -6,6 +6,7 @@
  */
 import { ENDPOINTS, fillPath, offeredAt, pathParams, type Endpoint } from '../src/spec/index.js';
 import { expectStatus } from '../src/harness/assert.js';
+import { withTeamLogo } from '../src/harness/lock.js';
 import { readLogo, restoreLogo } from '../src/harness/logo.js';
 import { appendAll, listRows, scratchTable } from '../src/harness/tables.js';
 import { behaviour, clause, expect, needsAccount, needsAdmin, test } from '../src/harness/test.js';
@@ -64,10 +65,17 @@ async function exists(target: Target, ep: Endpoint): Promise<void> {
   const path = fillPath(ep.path, values as Record<string, string | number>);
   const query = ep.id === 'listRows' ? { table_name: fixtureTable(target), limit: 1 } : undefined;
   const json = bodyFor(ep, target);
-  // Probing DELETE/POST org-logo/ changes a real team's logo: read it first, put it back after.
-  const logo = ep.id === 'deleteTeamLogo' || ep.id === 'setTeamLogo' ? await readLogo(target, path) : undefined;
-  const r = await target.call({ method: ep.method, path, auth: authFor(ep), json, query, expect: [400, 401, 403, 404, 405] });
-  if (logo && r.status < 300) await restoreLogo(target, path, logo);
+  const call = () => target.call({ method: ep.method, path, auth: authFor(ep), json, query, expect: [400, 401, 403, 404, 405] });
+  // Probing DELETE/POST org-logo/ changes a real team's logo: read it first, put it back after,
+  // while no other check uses the logo (src/harness/lock.ts).
+  const r = ep.id === 'deleteTeamLogo' || ep.id === 'setTeamLogo'
+    ? await withTeamLogo(async () => {
+      const logo = await readLogo(target, path);
+      const answer = await call();
+      if (answer.status < 300) await restoreLogo(target, path, logo);
+      return answer;
+    })
+    : await call();
   const missing = await routeMissing(target, r, path, authFor(ep));
   expect(missing, `${ep.method} ${path}: ${missing} — the operation must exist`).toBeUndefined();
   expect(r.status, `${ep.method} ${path}: answered ${r.status} to an authorised call`).toBeLessThan(500);

@@ -5,6 +5,7 @@
  * may change the plan (--allow-plan-changes), then deactivated (a team admin cannot delete one).
  */
 import { tinyPng } from '../files.js';
+import { withTeamLogo } from '../lock.js';
 import { hasLogo, readLogo, restoreLogo, uploadLogo } from '../logo.js';
 import { fixtureMissing } from '../outcome.js';
 import type { RunState } from '../state.js';
@@ -62,20 +63,27 @@ export const ADMIN_RECIPES: Recipes = {
     },
   },
   getTeamLogo: team(async (k) => { await k.main(acct('GET', 'getTeamLogo', { org_id: org(k.state) })); }),
-  setTeamLogo: team(async (k) => {
+  // The logo is put back inside the lock, before another check may read it (src/harness/lock.ts).
+  setTeamLogo: team((k) => withTeamLogo(async () => {
     const at = logoPath(k);
     const original = await readLogo(k.target, at);
-    k.later(() => restoreLogo(k.target, at, original));
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(tinyPng([tag().charCodeAt(0), 80, 160]))], { type: 'image/png' }), 'conformance-logo.png');
-    await k.main({ method: 'POST', path: at, auth: 'account', multipart: form });
-  }),
-  deleteTeamLogo: team(async (k) => {
+    try {
+      await k.main({ method: 'POST', path: at, auth: 'account', multipart: form });
+    } finally {
+      await restoreLogo(k.target, at, original);
+    }
+  })),
+  deleteTeamLogo: team((k) => withTeamLogo(async () => {
     const at = logoPath(k);
     const original = await readLogo(k.target, at);
     // A logo to delete: the team's own (put back afterwards), or one of the check's.
     if (!hasLogo(original)) setupOk(await uploadLogo(k.target, at, tinyPng([10, 200, 30])), 'upload a logo to delete');
-    k.later(() => restoreLogo(k.target, at, original));
-    await k.main({ method: 'DELETE', path: at, auth: 'account' });
-  }),
+    try {
+      await k.main({ method: 'DELETE', path: at, auth: 'account' });
+    } finally {
+      await restoreLogo(k.target, at, original);
+    }
+  })),
 };
