@@ -23,12 +23,10 @@ async function bigDataIds(k: Kit, table: string, name: string): Promise<string[]
   return (r.json<{ results?: { _id?: string }[] }>().results ?? []).map((x) => x._id).filter((x): x is string => typeof x === 'string');
 }
 
-/** Does a logged operation (an object, or JSON text of one) name this table by its id or its name? */
-function namesTable(op: unknown, id: string, name: string): boolean {
-  let o = op;
-  if (typeof op === 'string') { try { o = JSON.parse(op); } catch { return op.includes(name); } }
-  const rec = (o && typeof o === 'object' ? o : {}) as Record<string, unknown>;
-  return rec.table_id === id || rec.table_name === name;
+/** The fields of a logged big-data operation (an object, or JSON text of one, as the OpenAPI shows it). */
+function opFields(op: unknown): Record<string, unknown> {
+  if (typeof op !== 'string') return op && typeof op === 'object' ? (op as Record<string, unknown>) : {};
+  try { const o: unknown = JSON.parse(op); return o && typeof o === 'object' ? (o as Record<string, unknown>) : {}; } catch { return {}; }
 }
 
 export const ROW_RECIPES: Recipes = {
@@ -135,16 +133,18 @@ export const ROW_RECIPES: Recipes = {
     },
   },
   getBaseBigDataOperations: { async run(k) { await k.main(gw(k.target, 'GET', 'db-operations/', { query: { page: 1, per_page: 10 } })); } },
-  // Only an operation on the run's own big table is restored: it names that table's id or name.
+  // Only the operation that added the recipe's own row to the run's big table is restored.
   restoreBigDataOperations: {
     async run(k) {
       const big = await k.world.bigTable(k.target);
-      setupOk(await k.target.gw(0, 'POST', 'add-archived-rows/', { json: { table_name: big.t.name, rows: [{ Name: `op ${tag()}` }] } }), 'add a big-data row');
+      const name = `op ${tag()}`;
+      setupOk(await k.target.gw(0, 'POST', 'add-archived-rows/', { json: { table_name: big.t.name, rows: [{ Name: name }] } }), 'add a big-data row');
+      const ids = await bigDataIds(k, big.t.name, name);
       const r = await k.target.gw(0, 'GET', 'db-operations/', { query: { page: 1, per_page: 100 } });
       setupOk(r, 'list big-data operations');
       const ops = r.json<{ operations?: { id?: string | number; operation?: unknown }[] }>().operations ?? [];
-      const mine = ops.find((o) => namesTable(o.operation, big.id, big.t.name));
-      const id = need(mine?.id, `no big-data operation of the run's own table ${big.t.name} among ${ops.length} listed: nothing that may be restored`);
+      const mine = ops.find((o) => { const f = opFields(o.operation); return f.table_id === big.id && ids.includes(f.row_id as string); });
+      const id = need(mine?.id, `no big-data operation adds the row "${name}" of the run's own table ${big.t.name} (${ops.length} listed): nothing that may be restored`);
       await k.main(gw(k.target, 'PUT', `restore-operations/${id}/`));
     },
   },
