@@ -9,6 +9,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { registerSecret } from '../src/client/redact.js';
 import { expectClientError, expectStatus } from '../src/harness/assert.js';
 import { readZip, tinyPng } from '../src/harness/files.js';
+import { withTeamLogo } from '../src/harness/lock.js';
 import { extOf, hasLogo, readLogo, uploadLogo, type Logo } from '../src/harness/logo.js';
 import { Undecided } from '../src/harness/outcome.js';
 import { appendAll, listRows, scratchTable, type Scratch } from '../src/harness/tables.js';
@@ -260,29 +261,32 @@ test(...clause('ACCT-5', 'team logo: set (multipart file), get the same image, d
   needsAccount(state);
   needsAdmin(state);
   const at = path('getTeamLogo', { org_id: needsOrg(state) });
-  const original = await readLogo(target, at);
-  const png = tinyPng([randomInt(256), randomInt(256), randomInt(256)]);
-  try {
-    let got: Logo | undefined;
-    // Another check of the run may probe DELETE org-logo at the same moment: one second try.
-    for (let i = 0; i < 2 && !(got && hasLogo(got)); i++) {
-      const set = await uploadLogo(target, at, png);
-      expectStatus(set, [200, 201], 'set the team logo (POST org-logo/, multipart file)');
-      got = await readLogo(target, at);
-    }
-    expect(hasLogo(got!), `after setting a logo, GET org-logo/ shows none (status ${got!.status})`).toBe(true);
-    if (got!.bytes) expect(got!.bytes.equals(png), `GET org-logo/ serves ${got!.bytes.length} bytes that are not the ${png.length}-byte PNG just uploaded`).toBe(true);
-    else test.info().annotations.push({ type: 'note', description: `the logo path ${got!.path} is not served by the target at a known place: bytes not compared` });
+  // Other checks change the logo and put it back (ROUTE-2, SHAPE-8): one at a time.
+  await withTeamLogo(async () => {
+    const original = await readLogo(target, at);
+    const png = tinyPng([randomInt(256), randomInt(256), randomInt(256)]);
+    try {
+      let got: Logo | undefined;
+      // Another check of the run may probe DELETE org-logo at the same moment: one second try.
+      for (let i = 0; i < 2 && !(got && hasLogo(got)); i++) {
+        const set = await uploadLogo(target, at, png);
+        expectStatus(set, [200, 201], 'set the team logo (POST org-logo/, multipart file)');
+        got = await readLogo(target, at);
+      }
+      expect(hasLogo(got!), `after setting a logo, GET org-logo/ shows none (status ${got!.status})`).toBe(true);
+      if (got!.bytes) expect(got!.bytes.equals(png), `GET org-logo/ serves ${got!.bytes.length} bytes that are not the ${png.length}-byte PNG just uploaded`).toBe(true);
+      else test.info().annotations.push({ type: 'note', description: `the logo path ${got!.path} is not served by the target at a known place: bytes not compared` });
 
-    const del = await target.call({ method: 'DELETE', path: at, auth: 'account' });
-    expectStatus(del, [200, 204], 'delete the team logo');
-    const gone = await readLogo(target, at);
-    expect(gone.status === 404 || !gone.path, `after DELETE org-logo/, GET still names a logo: ${gone.path}`).toBe(true);
-    expect(gone.bytes?.equals(png) ?? false, 'after DELETE org-logo/, the deleted image is still served').toBe(false);
-  } finally {
-    if (original.bytes) await restored('the team logo put back', () => uploadLogo(target, at, original.bytes!, extOf(original.bytes!)));
-    else if (original.path) warnState(`the team had a logo (${original.path}) whose bytes could not be read: it was not put back`);
-  }
+      const del = await target.call({ method: 'DELETE', path: at, auth: 'account' });
+      expectStatus(del, [200, 204], 'delete the team logo');
+      const gone = await readLogo(target, at);
+      expect(gone.status === 404 || !gone.path, `after DELETE org-logo/, GET still names a logo: ${gone.path}`).toBe(true);
+      expect(gone.bytes?.equals(png) ?? false, 'after DELETE org-logo/, the deleted image is still served').toBe(false);
+    } finally {
+      if (original.bytes) await restored('the team logo put back', () => uploadLogo(target, at, original.bytes!, extOf(original.bytes!)));
+      else if (original.path) warnState(`the team had a logo (${original.path}) whose bytes could not be read: it was not put back`);
+    }
+  });
 });
 
 // ACCT-6 ────────────────────────────────────────────────────────────────────────────────

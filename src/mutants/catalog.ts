@@ -15,6 +15,7 @@ import { BASE_STRUCTURE_MUTANTS } from './catalog-base-structure.js';
 import { CLIENT_MUTANTS } from './catalog-client.js';
 import { BASE_RECORDS_MUTANTS } from './catalog-base-records.js';
 import { m, type Mutant } from './mutant.js';
+import { OPERATIONS_MUTANTS } from './catalog-operations.js';
 
 export type { Mutant };
 
@@ -25,10 +26,12 @@ export const MUTANTS: readonly Mutant[] = [
   // Routes
   m('ROUTE-1', 'delete-missing-404', ['delete-missing-404'], 'Delete Rows answers 404 when no row matched ("nothing to delete"), as if the operation did not exist.'),
   // AUTH-4 and RATE-1 leave a route that answers 404 even with credentials to ROUTE-1/2: one verdict per deviation.
-  m('ROUTE-2', 'plugins-count-missing', ['drop:pluginsInstallCount'], 'List Plugin Installations not implemented: the route answers 404.'),
+  // ROUTE-8 holds every documented operation to exist, this one among them.
+  m('ROUTE-2', 'plugins-count-missing', ['drop:pluginsInstallCount'], 'List Plugin Installations not implemented: the route answers 404.', { alsoFails: ['ROUTE-8'] }),
   m('ROUTE-3', 'base-token-names-dtable-server', ['base-token-names-dtable-server'], 'Get Base-Token still sends clients to /dtable-server/ instead of the /api-gateway/ family.'),
   m('ROUTE-4', 'ping-needs-auth', ['ping-needs-auth'], '/ping/ behind the authentication middleware: 401 without credentials.'),
-  m('ROUTE-5', 'auth-token-wrong-field', ['auth-token-wrong-field'], '/api2/auth-token/ answers {"key": …} (a framework default) instead of {"token": …}.', { alsoFails: ['AUTH-1'] }),
+  // SHAPE-8 holds every documented answer to its fields, the token's among them.
+  m('ROUTE-5', 'auth-token-wrong-field', ['auth-token-wrong-field'], '/api2/auth-token/ answers {"key": …} (a framework default) instead of {"token": …}.', { alsoFails: ['AUTH-1', 'SHAPE-8'] }),
   m('ROUTE-6', 'honour-order-by', ['honour-order-by'], 'Row list still sorts by order_by/direction (removed in 4.4).'),
   m('ROUTE-7', 'stale-cache', ['stale-cache'], 'The base-unchanged check is not invalidated by writes: repeated reads serve stale rows.'),
   // Removed endpoints
@@ -88,7 +91,8 @@ export const MUTANTS: readonly Mutant[] = [
   m('ACCT-4', 'logs-ignore-filters', ['logs-ignore-filters'], 'Team operation and login logs ignore their filters.'),
   m('ACCT-5', 'logo-not-deleted', ['logo-not-deleted'], 'Delete Team Logo answers success but keeps the logo.'),
   m('ACCT-6', 'app-status-ignored', ['app-status-ignored'], 'External app status change answered but not applied.'),
-  m('ACCT-7', 'archive-by-sql', ['archive-by-sql'], 'Move rows to big data still takes a raw SQL condition instead of view_name (pre-6.0).'),
+  // SHAPE-8 makes the documented 6.x call (by view_name): refused, its documented answer is not given.
+  m('ACCT-7', 'archive-by-sql', ['archive-by-sql'], 'Move rows to big data still takes a raw SQL condition instead of view_name (pre-6.0).', { alsoFails: ['SHAPE-8'] }),
   m('ACCT-7', 'export-assets-always', ['export-assets-always'], 'Export ignores ignore_asset: assets always go along.'),
   // Events
   m('HOOK-1', 'webhook-bad-signature', ['webhook-bad-signature'], 'Webhook signature computed over another serialisation than the body sent.'),
@@ -97,6 +101,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...BASE_STRUCTURE_MUTANTS,
   ...CLIENT_MUTANTS,
   ...BASE_RECORDS_MUTANTS,
+  ...OPERATIONS_MUTANTS,
 ];
 
 /** Mutants whose id or clause matches a glob list (`RATE-*,sql-*`) or a /regular expression/. */

@@ -8,7 +8,7 @@ import type { ServerContext } from '../context.js';
 import { badRequest, forbidden, HttpError, notFound } from '../errors.js';
 import { route } from '../pipeline/hooks.js';
 import { recordLogin } from '../store/account/logs.js';
-import type { User } from '../store/store.js';
+import type { ApiToken, User } from '../store/store.js';
 import { nameProblem, textProblem } from '../text.js';
 
 /** `exp` as the real service takes it: `5h`, `3d`, `30m` or seconds. */
@@ -108,7 +108,9 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
   route(app, ctx, endpoint('listApiTokens'), (req) => {
     const p = req.params as { workspace_id: string; base_name: string };
     const base = workspaceBase(ctx, userOf(req), p.workspace_id, p.base_name);
-    const rows = ctx.db.prepare('SELECT app_name, token AS api_token, generated_by, generated_at, last_access, permission FROM api_tokens WHERE base_uuid = ?').all(base.uuid);
+    const rows = ctx.db.prepare('SELECT app_name, token AS api_token, generated_by, generated_at, last_access, permission FROM api_tokens WHERE base_uuid = ?').all(base.uuid) as ApiToken[];
+    // Mutant: the creation time as a Unix timestamp (a number) instead of the documented ISO text.
+    if (ctx.faults.has('api-token-time-as-number')) return { api_tokens: rows.map((r) => ({ ...r, generated_at: Math.floor(Date.parse(r.generated_at) / 1000) })) };
     return { api_tokens: rows };
   });
 
