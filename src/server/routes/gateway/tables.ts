@@ -5,7 +5,7 @@ import { cached, type ServerContext } from '../../context.js';
 import { route, type Handler } from '../../pipeline/hooks.js';
 import type { Base, TableMeta } from '../../store/model.js';
 import { addColumn, createTable, createView, deleteTable } from '../../store/schema.js';
-import { baseOf, bodyOf, tableOf } from './common.js';
+import { baseOf, bodyOf, optionalTyped, tableOf } from './common.js';
 
 const tableJson = ({ phys: _phys, ...t }: TableMeta) => t;
 
@@ -37,6 +37,7 @@ export function registerTables(app: FastifyInstance, ctx: ServerContext): void {
   route(app, ctx, endpoint('appendColumn'), (req) => {
     const base = baseOf(ctx, req);
     const b = bodyOf(req);
+    optionalTyped(b, { anchor_column: 'string' });
     return addColumn(ctx.db, base, tableOf(base, b.table_name ?? b.table_id), b);
   });
   route(app, ctx, endpoint('createView'), (req) => {
