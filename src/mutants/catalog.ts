@@ -11,6 +11,7 @@
  * (src/server/routes/zombies.ts).
  */
 import { m, type Mutant } from './mutant.js';
+import { ROBUST_MUTANTS } from './catalog-robust.js';
 
 export type { Mutant };
 
@@ -89,6 +90,7 @@ export const MUTANTS: readonly Mutant[] = [
   // Events
   m('HOOK-1', 'webhook-bad-signature', ['webhook-bad-signature'], 'Webhook signature computed over another serialisation than the body sent.'),
   m('HOOK-1', 'webhook-no-delivery', ['webhook-no-delivery'], 'Webhooks are registered but row changes are never delivered.'),
+  ...ROBUST_MUTANTS,
 ];
 
 /** Mutants whose id or clause matches a glob list (`RATE-*,sql-*`) or a /regular expression/. */
