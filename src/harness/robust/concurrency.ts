@@ -21,10 +21,15 @@ const ROWS_EACH = 5;
 export const CREATORS = 8;
 const DEADLINE_MS = 60_000;
 
-const within = <T>(p: Promise<T>, what: string): Promise<T> => Promise.race([
-  p,
-  new Promise<never>((_, reject) => setTimeout(() => reject(new Undecided('timeout', `${what} did not finish within ${DEADLINE_MS / 1000} s`)), DEADLINE_MS).unref()),
-]);
+async function within<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Undecided('timeout', `${what} did not finish within ${DEADLINE_MS / 1000} s`)), DEADLINE_MS); });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export async function appendersCheck(target: Target, state: RunState): Promise<void> {
   const t = await scratchTable(target, 'rb6a', [{ column_name: 'Name', column_type: 'text' }], robustBase(state));
