@@ -16,10 +16,15 @@ export const Timeouts = z.object({
   maxBodyBytes: z.number().int().positive(),
 });
 
+/** The seed a run samples with unless told otherwise (`--seed`): runs are reproducible by default. */
+export const DEFAULT_SEED = 1;
+
 export const RunState = z.object({
   runId: z.string(),
   /** Tables the run creates are named `${tablePrefix}…`; `conformance clean` sweeps such names. */
   tablePrefix: z.string(),
+  /** Seed of the sampled checks (ROBUST): the same seed and endpoint table send the same requests. */
+  seed: z.number().int().nonnegative().default(DEFAULT_SEED),
   target: TargetDescriptor,
   /** The edition and release the run holds the target to (flags override the descriptor's claim). */
   edition: z.enum(EDITIONS),

@@ -21,7 +21,8 @@ export interface CallOptions {
   json?: unknown;
   form?: Record<string, string>;
   multipart?: FormData;
-  rawBody?: { body: string | Buffer; contentType: string };
+  /** Bytes as given; `contentType` undefined sends none (a probe of a body without one). */
+  rawBody?: { body: string | Uint8Array; contentType: string | undefined };
   headers?: Record<string, string>;
   auth?: Auth;
   /** Statuses the check anticipates (a 403 an auth check asks for is no vacuous refusal). */
@@ -124,7 +125,8 @@ export class Target {
     return p;
   }
 
-  private async authHeader(auth: Auth | undefined): Promise<string | undefined> {
+  /** The Authorization header value for `auth` (undefined: none). */
+  async authorization(auth: Auth | undefined): Promise<string | undefined> {
     if (!auth || auth === 'none') return undefined;
     if (auth === 'account') {
       const t = await this.accountToken();
@@ -169,12 +171,12 @@ export class Target {
     for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', ...o.headers };
     if (callTag) headers[CALL_TAG_HEADER] = callTag;
-    const auth = await this.authHeader(o.auth);
+    const auth = await this.authorization(o.auth);
     if (auth) headers.authorization = auth;
-    let body: string | Buffer | undefined;
+    let body: string | Uint8Array | undefined;
     if (o.json !== undefined) { body = JSON.stringify(o.json); headers['content-type'] ??= 'application/json'; }
     else if (o.form) { body = new URLSearchParams(o.form).toString(); headers['content-type'] = 'application/x-www-form-urlencoded'; }
-    else if (o.rawBody) { body = o.rawBody.body; headers['content-type'] = o.rawBody.contentType; }
+    else if (o.rawBody) { body = o.rawBody.body; if (o.rawBody.contentType !== undefined) headers['content-type'] = o.rawBody.contentType; }
     else if (o.multipart) {
       const r = new Response(o.multipart);
       body = Buffer.from(await r.arrayBuffer());
@@ -186,14 +188,13 @@ export class Target {
     for (let attempt = 0; ; attempt++) {
       if (!o.raw429) await this.waitForBudget(key);
       const res = await send({ method, url: url.toString(), headers, body }, limits, o.localAddress);
-      const bodyText = typeof body === 'string' ? body : body ? `<${body.length} bytes>` : undefined;
       if (!res.ok) {
-        this.recorder?.record({ method, url: url.toString(), headers, body: bodyText, error: `${res.kind}: ${res.message}`, ms: res.ms });
+        this.recorder?.record({ method, url: url.toString(), headers, body, error: `${res.kind}: ${res.message}`, ms: res.ms });
         const u = undecided(res, what);
         if (o.allowTransportError) return { transport: u };
         throw u;
       }
-      this.recorder?.record({ method, url: url.toString(), headers, body: bodyText, status: res.status, responseHeaders: res.headers, responseBody: res.body.length > 64_000 ? `<${res.body.length} bytes>` : res.body.toString('utf8'), ms: res.ms }, o.expect ?? []);
+      this.recorder?.record({ method, url: url.toString(), headers, body, status: res.status, responseHeaders: res.headers, responseBody: res.body.length > 64_000 ? `<${res.body.length} bytes>` : res.body.toString('utf8'), ms: res.ms }, o.expect ?? []);
       this.noteBudget(key, res);
       if (res.status === 429 && !o.raw429 && attempt < 3) {
         const reset = Number(res.headers['x-ratelimit-reset']);

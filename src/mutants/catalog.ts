@@ -16,6 +16,7 @@ import { CLIENT_MUTANTS } from './catalog-client.js';
 import { BASE_RECORDS_MUTANTS } from './catalog-base-records.js';
 import { m, type Mutant } from './mutant.js';
 import { OPERATIONS_MUTANTS } from './catalog-operations.js';
+import { ROBUST_MUTANTS } from './catalog-robust.js';
 
 export type { Mutant };
 
@@ -102,6 +103,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...CLIENT_MUTANTS,
   ...BASE_RECORDS_MUTANTS,
   ...OPERATIONS_MUTANTS,
+  ...ROBUST_MUTANTS,
 ];
 
 /** Mutants whose id or clause matches a glob list (`RATE-*,sql-*`) or a /regular expression/. */

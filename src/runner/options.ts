@@ -7,6 +7,7 @@
 import type { Argv } from 'yargs';
 import { z } from 'zod';
 import { parseSourceAddresses } from '../common/net.js';
+import { DEFAULT_SEED } from '../harness/state.js';
 import { EDITIONS, KNOWN_VERSIONS, NEWEST_VERSION } from '../spec/index.js';
 
 const G = {
@@ -36,6 +37,7 @@ export const RUN_OPTIONS = {
   'api-version': { group: G.held, type: 'string', describe: `Release whose behaviour applies (${KNOWN_VERSIONS[0]} … ${NEWEST_VERSION})`, defaultDescription: `descriptor, else ${NEWEST_VERSION}` },
   clauses: { group: G.select, type: 'string', describe: 'Only these clauses: "RATE-*,SHAPE-1" or "/^SIZE-[1-3]$/"', defaultDescription: 'all' },
   grep: { group: G.select, type: 'string', describe: 'Only checks whose title matches this regular expression', defaultDescription: 'all' },
+  seed: { group: G.select, type: 'number', default: DEFAULT_SEED, describe: 'Seed of the sampled checks (ROBUST): the same seed sends the same malformed requests' },
   'report-dir': { group: G.out, type: 'string', describe: 'Where reports go', defaultDescription: 'reports/<timestamp>/' },
   baseline: { group: G.out, type: 'string', describe: 'Known failures per clause (JSON); only new failures fail the run', defaultDescription: 'none' },
   'write-baseline': { group: G.out, type: 'string', describe: 'Write this run\'s failing clauses as a baseline (with the harness version and the checks it ran)', defaultDescription: 'none' },
@@ -89,6 +91,7 @@ export const RunOptions = z.object({
   apiVersion: z.string().refine((v) => KNOWN_VERSIONS.includes(v), `a release of §9: ${KNOWN_VERSIONS.join(', ')}`).optional(),
   clauses: z.string().optional(),
   grep: z.string().optional(),
+  seed: z.number().int('a whole number').nonnegative().default(DEFAULT_SEED),
   reportDir: z.string().min(1).optional(),
   baseline: z.string().min(1).optional(),
   writeBaseline: z.string().min(1).optional(),

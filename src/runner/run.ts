@@ -70,6 +70,7 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
   const edition = o.edition ?? d.edition;
   return RunState.parse({
     ...ids, target: d,
+    seed: o.seed,
     edition,
     limits: heldLimits(edition, resolved.configuredLimits),
     apiVersion: o.apiVersion ?? d.api_version ?? NEWEST_VERSION,

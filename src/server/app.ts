@@ -1,10 +1,12 @@
 /** The reference server's HTTP application: the pipeline, then each endpoint family at its prefix. */
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ServerContext } from './context.js';
 import { INPUT_LIMITS } from '../spec/index.js';
 import { installPipeline } from './pipeline/hooks.js';
-import { refuseClientError, refuseConnect, refuseFrameworkError } from './pipeline/refusals.js';
+import { holdOpen, refuseClientError, refuseConnect, refuseFrameworkError } from './pipeline/refusals.js';
 import { registerAccount } from './routes/account/index.js';
 import { registerMultipart } from './routes/account/multipart.js';
 import { registerApiTokens } from './routes/api-tokens.js';
@@ -35,14 +37,16 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     clientErrorHandler: refuseClientError,
     frameworkErrors: refuseFrameworkError,
   });
-  app.server.on('connect', refuseConnect);
+  const held = new Set<Duplex>();
+  app.server.on('connect', (req: IncomingMessage, socket: Duplex) => (ctx.faults.has('connect-hangs') ? holdOpen(held, socket) : refuseConnect(req, socket)));
+  app.addHook('preClose', (done) => { for (const s of held) s.destroy(); done(); });
   await app.register(formbody, { bodyLimit: BODY_LIMIT });
   installPipeline(app, ctx);
   registerPublic(app, ctx);
   // Multipart parsing adds hooks to every request of its scope: only the families that take
   // uploads or forms get it, so /ping/ and the gateway stay lean (and refuse multipart, 415).
   await app.register(async (forms) => {
-    await registerMultipart(forms);
+    await registerMultipart(forms, ctx);
     registerAuth(forms, ctx);
     registerApiTokens(forms, ctx);
     registerAccount(forms, ctx);

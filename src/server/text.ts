@@ -16,6 +16,16 @@ export function textProblem(v: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Does a written cell value hold a lone surrogate (a string, or strings in a list)? SQLite
+ * would store U+FFFD in its place, so the value read back would not be the one written
+ * (ROBUST-4): such a value is refused. NUL and control characters are data and kept.
+ */
+export function illFormedValue(v: unknown): boolean {
+  if (typeof v === 'string') return LONE_SURROGATE.test(v);
+  return Array.isArray(v) && v.some((x) => typeof x === 'string' && LONE_SURROGATE.test(x));
+}
+
 /** Why `v` is no usable name: empty, too long, control characters, ill-formed Unicode; or undefined. */
 export function nameProblem(v: unknown, max: number = INPUT_LIMITS.nameLength): string | undefined {
   if (typeof v !== 'string' || v.trim() === '') return 'must be a non-empty string';

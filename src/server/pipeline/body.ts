@@ -35,7 +35,10 @@ export function installBodyParsers(app: FastifyInstance, ctx: ServerContext): vo
     // Official clients send DELETE with this Content-Type and no body: that is no body, not bad JSON.
     if (text.length === 0) return done(null, undefined);
     const max = INPUT_LIMITS.jsonDepth;
-    if (jsonTextDepth(text, max) > max) return refuse(`Request body is nested deeper than ${max} levels.`);
+    if (jsonTextDepth(text, max) > max) {
+      if (ctx.faults.has('deep-json-500')) return done(new RangeError('Maximum call stack size exceeded'), undefined); // mutant: the walker that follows the parser overflows, a 500
+      return refuse(`Request body is nested deeper than ${max} levels.`);
+    }
     parse(req, text, (err, value) => {
       if (err) {
         const why = parseFailure(text);
@@ -43,6 +46,9 @@ export function installBodyParsers(app: FastifyInstance, ctx: ServerContext): vo
         return refuse(`Request body is not valid JSON: ${why}`);
       }
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return refuse(`Request body must be a JSON object, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}.`);
+      // Mutant wrong-type-500: a table_name that is no string reaches string code (`.trim()`) and escapes as a 500.
+      const tableName = (value as Record<string, unknown>).table_name;
+      if (tableName !== undefined && tableName !== null && typeof tableName !== 'string' && ctx.faults.has('wrong-type-500')) return done(new TypeError('table_name.trim is not a function'), undefined);
       done(null, value);
     });
   });

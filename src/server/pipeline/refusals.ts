@@ -106,3 +106,10 @@ export function refuseClientError(err: Error & { code?: string; rawPacket?: unkn
 export function refuseConnect(req: IncomingMessage, socket: Duplex): void {
   answerRaw(socket, 405, 'Method Not Allowed', new HttpError(405, methodRefused('CONNECT'), styleOfUrl(req.url ?? '')).body(), `Allow: ${ALLOW}\r\n`);
 }
+
+/** Mutant connect-hangs: CONNECT is never answered; the socket is held open until the client gives up or the server closes (`held` is destroyed before it does: a held socket would keep close() waiting). */
+export function holdOpen(held: Set<Duplex>, socket: Duplex): void {
+  socket.on('error', () => undefined);
+  held.add(socket);
+  socket.on('close', () => held.delete(socket));
+}

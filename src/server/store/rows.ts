@@ -13,6 +13,7 @@ import { findColumn, isoNow, newRowId, physColumn, type Base, type ColumnMeta, t
 import { saveMeta, withMetaRollback } from './schema.js';
 import { hiddenKeys, viewOrder, viewWhere } from './view-query.js';
 import { encodeValue, looseStored, type Stored } from './values.js';
+import { illFormedValue } from '../text.js';
 
 export interface RowsContext extends ReadContext {
   events: RowEvents;
@@ -64,6 +65,10 @@ export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMe
     }
     if (col.type === 'link') throw badRequest(`row ${index}: link column ${name} is set through links/`);
     if (!['text', 'long-text', 'number', 'checkbox', 'date', 'duration', 'single-select', 'multiple-select', 'collaborator', 'url', 'email', 'rate', 'geolocation', 'file', 'image'].includes(col.type)) continue;
+    if (illFormedValue(value)) {
+      if (ctx.faults.has('surrogate-500')) throw new TypeError(`row ${index}: cannot encode column ${name}: lone surrogate`); // mutant: the encoder's error escapes as a 500
+      throw badRequest(`row ${index}: column ${name}: the text is not well-formed Unicode (a lone surrogate)`);
+    }
     // Mutants: each deviates only where its clause looks (a well-typed select value; a value of the wrong type).
     const wellTyped = COLUMNS[col.type].write.safeParse(value).success;
     if (ctx.faults.has('drop-unknown-options') && (col.type === 'single-select' || col.type === 'multiple-select') && wellTyped) {

@@ -1,6 +1,7 @@
 /**
- * "Malformed input never gets a 5xx": the probes of malformed.ts, generated from the endpoint
- * table, against the reference server. Each must be refused with a 4xx and the family's error
+ * "Malformed input never gets a 5xx": every probe of the harness's generator
+ * (src/harness/robust/probes.ts, the ROBUST family sends a sample of them to any target),
+ * generated from the endpoint table, against the reference server. Each must be refused with a 4xx and the family's error
  * body, change nothing (the whole database and every base's structure are compared around each
  * row's probes), and log nothing: the server logs only server faults, with a stack trace, and
  * the last test shows a real fault still is one.
@@ -8,13 +9,15 @@
 import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { ENDPOINTS, type Endpoint } from '../../spec/index.js';
-import { call, Kit, type Res } from './kit.js';
-import { malformedProbes, PARSE_REFUSAL, type Probe } from './malformed.js';
-import { rawCall } from './raw-http.js';
+import { malformedProbes, type Probe } from '../../harness/robust/probes.js';
+import { rawCall } from '../../harness/robust/raw-http.js';
+import { call, Kit, serves, type Res } from './kit.js';
 
 /** Requests per run, at most: the generator's count is asserted under it, so growth shows. */
 const MAX_PROBES = 12_000;
 const PARALLEL = 6;
+/** The body parser's own refusals: what an empty DELETE body or a body at the limit must not get. */
+const PARSE_REFUSAL = /^Request body (is not valid JSON|must be a JSON object, not|is nested deeper)|Body cannot be empty|Content-Type .* is not supported/;
 
 let kit: Kit;
 let probes: Probe[];
@@ -31,7 +34,8 @@ test.beforeAll(async () => {
   expect(hook.status, hook.text).toBe(200);
   const app = kit.srv.ctx.db.prepare('SELECT token FROM apps WHERE dtable_uuid = ?').get(kit.base.uuid) as { token: string } | undefined;
   const tokens: Partial<Record<Endpoint['credential'], string>> = { account: c.admin.token, admin: c.admin.token, 'team-admin': c.admin.token, 'api-token': kit.base.api_token, 'base-token': kit.token };
-  probes = malformedProbes(ENDPOINTS, {
+  // Rows the server does not serve yet answer the generic 404: their probes say nothing of its body handling.
+  probes = malformedProbes(ENDPOINTS.filter((ep) => serves(kit.srv, ep)), {
     version: kit.srv.ctx.opts.apiVersion,
     params: { base_uuid: kit.base.uuid, workspace_id: c.workspaceId, base_name: kit.base.name, org_id: c.orgId, user_id: c.member.id, username: c.member.id, app_token: app?.token ?? 'none', webhook_id: hook.body.webhook.id as number, row_id: rowId! },
     token: (ep) => tokens[ep.credential],
@@ -60,8 +64,14 @@ async function state(): Promise<string> {
   return h.digest('hex');
 }
 
-function send(p: Probe): Promise<Res> {
-  if (p.raw || !['GET', 'POST', 'PUT', 'DELETE'].includes(p.method)) return rawCall(kit.url, { method: p.method, path: p.path, headers: { ...p.headers }, body: p.body, contentLength: p.raw?.contentLength, chunked: p.raw?.chunked });
+async function send(p: Probe): Promise<Res> {
+  if (p.raw || !['GET', 'POST', 'PUT', 'DELETE'].includes(p.method)) {
+    const r = await rawCall(kit.url, { method: p.method, path: p.path, headers: { ...p.headers }, body: p.body, contentLength: p.raw?.contentLength, chunked: p.raw?.chunked });
+    if (!r.ok) return { status: 0, headers: new Headers(), text: `${r.kind}: ${r.message}`, body: undefined };
+    let body: unknown;
+    try { body = r.text ? JSON.parse(r.text) : undefined; } catch { body = undefined; }
+    return { status: r.status, headers: r.headers, text: r.text, body };
+  }
   return call(kit.url, p.method, p.path, { raw: p.body, contentType: p.headers['content-type'], ...(p.headers.authorization ? { token: p.headers.authorization.slice('Token '.length) } : {}) });
 }
 
@@ -105,6 +115,7 @@ test('the generator covers every row the release serves, each body row with ever
   for (const ep of ENDPOINTS.filter((e) => e.method !== 'GET' && served.has(e.id))) {
     const kinds = new Set(probes.filter((p) => p.ep === ep).map((p) => p.kind));
     for (const k of ['broken-json', 'top-level', 'field-type', 'depth', 'size', 'multipart', 'urlencoded', 'content-type', 'unicode']) expect(kinds.has(k), `${ep.id}: ${k}`).toBe(true);
+    expect(probes.filter((p) => p.ep === ep).every((p) => p.group), `${ep.id}: every probe has a sampling group`).toBe(true);
   }
   expect(probes.length).toBeLessThanOrEqual(MAX_PROBES);
   test.info().annotations.push({ type: 'probes', description: `${probes.length} malformed requests over ${served.size - 1} rows` });

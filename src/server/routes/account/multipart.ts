@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { jsonValueDepth } from '../../../common/json-depth.js';
 import { INPUT_LIMITS } from '../../../spec/index.js';
+import type { ServerContext } from '../../context.js';
 import { HttpError } from '../../errors.js';
 import { styleOf } from '../../pipeline/refusals.js';
 
@@ -76,12 +77,16 @@ function refusal(req: FastifyRequest, e: unknown): unknown {
   return e;
 }
 
-export async function registerMultipart(app: FastifyInstance): Promise<void> {
+export async function registerMultipart(app: FastifyInstance, ctx: ServerContext): Promise<void> {
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, fieldSize: MAX_FIELD_BYTES, files: 2, fields: 100, parts: 200 } });
   app.addHook('preValidation', async (req) => {
     if (!req.isMultipart()) return;
     const b = boundaryOf(req.headers['content-type']);
-    if ('problem' in b) throw new HttpError(400, b.problem, styleOf(req));
+    if ('problem' in b) {
+      // Mutant multipart-no-boundary-500: the boundary is read without a check; a body without one escapes as a 500.
+      if (ctx.faults.has('multipart-no-boundary-500')) throw new TypeError("Cannot read properties of undefined (reading 'boundary')");
+      throw new HttpError(400, b.problem, styleOf(req));
+    }
     const body: Record<string, unknown> = {};
     const add = (name: string, v: unknown) => {
       const had = body[name];

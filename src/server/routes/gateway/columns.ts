@@ -12,7 +12,7 @@ import { modifyColumnType } from '../../store/column-type.js';
 import { appendColumns, changeLayout, columnOf, deleteColumn, listColumns, renameColumn } from '../../store/columns.js';
 import { addColumn } from '../../store/schema.js';
 import { viewOf } from '../../store/views.js';
-import { baseOf, bodyOf, tableOf } from './common.js';
+import { baseOf, bodyOf, optionalTyped, tableOf } from './common.js';
 import { queryTable } from './views.js';
 
 const OP_TYPES = ['rename_column', 'modify_column_type', 'resize_column', 'move_column', 'freeze_column'] as const;
@@ -28,6 +28,7 @@ export function registerColumns(app: FastifyInstance, ctx: ServerContext): void 
   route(app, ctx, endpoint('appendColumn'), (req) => {
     const base = baseOf(ctx, req);
     const b = bodyOf(req);
+    optionalTyped(b, { anchor_column: 'string' });
     return addColumn(ctx, base, tableOf(base, b.table_name ?? b.table_id), b, b.anchor_column);
   });
   route(app, ctx, endpoint('appendColumns'), (req) => {

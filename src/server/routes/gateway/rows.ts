@@ -7,7 +7,8 @@ import { route, type Handler } from '../../pipeline/hooks.js';
 import { tooMany } from '../../pipeline/rate.js';
 import { findColumn } from '../../store/model.js';
 import { appendRows, deleteRows, getRow, listRows, updateRows } from '../../store/rows.js';
-import { actor, baseOf, bodyOf, flag, intParam, tableOf } from './common.js';
+import { appendRowsRacy } from '../../store/races.js';
+import { actor, baseOf, bodyOf, flag, intParam, optionalTyped, tableOf } from './common.js';
 
 const json = (reply: FastifyReply, body: Buffer) => reply.type('application/json; charset=utf-8').send(body);
 
@@ -59,8 +60,11 @@ export function rowHandlers(ctx: ServerContext) {
   const append: Handler = (req, reply) => {
     const base = baseOf(ctx, req);
     const b = bodyOf(req);
+    optionalTyped(b, { apply_default: 'boolean' });
     if (heavyRefused(ctx, base.uuid, arrayLength(b.rows), SIZE_LIMITS.appendRows)) return tooMany(ctx, reply);
-    return appendRows(ctx, base, tableOf(base, b.table_name ?? b.table_id), b.rows, actor(req));
+    const table = tableOf(base, b.table_name ?? b.table_id);
+    if (ctx.faults.has('append-race')) return appendRowsRacy(ctx, base, table, b.rows, actor(req)); // mutant: concurrent appends lose rows
+    return appendRows(ctx, base, table, b.rows, actor(req));
   };
   const update: Handler = (req, reply) => {
     const base = baseOf(ctx, req);

@@ -4,11 +4,11 @@
  * at every field the reference server's handlers of its family read (FIELDS below), each sent
  * alone so that a body the route does not expect can never be a valid call by accident.
  */
-import type { Endpoint } from '../../spec/index.js';
+import type { Endpoint, Param } from '../../spec/index.js';
 
-export type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'file';
+export type Kind = Param['type'];
 export type Where = 'body' | 'query';
-export interface Field { name: string; kind: Kind; in: Where; declared: boolean }
+export interface Field { name: string; kind: Kind; in: Where; required: boolean; declared: boolean }
 
 /** Body fields the gateway-style handlers read (rows, SQL, tables, columns, views, links, archive). */
 const GATEWAY_BODY: Record<string, Kind> = {
@@ -27,7 +27,7 @@ const ACCOUNT_BODY: Record<string, Kind> = {
   table_name: 'string', file: 'file',
 };
 
-/** Query parameters any GET handler reads; a row without `params` gets them all at once, leniently (see malformed.ts). */
+/** Query parameters any GET handler reads; a row without `params` gets them all at once, leniently (see probes.ts). */
 export const QUERY_FIELDS: Record<string, Kind> = {
   table_name: 'string', table_id: 'string', view_name: 'string', view_id: 'string', limit: 'integer', start: 'integer',
   order_by: 'string', direction: 'string', convert_keys: 'boolean', exp: 'string', page: 'integer', per_page: 'integer',
@@ -38,21 +38,14 @@ export const QUERY_FIELDS: Record<string, Kind> = {
 /** Families whose error body is the gateway's (`error_message`). */
 export const GATEWAY_STYLE = new Set<string>(['gateway', 'base-v1', 'legacy']);
 
-interface DeclaredParam { name: string; in: string; type: string }
-const KINDS = new Set<string>(['string', 'integer', 'number', 'boolean', 'array', 'object', 'file']);
-
-/** The table row's own parameter list, when it has one (read structurally: older tables have none). */
-export const declaredParams = (ep: Endpoint): readonly DeclaredParam[] | undefined => (ep as { params?: readonly DeclaredParam[] }).params;
-
 /** Fields to probe on `ep`, from its declared parameters or, failing those, its family's. */
 export function fieldsOf(ep: Endpoint): Field[] {
-  const declared = declaredParams(ep);
-  if (declared) {
-    return declared.filter((p) => p.in !== 'path' && p.in !== 'header')
-      .map((p) => ({ name: p.name, kind: (KINDS.has(p.type) ? p.type : 'string') as Kind, in: p.in === 'query' ? 'query' : 'body', declared: true }));
+  if (ep.params) {
+    return ep.params.filter((p) => p.in !== 'path' && p.in !== 'header')
+      .map((p) => ({ name: p.name, kind: p.type, in: p.in === 'query' ? 'query' : 'body', required: p.required, declared: true }));
   }
   const table = ep.method === 'GET' ? QUERY_FIELDS : GATEWAY_STYLE.has(ep.family) ? GATEWAY_BODY : ACCOUNT_BODY;
-  return Object.entries(table).map(([name, kind]) => ({ name, kind, in: ep.method === 'GET' ? 'query' : 'body', declared: false }));
+  return Object.entries(table).map(([name, kind]) => ({ name, kind, in: ep.method === 'GET' ? 'query' : 'body', required: false, declared: false }));
 }
 
 /** JSON values of the wrong type for a field of `kind` (a string where a number is expected, and so on). */
@@ -84,4 +77,8 @@ export const WRONG_QUERY: Record<Kind, readonly string[]> = {
 };
 
 /** Text no name may be: NUL, a lone surrogate (SQLite would store U+FFFD), 10,000 characters. */
-export const BAD_TEXT: readonly string[] = ['\u0000', 'a\ud800', 'x'.repeat(10_000)];
+export const BAD_TEXTS = { nul: '\u0000', surrogate: 'a\ud800', long: 'x'.repeat(10_000) } as const;
+export type BadText = keyof typeof BAD_TEXTS;
+
+/** The same in a query string, percent-encoded: NUL, a lone surrogate in UTF-8 (no text decodes from it), a byte that is no UTF-8, 10,000 characters. */
+export const BAD_QUERY_TEXTS = { nul: '%00', surrogate: '%ED%A0%80', 'invalid-utf8': '%FF', long: 'x'.repeat(10_000) } as const;
