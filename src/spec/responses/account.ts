@@ -39,7 +39,8 @@ export const ACCOUNT_RESPONSES = {
   appendExcelCsvToTable: success,
   listUniversalApps: z.looseObject({
     my_managed_apps: z.array(z.looseObject({
-      app_user_id: anyId, app_id: anyId, app_name: z.string(), app_token: z.string(), app_config: z.unknown(), role_name: z.string(), permission: z.string(),
+      // null where the manager is not also a user of the app.
+      app_user_id: anyId.nullable(), app_id: anyId, app_name: z.string(), app_token: z.string(), app_config: z.unknown(), role_name: z.string(), permission: z.string(),
       dtable_uuid: z.string(), dtable_name: z.string(), workspace_id: z.number().int(), link: z.string(), edit_link: z.string(), joined_at: time,
     })),
     can_use_apps: z.array(z.unknown()),
@@ -48,7 +49,7 @@ export const ACCOUNT_RESPONSES = {
   listAppUsers: z.looseObject({ app_users: z.array(appUser), total_count: z.number().int() }),
   listAppInviteLinks: z.looseObject({
     app_share_links: z.array(z.looseObject({
-      username: user, token: z.string(), link: z.string(), app_name: z.string(), app_id: anyId, expire_date: z.string(), ctime: time,
+      username: user, token: z.string(), link: z.string(), app_name: z.string(), app_id: anyId, expire_date: z.string().nullable() /* a link that never expires */, ctime: time,
       is_protected: z.boolean(), role_name: z.string(), role_permission: z.string(), role_id: anyId,
     })),
   }),
@@ -69,7 +70,8 @@ export const ACCOUNT_RESPONSES = {
   }),
   listTeamOperations: z.looseObject({ logs: z.array(z.looseObject({ email: user, name: z.string(), operation: z.string(), detail: z.unknown(), datetime: time })), total_count: z.number().int() }),
   setTeamLogo: z.looseObject({ logo_path: z.string() }),
-  getTeamLogo: z.looseObject({ logo_path: z.string() }),
+  // null while the team has no logo.
+  getTeamLogo: z.looseObject({ logo_path: z.string().nullable() }),
   deleteTeamLogo: success,
   getTeamInfo: z.looseObject({
     org_id: z.number().int(), org_name: z.string(), role: z.string(),

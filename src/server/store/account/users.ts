@@ -73,7 +73,9 @@ export function adminUserJson(db: Db, u: User, b: Readonly<Behaviour>) {
     email: u.id, name: u.name, contact_email: contact(u), login_id: p.login_id ?? '', unit: p.unit ?? '', institution: p.institution ?? '',
     is_staff: u.is_staff === 1, is_active: u.is_active === 1, role: u.role ?? 'default', org_id: u.org_id ?? -1,
     quota_usage: quotaUsage(db, u.id), quota_total: quotaTotal(u), row_limit: u.row_limit ?? -1, asset_quota_mb: u.asset_quota_mb ?? -1,
-    id_in_org: u.id_in_org ?? '', ctime: u.ctime, last_login: u.last_login, ...automation(u, b),
+    id_in_org: u.id_in_org ?? '', ctime: u.ctime, create_time: u.ctime, last_login: u.last_login, ...automation(u, b),
+    // Update User's answer (system_admin_account_operations.yaml) also names these; the reference keeps no phone.
+    phone: '', update_status_tip: '',
   };
 }
 
