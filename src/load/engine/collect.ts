@@ -78,9 +78,9 @@ export class Collector {
     };
   }
 
-  dropped(scenario: string, time: number): void {
-    this.reg.add('dropped_iterations', 1, { scenario }, undefined, time);
-    this.series.dropped(time);
+  dropped(scenario: string, time: number, n = 1): void {
+    this.reg.add('dropped_iterations', n, { scenario }, undefined, time);
+    this.series.dropped(time, n);
   }
 
   vus(active: number, max: number, time: number): void {

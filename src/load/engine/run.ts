@@ -16,6 +16,8 @@ import { parseDuration } from './duration.js';
 import { VuPool, type VU } from './vus.js';
 import { makeAwaitable } from '../runtime/awaitable.js';
 import { availableParallelism } from 'node:os';
+import { executionTuple, segmentString, type Tuple } from './segment.js';
+import { partOf, type Part } from './plan.js';
 
 export const EXIT_CODES = { ok: 0, thresholds: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
 
@@ -33,6 +35,9 @@ export interface RunInput {
   vuThreads?: number;
   /** Give every VU a blocking thread of its own even when the script could be made awaitable. */
   blockingVus?: boolean;
+  /** k6's --execution-segment and --execution-segment-sequence: this instance's part of a split run. */
+  segment?: string;
+  segmentSequence?: string;
 }
 
 /** How the VUs ran: many per awaited thread, or one per blocking thread (and why). */
@@ -53,6 +58,9 @@ export interface RunOutcome {
   aborted?: string;
   errors: string[];
   summaryOutputs: Record<string, string>;
+  /** This instance's segment (`0:1` unsplit) and its share of each scenario. */
+  segment: string;
+  parts: Record<string, Part>;
 }
 
 export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
@@ -74,15 +82,23 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     seenErrors.set(key, n);
     if (n <= 3) { log(`ERROR ${m}`); errors.push(m); }
   };
+  let tuple: Tuple;
+  try {
+    tuple = executionTuple(input.segment, input.segmentSequence);
+  } catch (e) {
+    // As k6, a bad segment is an invalid configuration; nothing has started yet.
+    await io.close();
+    return { engine: 'builtin', registry, series, checks: [], thresholds: [], scenarios: [], options: {}, startedAt: Date.now(), durationMs: 0, exitCode: EXIT_CODES.invalidConfig, errors: [`execution segment: ${(e as Error).message}`], summaryOutputs: {}, segment: '', parts: {} };
+  }
   const made = input.blockingVus ? { ok: false as const, reason: 'asked for' } : makeAwaitable(input.bundleCode);
   const threads = Math.max(1, input.vuThreads ?? availableParallelism() - 1);
   const vus: VuMode = made.ok ? { mode: 'awaited', threads } : { mode: 'blocking', threads: 0, reason: made.reason };
   const pool = new VuPool({
     workerFile: await workerBundle(), code: await toCommonJs(input.bundleCode), awaitedCode: made.ok ? await toCommonJs(made.code) : null, threads,
     env: input.env, scriptDir: input.scriptDir,
-    optionsJSON: '{}', sourceIps: input.sourceIps ?? [], testStart: Date.now(), io, collector, onAbort: abort, onError,
+    optionsJSON: '{}', sourceIps: input.sourceIps ?? [], testStart: Date.now(), vuStripe: tuple.stripe(), io, collector, onAbort: abort, onError,
   });
-  const base: Omit<RunOutcome, 'exitCode' | 'thresholds' | 'durationMs'> = { engine: 'builtin', vus, registry, series, checks: [], scenarios: [], options: {}, startedAt: Date.now(), errors, summaryOutputs: {} };
+  const base: Omit<RunOutcome, 'exitCode' | 'thresholds' | 'durationMs'> = { engine: 'builtin', vus, registry, series, checks: [], scenarios: [], options: {}, startedAt: Date.now(), errors, summaryOutputs: {}, segment: segmentString(tuple.segment), parts: {} };
   const finish = async (exitCode: number, thresholds: ThresholdResult[] = [], durationMs = 0): Promise<RunOutcome> => {
     await pool.close();
     await io.close();
@@ -115,6 +131,10 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   }
   const specs = 'specs' in parsed ? parsed.specs : [];
   base.scenarios = scenarios;
+  // This instance's part of each scenario; one whose part is nothing is not run (k6's HasWork).
+  const parts = Object.fromEntries(scenarios.map((s) => [s.name, partOf(s, tuple)]));
+  base.parts = parts;
+  const working = scenarios.filter((s) => parts[s.name]!.hasWork);
 
   let setupData = '';
   if (ready.exports.includes('setup')) {
@@ -127,7 +147,7 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   }
 
   // Pre-allocate every scenario's VUs before the clock starts, as k6 does.
-  const want = scenarios.reduce((a, s) => a + (s.executor.endsWith('arrival-rate') ? s.preAllocatedVUs : s.vus), 0);
+  const want = working.reduce((a, s) => a + (s.executor.endsWith('arrival-rate') ? parts[s.name]!.preAllocatedVUs : parts[s.name]!.vus), 0);
   try {
     for (let i = 0; i < want; i += 8) await Promise.all(Array.from({ length: Math.min(8, want - i) }, () => pool.spawn()));
   } catch (e) {
@@ -147,12 +167,12 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     if (failing.length) abort(`thresholds ${failing.map((f) => `${f.selector}: ${f.source}`).join(', ')} crossed`);
   }, 1000);
   // A hard bound on the whole run, whatever the script does.
-  const hardEnd = Math.max(...scenarios.map(scenarioEndMs)) + 30_000;
+  const hardEnd = Math.max(0, ...working.map(scenarioEndMs)) + 30_000;
   const hard = setTimeout(() => abort('the run exceeded its maximum duration'), hardEnd).unref();
-  await Promise.all(scenarios.map(async (s) => {
+  await Promise.all(working.map(async (s) => {
     await Promise.race([new Promise((r) => setTimeout(r, s.startTimeMs).unref()), aborted]);
     if (abortReason !== undefined) return;
-    await runExecutor(ctx, s);
+    await runExecutor(ctx, s, parts[s.name]!);
   }));
   clearInterval(ticker);
   clearTimeout(hard);

@@ -180,3 +180,12 @@ export function executionTuple(segmentText?: string, sequenceText?: string): Tup
   if (index < 0) throw new Error(`couldn't find segment ${segmentString(want)} in sequence ${full.map(segmentString).join(',')}`);
   return new Tuple(new Sequence(full), index);
 }
+
+/** How many of the global indexes 0…value−1 are this instance's (ScaleInt64 over the stripe). */
+export function stripeCount(s: Stripe, value: number): number {
+  if (value <= 0) return 0;
+  const k = s.positions.length, rest = value % s.lcd;
+  let n = Math.floor(value / s.lcd) * k;
+  for (let r = 0; r < k && s.positions[r]! < rest; r++) n++;
+  return n;
+}

@@ -10,6 +10,7 @@ import { CTL, type Command, type IoLink, type Report, type WorkerCommand, type W
 import { MAILBOX_BYTES } from '../runtime/mailbox.js';
 import type { Collector } from './collect.js';
 import type { IoPool } from './io-pool.js';
+import { globalIndex, type Stripe } from './segment.js';
 
 export type DoneReport = Extract<Report, { t: 'done' }>;
 export type ReadyReport = Extract<Report, { t: 'ready' }>;
@@ -27,6 +28,8 @@ export interface PoolConfig {
   optionsJSON: string;
   sourceIps: readonly string[];
   testStart: number;
+  /** Numbers VUs across a split run: local VU n is the stripe's n-th global one (k6's idInTest). */
+  vuStripe: Stripe;
   io: IoPool;
   collector: Collector;
   onAbort: (reason: string) => void;
@@ -107,17 +110,18 @@ export class VuPool {
     const localAddress = ips.length ? ips[(Math.max(id, 1) - 1) % ips.length] : undefined;
     const awaited = id > 0 && cfg.awaitedCode !== null;
     const slot = (id - 1) % cfg.threads;
+    const vuInTest = id > 0 ? globalIndex(cfg.vuStripe, id - 1) + 1 : 0;
     if (awaited) {
       const t = this.awaited[slot];
       if (t) {
         const vu = new VU(id, t.worker, new Int32Array(mailbox), localAddress);
-        const msg: WorkerCommand = { t: 'add', vu: id, mailbox, localAddress };
+        const msg: WorkerCommand = { t: 'add', vu: id, vuInTest, mailbox, localAddress };
         return this.expect(t, vu, () => t.worker.postMessage(msg));
       }
     }
     const link: IoLink | null = awaited ? null : cfg.io.register(mailbox, localAddress);
     const init: WorkerInit = {
-      code: awaited ? cfg.awaitedCode! : cfg.code, awaited, vu: id, ...(localAddress ? { localAddress } : {}), env: cfg.env, mailbox, io: link,
+      code: awaited ? cfg.awaitedCode! : cfg.code, awaited, vu: id, vuInTest, ...(localAddress ? { localAddress } : {}), env: cfg.env, mailbox, io: link,
       testStart: cfg.testStart, scriptDir: cfg.scriptDir, instance: this.instance.buffer as SharedArrayBuffer, options: cfg.optionsJSON,
     };
     const worker = new Worker(cfg.workerFile, { workerData: init, transferList: link ? [link.port] : [], execArgv: [], stdout: false, stderr: false });

@@ -13,6 +13,8 @@ import type { RunOutcome } from '../engine/run.js';
 import { Registry } from '../metrics/registry.js';
 import { TimeSeries } from '../metrics/timeseries.js';
 import { ingestNdjson } from './ndjson.js';
+import { executionTuple, segmentString } from '../engine/segment.js';
+import { partOf } from '../engine/plan.js';
 
 /** `k6` on PATH, or undefined. */
 export function findK6(pathEnv = process.env.PATH ?? ''): string | undefined {
@@ -30,6 +32,9 @@ export interface K6Input {
   options: Record<string, unknown>;
   env: Record<string, string>;
   sourceIps?: readonly string[];
+  /** This instance's part of a split run, passed to k6 as its own flags. */
+  segment?: string;
+  segmentSequence?: string;
   log?: (line: string) => void;
 }
 
@@ -40,6 +45,8 @@ export async function runK6(input: K6Input): Promise<RunOutcome> {
   writeFileSync(script, input.bundleCode);
   const args = ['run', '--quiet', '--no-usage-report', '--out', `json=${samples}`];
   if (input.sourceIps?.length) args.push('--local-ips', input.sourceIps.join(','));
+  if (input.segment) args.push('--execution-segment', input.segment);
+  if (input.segmentSequence) args.push('--execution-segment-sequence', input.segmentSequence);
   args.push(script);
   const log = input.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const started = Date.now();
@@ -60,9 +67,12 @@ export async function runK6(input: K6Input): Promise<RunOutcome> {
   const thresholds = registry ? evaluate(specs, registry, runMs) : [];
   let scenarios: RunOutcome['scenarios'] = [];
   try { scenarios = normaliseScenarios(input.options); } catch { /* k6 judged the options itself */ }
+  // k6 divides a split run as the built-in runner does (plan.ts): the same parts describe it.
+  const tuple = executionTuple(input.segment, input.segmentSequence);
   return {
     engine: 'k6', registry: registry ?? new Registry(), series: got?.series ?? new TimeSeries(started), checks: got?.checks ?? [],
     thresholds, scenarios, options: input.options, startedAt: got && Number.isFinite(got.firstMs) ? got.firstMs : started,
     durationMs: runMs, exitCode, errors, summaryOutputs: {},
+    segment: segmentString(tuple.segment), parts: Object.fromEntries(scenarios.map((sc) => [sc.name, partOf(sc, tuple)])),
   };
 }

@@ -19,13 +19,14 @@ export interface RunMeta {
   p95BudgetMs: number;
 }
 
-/** Offered arrival rate per second of the run, from the scenarios' schedules; `share` is this instance's part of it (k6 execution segments). */
-export function fillOffered(series: TimeSeries, scenarios: readonly Scenario[], durationMs: number, share = 1): void {
+/** Offered arrival rate per bucket of the run, from the scenarios' schedules; `share` is this instance's part of each (k6 execution segments). */
+export function fillOffered(series: TimeSeries, scenarios: readonly Scenario[], durationMs: number, share: number | ((s: Scenario) => number) = 1): void {
   const seconds = Math.ceil(durationMs / series.widthMs);
+  const part = typeof share === 'number' ? () => share : share;
   for (let i = 0; i < seconds; i++) {
     const mid = i * series.widthMs + series.widthMs / 2;
-    const r = scenarios.reduce((a, s) => a + rateAt(s, mid - s.startTimeMs), 0);
-    if (r > 0) series.offered(i, r * share);
+    const r = scenarios.reduce((a, s) => a + rateAt(s, mid - s.startTimeMs) * part(s), 0);
+    if (r > 0) series.offered(i, r);
   }
 }
 
@@ -71,7 +72,7 @@ export function buildResults(o: {
 }
 
 export function resultsOfRun(out: RunOutcome, meta: RunMeta): Results {
-  fillOffered(out.series, out.scenarios, out.durationMs);
+  fillOffered(out.series, out.scenarios, out.durationMs, (s) => out.parts[s.name]?.rateShare ?? 1);
   return buildResults({
     meta, engines: [out.engine], instances: 1, registry: out.registry, series: out.series, checks: out.checks,
     thresholds: out.thresholds, options: out.options, scenarios: out.scenarios, startedAt: out.startedAt,

@@ -6,6 +6,7 @@
  * arrival-rate iterations through a shared queue, and receives metric samples in batches.
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { Stripe } from '../engine/segment.js';
 
 /** Control words at the start of each VU's mailbox (Int32 indices). */
 export const CTL = {
@@ -118,14 +119,14 @@ export interface ScenarioRef {
 
 /** Main → a VU, while it is idle. */
 export type Command =
-  | { t: 'run'; scenario: ScenarioRef; mode: 'loop'; iterations: number; shared: SharedArrayBuffer | null; total: number; deadline: number; setupData: string }
-  | { t: 'run'; scenario: ScenarioRef; mode: 'queue'; queue: SharedArrayBuffer; total: number; deadline: number; setupData: string }
+  | { t: 'run'; scenario: ScenarioRef; mode: 'loop'; iterations: number; counter: SharedArrayBuffer; shared: boolean; total: number; stripe: Stripe; deadline: number; setupData: string }
+  | { t: 'run'; scenario: ScenarioRef; mode: 'queue'; queue: SharedArrayBuffer; total: number; stripe: Stripe; deadline: number; setupData: string }
   | { t: 'call'; fn: 'setup' | 'teardown' | 'handleSummary'; arg: string };
 
 /** Main → worker: a command for one of its VUs, a VU to add (awaited threads), a hard stop, the end. */
 export type WorkerCommand =
   | (Command & { vu: number })
-  | { t: 'add'; vu: number; mailbox: SharedArrayBuffer; localAddress: string | undefined }
+  | { t: 'add'; vu: number; vuInTest: number; mailbox: SharedArrayBuffer; localAddress: string | undefined }
   | { t: 'interrupt'; vu: number }
   | { t: 'exit' };
 
@@ -175,6 +176,8 @@ export interface WorkerInit {
   awaited: boolean;
   maxBodyBytes?: number;
   vu: number;
+  /** The VU's number across all instances of a split run (k6's idInTest). */
+  vuInTest: number;
   localAddress?: string;
   env: Record<string, string>;
   /** Control words and the request/response areas (mailbox.ts). */

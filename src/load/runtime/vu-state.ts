@@ -24,7 +24,9 @@ const placeholder = new SharedArrayBuffer(MAILBOX_BYTES);
 export function newVuState(vu: number) {
   return {
     vu,
+    vuInTest: vu,
     iterInScenario: 0,
+    iterScenarioInInstance: 0,
     iterInInstance: 0,
     iterInTest: 0,
     scenario: null as ScenarioRef | null,

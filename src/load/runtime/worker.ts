@@ -24,6 +24,7 @@ import { mute } from './samples.js';
 import { HttpIo, warmHttp, type WarmServer } from '../engine/io.js';
 import { Aborted, Interrupted, attachMailbox, emitIteration, flush, newVuState, post, setVuTags, state, takeSamples, thread, use, type VuState } from './vu-state.js';
 import { waitAsync } from './wait-async.js';
+import { globalIndex, type Stripe } from '../engine/segment.js';
 
 const init = workerData as WorkerInit;
 const I_COMPLETED = 0, I_INTERRUPTED = 1;
@@ -96,8 +97,9 @@ function sendVia(client: HttpIo, localAddress: string | undefined, vu: number) {
   };
 }
 
-async function addVu(id: number, mailbox: SharedArrayBuffer, link: WorkerInit['io'], localAddress: string | undefined): Promise<void> {
+async function addVu(id: number, inTest: number, mailbox: SharedArrayBuffer, link: WorkerInit['io'], localAddress: string | undefined): Promise<void> {
   const s = newVuState(id);
+  s.vuInTest = inTest;
   attachMailbox(s, mailbox);
   if (link) { s.bell = new Int32Array(link.bell); s.slot = link.slot; s.port = link.port; }
   if (io) s.send = sendVia(io, localAddress, id);
@@ -165,6 +167,12 @@ async function warmUp(s: VuState): Promise<void> {
 
 interface Outcome { completed: boolean; interrupted: boolean; error?: string; abort?: string }
 
+/** The scenario's n-th iteration in this instance; across a split run it is the stripe's n-th global one. */
+function number(s: VuState, n: number, stripe: Stripe): void {
+  s.iterScenarioInInstance = n;
+  s.iterInTest = globalIndex(stripe, n);
+}
+
 async function iterate(s: VuState, fn: (d: unknown) => unknown, data: unknown): Promise<Outcome> {
   use(s);
   s.group = '';
@@ -212,16 +220,14 @@ async function run(vu: Vu, cmd: Extract<Command, { t: 'run' }>): Promise<void> {
   };
   if (cmd.mode === 'queue') await takeFromQueue(s, cmd, one);
   else {
-    const shared = cmd.shared ? new Int32Array(cmd.shared) : null;
-    s.progress = () => (cmd.total > 0 && shared ? Math.min(1, Atomics.load(shared, 0) / cmd.total) : cmd.deadline > 0 ? Math.min(1, (Date.now() - s.scenarioStartedAt) / (cmd.deadline - s.scenarioStartedAt)) : 0);
+    const counter = new Int32Array(cmd.counter);
+    s.progress = () => (cmd.shared && cmd.total > 0 ? Math.min(1, Atomics.load(counter, 0) / cmd.total) : cmd.deadline > 0 ? Math.min(1, (Date.now() - s.scenarioStartedAt) / (cmd.deadline - s.scenarioStartedAt)) : 0);
     for (let i = 0; i < cmd.iterations; i++) {
       if (Atomics.load(ctl, CTL.stop) === 1 || Atomics.load(ctl, CTL.interrupt) === 1) break;
       if (cmd.deadline > 0 && Date.now() >= cmd.deadline) break;
-      if (shared) {
-        const claim = Atomics.add(shared, 0, 1);
-        if (claim >= cmd.total) break;
-        s.iterInTest = claim;
-      } else s.iterInTest = s.iterInScenario;
+      const claim = Atomics.add(counter, 0, 1);
+      if (cmd.shared && claim >= cmd.total) break;
+      number(s, claim, cmd.stripe);
       if (!(await one())) break;
     }
   }
@@ -254,7 +260,7 @@ async function takeFromQueue(s: VuState, cmd: Extract<Command, { mode: 'queue' }
       if (!ticket && t > 0) continue;
     }
     if (ticket) {
-      s.iterInTest = Atomics.add(q, QUEUE.next, 1);
+      number(s, Atomics.add(q, QUEUE.next, 1), cmd.stripe);
       Atomics.store(ctl, CTL.active, 1);
       const go = await one();
       Atomics.store(ctl, CTL.active, 0);
@@ -348,7 +354,7 @@ async function call(vu: Vu, cmd: Extract<Command, { t: 'call' }>): Promise<void>
 
 parentPort!.on('message', (cmd: WorkerCommand) => {
   if (cmd.t === 'exit') { process.exit(0); return; }
-  if (cmd.t === 'add') { void addVu(cmd.vu, cmd.mailbox, null, cmd.localAddress); return; }
+  if (cmd.t === 'add') { void addVu(cmd.vu, cmd.vuInTest, cmd.mailbox, null, cmd.localAddress); return; }
   const vu = vus.get(cmd.vu);
   if (!vu) return;
   if (cmd.t === 'interrupt') vu.s.cancel?.(new Interrupted());
@@ -356,7 +362,7 @@ parentPort!.on('message', (cmd: WorkerCommand) => {
   else if (cmd.t === 'call') void call(vu, cmd);
 });
 
-void addVu(init.vu, init.mailbox, init.io, init.localAddress);
+void addVu(init.vu, init.vuInTest, init.mailbox, init.io, init.localAddress);
 
 function describe(e: unknown): string {
   if (e instanceof Error) return e.stack ? e.stack.split('\n').slice(0, 4).join('\n') : `${e.name}: ${e.message}`;
