@@ -6,6 +6,16 @@ import http from 'k6/http';
 import type { RefinedParams, RefinedResponse, ResponseType } from 'k6/http';
 import { sleep } from 'k6';
 import { target, type Base } from './target.js';
+import { newRunId } from '../../src/common/run-id.js';
+
+/**
+ * A prefix for the tables one instance creates (`cf_<time>_<id>_`, swept by `conformance
+ * clean`): instances of a split run each make their own in setup(), so none removes a table
+ * another still uses.
+ */
+export function tablePrefix(): string {
+  return newRunId().tablePrefix;
+}
 
 export type Res = RefinedResponse<ResponseType | undefined>;
 export interface Session { key: string; uuid: string; token: string; base: string }
