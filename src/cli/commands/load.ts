@@ -19,9 +19,15 @@ interface Args {
   env: string[];
   serverWindow: number;
   list: boolean;
+  yes: boolean;
+  insecure: boolean;
+  executionSegment?: string;
+  executionSegmentSequence?: string;
+  out?: string;
+  thresholds: boolean;
 }
 
-interface MergeArgs { files: string[]; reportDir: string; p95Budget: number; scenario?: string }
+interface MergeArgs { files: string[]; reportDir: string; p95Budget: number; scenario?: string; target?: string; targetFile?: string; env: string[] }
 
 export const command = 'load';
 export const describe = 'Run a load scenario (k6 or the built-in runner), emit k6 bundles, or merge instances';
@@ -48,11 +54,17 @@ const merge = {
     .positional('files', { type: 'string', array: true, describe: 'results.json or k6 JSON output files' })
     .option('report-dir', { type: 'string', default: 'reports/load/merged', describe: 'Where to write the merged reports' })
     .option('p95-budget', { type: 'number', default: 500, describe: 'p95 budget (ms) for the capacity summary' })
-    .option('scenario', { type: 'string', describe: 'Scenario whose thresholds judge k6 JSON output files' }),
+    .option('scenario', { type: 'string', describe: 'Scenario whose thresholds judge k6 JSON output files' })
+    .option('target', { type: 'string', describe: 'The target URL the instances ran against (k6 JSON input)' })
+    .option('target-file', { type: 'string', describe: 'The target descriptor the instances ran with; secrets may be left out (k6 JSON input)' })
+    .option('env', { type: 'string', array: true, default: [], describe: 'KEY=VALUE the instances had in __ENV (repeatable)' }),
   handler: async (argv: ArgumentsCamelCase<MergeArgs>) => {
     const { mergeFiles } = await import('../../load/merge.js');
     const { writeReports } = await import('../../load/report/write.js');
-    const r = await mergeFiles(argv.files, { p95BudgetMs: argv.p95Budget, ...(argv.scenario ? { scenario: argv.scenario } : {}) });
+    const r = await mergeFiles(argv.files, {
+      p95BudgetMs: argv.p95Budget, env: parseEnv(argv.env), ...(argv.scenario ? { scenario: argv.scenario } : {}),
+      ...(argv.target ? { target: argv.target } : {}), ...(argv.targetFile ? { targetFile: argv.targetFile } : {}),
+    }).catch((e: Error) => { throw new CliError(e.message); });
     const w = writeReports(argv.reportDir, r);
     const failed = r.thresholds.filter((t) => !t.ok);
     process.stdout.write(`merged ${r.instances} instance(s) of ${r.scenario}: ${r.thresholds.length - failed.length}/${r.thresholds.length} thresholds met\n${w.results}\n${w.junit}\n${w.html}\n`);
@@ -64,7 +76,7 @@ export function builder(y: Argv): Argv<Args> {
   return y
     .command(merge as never)
     .option('scenario', { type: 'string', describe: 'Scenario to run (see --list)' })
-    .option('target', { type: 'string', describe: 'Base URL of the target (loopback)' })
+    .option('target', { type: 'string', describe: 'Base URL of the target: any http(s) host' })
     .option('target-file', { type: 'string', describe: 'Target descriptor (JSON)' })
     .option('k6', { type: 'string', describe: 'Path of a k6 binary (default: k6 on PATH)' })
     .option('engine', { choices: ['auto', 'k6', 'builtin'] as const, default: 'auto' as const, describe: 'auto: k6 when found, else the built-in runner' })
@@ -74,7 +86,13 @@ export function builder(y: Argv): Argv<Args> {
     .option('emit', { type: 'string', describe: 'Write the k6 bundles and a k6-operator TestRun example to DIR, and run nothing' })
     .option('env', { type: 'string', array: true, default: [], describe: 'KEY=VALUE for the script\'s __ENV (repeatable)' })
     .option('server-window', { type: 'number', default: 5, describe: 'Rate window (s) of the reference server started when no target is given' })
-    .option('list', { type: 'boolean', default: false, describe: 'List the scenarios and the clauses they serve' }) as unknown as Argv<Args>;
+    .option('list', { type: 'boolean', default: false, describe: 'List the scenarios and the clauses they serve' })
+    .option('yes', { type: 'boolean', default: false, describe: 'Run a rate-limit scenario against a host that is not loopback (also CONFORMANCE_YES=1)' })
+    .option('insecure', { type: 'boolean', default: false, describe: 'Do not verify TLS certificates (self-signed test hosts; k6 insecureSkipTLSVerify)' })
+    .option('execution-segment', { type: 'string', describe: 'This instance\'s part of a split run, e.g. 0:1/2 (k6 --execution-segment)' })
+    .option('execution-segment-sequence', { type: 'string', describe: 'All instances\' segments, e.g. 0,1/2,1 (k6 --execution-segment-sequence)' })
+    .option('out', { type: 'string', describe: 'json=FILE: every sample in k6\'s JSON format, for `load merge`' })
+    .option('thresholds', { type: 'boolean', default: true, describe: 'Judge thresholds; --no-thresholds for an instance of a split run (judged by `load merge`)' }) as unknown as Argv<Args>;
 }
 
 export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
@@ -89,13 +107,18 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     return;
   }
   if (!argv.scenario) throw new CliError(`name a --scenario (${SCENARIOS.map((s) => s.name).join(', ')}), or --emit DIR, or --list`);
-  const { runLoad } = await import('../../load/run.js');
+  const out = argv.out === undefined ? undefined : /^json=(.+)$/.exec(argv.out)?.[1];
+  if (argv.out !== undefined && !out) throw new CliError(`--out ${argv.out}: only json=FILE is supported`);
+  const { runLoad, ConfirmationNeeded } = await import('../../load/run.js');
   const r = await runLoad({
+    yes: argv.yes || process.env.CONFORMANCE_YES === '1', insecure: argv.insecure, noThresholds: !argv.thresholds,
+    ...(out ? { outJson: out } : {}), ...(argv.executionSegment ? { segment: argv.executionSegment } : {}),
+    ...(argv.executionSegmentSequence ? { segmentSequence: argv.executionSegmentSequence } : {}),
     scenario: argv.scenario, engine: argv.engine, reportDir: argv.reportDir ?? `reports/load/${argv.scenario}`,
     p95BudgetMs: argv.p95Budget, env: parseEnv(argv.env), serverWindowSeconds: argv.serverWindow,
     ...(argv.target ? { target: argv.target } : {}), ...(argv.targetFile ? { targetFile: argv.targetFile } : {}),
     ...(argv.k6 ? { k6: argv.k6 } : {}), ...(argv.sourceIps ? { sourceIps: argv.sourceIps } : {}),
-  }).catch((e: Error) => { throw new CliError(e.message, EXIT.harness); });
+  }).catch((e: Error) => { throw new CliError(e.message, e instanceof ConfirmationNeeded ? EXIT.usage : EXIT.harness); });
   const failed = r.results.thresholds.filter((t) => !t.ok);
   const lines = r.results.thresholds.map((t) => `  ${t.ok ? '✓' : '✗'} ${t.selector} ${t.source} (measured ${t.measured})`);
   const cap = r.results.capacity;

@@ -12,10 +12,13 @@ import { Pool } from 'undici';
 import type { IoRequest, Timings } from '../runtime/protocol.js';
 import type { Answer } from '../runtime/mailbox.js';
 import { canonicalHeader } from '../runtime/k6-response.js';
+import { lookupFor, type Lookup, type NetOptions } from './net-options.js';
 
 export interface IoOptions {
   /** Cap on a response body; larger ones are an error (k6 code 1000), not an unbounded buffer. */
   maxBodyBytes?: number;
+  /** TLS verification and name overrides (net-options.ts). */
+  net?: NetOptions;
 }
 
 interface Target { url: URL; origin: string; path: string; remoteIp: string; remotePort: number }
@@ -28,15 +31,24 @@ export class HttpIo {
   private readonly maxBody: number;
   private readonly inflight = new Set<{ deadline: number; abort: (e: Error) => void }>();
   private readonly sweeper: NodeJS.Timeout;
+  private net: NetOptions = {};
+  private lookup: Lookup | undefined;
 
   constructor(opts: IoOptions = {}) {
     this.maxBody = opts.maxBodyBytes ?? 64 * 1024 * 1024;
+    this.configure(opts.net ?? {});
     // One timer sweeps request deadlines: cheaper than a timer per request.
     this.sweeper = setInterval(() => {
       const now = performance.now();
       for (const r of this.inflight) if (now >= r.deadline) r.abort(Object.assign(new Error('request timeout'), { code: 'K6_TIMEOUT' }));
     }, 50);
     this.sweeper.unref();
+  }
+
+  /** New connection settings; pools made before keep theirs (they are made before any request of the run). */
+  configure(net: NetOptions): void {
+    this.net = net;
+    this.lookup = lookupFor(net);
   }
 
   /**
@@ -50,7 +62,8 @@ export class HttpIo {
     const key = `${origin}|${localAddress ?? ''}|${owner ?? ''}`;
     let p = this.pools.get(key);
     if (!p) {
-      p = new Pool(origin, { ...(owner !== undefined ? { connections: 6 } : {}), ...(localAddress ? { localAddress } : {}), keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
+      const connect = { rejectUnauthorized: !this.net.insecure, ...(this.lookup ? { lookup: this.lookup } : {}) };
+      p = new Pool(origin, { ...(owner !== undefined ? { connections: 6 } : {}), ...(localAddress ? { localAddress } : {}), keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0, connect });
       this.pools.set(key, p);
     }
     return p;

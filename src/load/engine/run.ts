@@ -16,6 +16,8 @@ import { parseDuration } from './duration.js';
 import { VuPool, type VU } from './vus.js';
 import { makeAwaitable } from '../runtime/awaitable.js';
 import { availableParallelism } from 'node:os';
+import { JsonOut } from './json-out.js';
+import { parseHosts, type NetOptions } from './net-options.js';
 import { executionTuple, segmentString, type Tuple } from './segment.js';
 import { partOf, type Part } from './plan.js';
 
@@ -38,6 +40,15 @@ export interface RunInput {
   /** k6's --execution-segment and --execution-segment-sequence: this instance's part of a split run. */
   segment?: string;
   segmentSequence?: string;
+  /** k6's --out json=FILE: every sample as k6 writes it. */
+  outJson?: string;
+  /** k6's --no-thresholds: thresholds are not judged (an instance of a split run cannot judge totals). */
+  noThresholds?: boolean;
+  /** k6's --insecure-skip-tls-verify (also the script's `insecureSkipTLSVerify` option). */
+  insecureSkipTLSVerify?: boolean;
+  /** Name overrides on top of the script's `hosts` option; with hostsOnly, no other name resolves (tests). */
+  hosts?: Record<string, string>;
+  hostsOnly?: boolean;
 }
 
 /** How the VUs ran: many per awaited thread, or one per blocking thread (and why). */
@@ -90,6 +101,8 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     await io.close();
     return { engine: 'builtin', registry, series, checks: [], thresholds: [], scenarios: [], options: {}, startedAt: Date.now(), durationMs: 0, exitCode: EXIT_CODES.invalidConfig, errors: [`execution segment: ${(e as Error).message}`], summaryOutputs: {}, segment: '', parts: {} };
   }
+  const out = input.outJson ? new JsonOut(input.outJson, registry) : undefined;
+  collector.out = out;
   const made = input.blockingVus ? { ok: false as const, reason: 'asked for' } : makeAwaitable(input.bundleCode);
   const threads = Math.max(1, input.vuThreads ?? availableParallelism() - 1);
   const vus: VuMode = made.ok ? { mode: 'awaited', threads } : { mode: 'blocking', threads: 0, reason: made.reason };
@@ -102,6 +115,7 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   const finish = async (exitCode: number, thresholds: ThresholdResult[] = [], durationMs = 0): Promise<RunOutcome> => {
     await pool.close();
     await io.close();
+    out?.close();
     return { ...base, checks: [...collector.checks.values()], exitCode, thresholds, durationMs, ...(abortReason !== undefined ? { aborted: abortReason } : {}) };
   };
 
@@ -123,13 +137,16 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     if ('error' in parsed) throw new Error(parsed.error);
     const bad = bindThresholds(parsed.specs, registry);
     if (bad) throw new Error(bad);
+    const net: NetOptions = { insecure: input.insecureSkipTLSVerify === true || options.insecureSkipTLSVerify === true, hosts: { ...parseHosts(options.hosts), ...(input.hosts ?? {}) }, hostsOnly: input.hostsOnly === true };
+    pool.cfg.net = net;
+    await io.configure(net);
   } catch (e) {
     log(`ERROR invalid options: ${(e as Error).message}`);
     errors.push((e as Error).message);
     await setupVu.worker.terminate();
     return finish(EXIT_CODES.invalidConfig);
   }
-  const specs = 'specs' in parsed ? parsed.specs : [];
+  const specs = 'specs' in parsed && !input.noThresholds ? parsed.specs : [];
   base.scenarios = scenarios;
   // This instance's part of each scenario; one whose part is nothing is not run (k6's HasWork).
   const parts = Object.fromEntries(scenarios.map((s) => [s.name, partOf(s, tuple)]));

@@ -11,6 +11,7 @@ import { MAILBOX_BYTES } from '../runtime/mailbox.js';
 import type { Collector } from './collect.js';
 import type { IoPool } from './io-pool.js';
 import { globalIndex, type Stripe } from './segment.js';
+import type { NetOptions } from './net-options.js';
 
 export type DoneReport = Extract<Report, { t: 'done' }>;
 export type ReadyReport = Extract<Report, { t: 'ready' }>;
@@ -30,6 +31,8 @@ export interface PoolConfig {
   testStart: number;
   /** Numbers VUs across a split run: local VU n is the stripe's n-th global one (k6's idInTest). */
   vuStripe: Stripe;
+  /** Connection settings of awaited threads (set once the options are known, before their first VU). */
+  net?: NetOptions;
   io: IoPool;
   collector: Collector;
   onAbort: (reason: string) => void;
@@ -97,7 +100,7 @@ export class VuPool {
   readonly instance = new Int32Array(new SharedArrayBuffer(16));
   private nextId = 1;
   private nextSource = 0;
-  constructor(private readonly cfg: PoolConfig) {}
+  constructor(readonly cfg: PoolConfig) {}
 
   get initialized(): number { return this.all.length; }
   get active(): number { let n = 0; for (const v of this.all) if (v.active) n++; return n; }
@@ -123,6 +126,7 @@ export class VuPool {
     const init: WorkerInit = {
       code: awaited ? cfg.awaitedCode! : cfg.code, awaited, vu: id, vuInTest, ...(localAddress ? { localAddress } : {}), env: cfg.env, mailbox, io: link,
       testStart: cfg.testStart, scriptDir: cfg.scriptDir, instance: this.instance.buffer as SharedArrayBuffer, options: cfg.optionsJSON,
+      ...(cfg.net ? { net: cfg.net } : {}),
     };
     const worker = new Worker(cfg.workerFile, { workerData: init, transferList: link ? [link.port] : [], execArgv: [], stdout: false, stderr: false });
     const t: Thread = { worker, source: this.nextSource++, vus: new Map(), starting: new Map() };

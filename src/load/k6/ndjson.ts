@@ -48,10 +48,18 @@ export async function ingestNdjson(file: string, specs: readonly ThresholdSpec[]
     if (l.type !== 'Point' || !l.metric || typeof d.value !== 'number' || !d.time) { badLines++; continue; }
     const t = Date.parse(d.time);
     if (Number.isNaN(t)) { badLines++; continue; }
-    if (series.t0 === 0) series.t0 = t;
     firstMs = Math.min(firstMs, t); lastMs = Math.max(lastMs, t);
     const tags = d.tags ?? {};
     registry.add(l.metric, d.value, tags, undefined, t);
+    if (l.metric === 'checks') {
+      const k = `${tags.group ?? ''}\u0000${tags.check ?? ''}`;
+      const c = checks.get(k) ?? { group: tags.group ?? '', name: tags.check ?? '', passes: 0, fails: 0 };
+      if (d.value) c.passes++; else c.fails++;
+      checks.set(k, c);
+    }
+    // The series starts with the scenarios (their samples carry a scenario tag), not with setup().
+    if (series.t0 === 0 && tags.scenario) series.t0 = t;
+    if (series.t0 === 0) continue;
     switch (l.metric) {
       case 'http_req_duration': {
         const status = Number(tags.status ?? 0);
@@ -61,13 +69,6 @@ export async function ingestNdjson(file: string, specs: readonly ThresholdSpec[]
       case 'iterations': series.iteration(t); break;
       case 'dropped_iterations': series.dropped(t, d.value); break;
       case 'vus': series.vus(t, d.value); break;
-      case 'checks': {
-        const k = `${tags.group ?? ''}\u0000${tags.check ?? ''}`;
-        const c = checks.get(k) ?? { group: tags.group ?? '', name: tags.check ?? '', passes: 0, fails: 0 };
-        if (d.value) c.passes++; else c.fails++;
-        checks.set(k, c);
-        break;
-      }
     }
   }
   return { registry, series, checks: [...checks.values()], firstMs, lastMs, badLines };

@@ -7,6 +7,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { Stripe } from '../engine/segment.js';
+import type { NetOptions } from '../engine/net-options.js';
 
 /** Control words at the start of each VU's mailbox (Int32 indices). */
 export const CTL = {
@@ -175,6 +176,8 @@ export interface WorkerInit {
    */
   awaited: boolean;
   maxBodyBytes?: number;
+  /** TLS verification and name overrides for the thread's own HTTP client (awaited threads). */
+  net?: NetOptions;
   vu: number;
   /** The VU's number across all instances of a split run (k6's idInTest). */
   vuInTest: number;

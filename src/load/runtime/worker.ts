@@ -79,7 +79,7 @@ const vus = new Map<number, Vu>();
 let io: HttpIo | undefined;
 let warm: Promise<WarmServer | null> | undefined;
 if (init.awaited) {
-  io = new HttpIo(init.maxBodyBytes !== undefined ? { maxBodyBytes: init.maxBodyBytes } : {});
+  io = new HttpIo({ ...(init.maxBodyBytes !== undefined ? { maxBodyBytes: init.maxBodyBytes } : {}), ...(init.net ? { net: init.net } : {}) });
   warm = warmHttp(io, (a) => void toIoResult(a));
   // VUs that sleep or wait for tickets still hand over what they measured.
   setInterval(() => { if (Date.now() - thread.lastFlush > 200) flush(); }, 200).unref();
