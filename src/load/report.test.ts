@@ -116,6 +116,8 @@ test('emitted bundles are ES2017 (acorn), import only k6 modules, and come with 
     const imports = [...code.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
     expect(imports.every((s) => s === 'k6' || s!.startsWith('k6/')), `${f} imports ${imports.join(', ')}`).toBe(true);
     expect(code).not.toMatch(/\?\.|\?\?|\.\.\.[A-Za-z_$]/);
+    // The facts they read are small; a schema library inlined by accident makes every VU's init slow.
+    expect(code.length, `${f} is ${code.length} bytes`).toBeLessThan(40_000);
   }
   const yaml = readFileSync(files.find((f) => f.endsWith('.yaml'))!, 'utf8');
   expect(yaml).toContain('kind: TestRun');

@@ -2,6 +2,7 @@
 export * from './clauses.js';
 export * from './versions.js';
 export * from './limits.js';
+export * from './limits-file.js';
 export * from './endpoints.js';
 export * from './removed.js';
 export * from './columns.js';
