@@ -16,6 +16,7 @@ import { evaluate, parseThresholds } from './metrics/thresholds.js';
 import { ingestNdjson } from './k6/ndjson.js';
 import { buildResults, fillOffered, mergeResults } from './report/results.js';
 import { parseResults, type Results } from './report/schema.js';
+import type { DeclaredMetric } from './runtime/protocol.js';
 
 async function isNdjson(file: string): Promise<boolean> {
   const rl = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
@@ -36,10 +37,10 @@ interface SampleContext { scenario: string; env: Record<string, string>; p95Budg
  * A k6 JSON sample file as one instance's results. Its thresholds come from the scenario's
  * options, evaluated as the instances evaluated them: with the same target (shape) and __ENV.
  */
-async function fromSamples(file: string, c: SampleContext, options: Record<string, unknown>, share: number): Promise<Results> {
+async function fromSamples(file: string, c: SampleContext, options: Record<string, unknown>, declared: readonly DeclaredMetric[], share: number): Promise<Results> {
   const parsed = parseThresholds(options.thresholds);
   const specs = 'specs' in parsed ? parsed.specs : [];
-  const got = await ingestNdjson(file, specs);
+  const got = await ingestNdjson(file, specs, declared);
   const durationMs = Number.isFinite(got.firstMs) ? got.lastMs - got.firstMs : 0;
   const scenarios = normaliseScenarios(options);
   fillOffered(got.series, scenarios, durationMs, share);
@@ -75,19 +76,19 @@ export async function mergeFiles(files: readonly string[], o: MergeOptions): Pro
   if (files.length === 0) throw new Error('merge: name at least one results.json or k6 JSON output file');
   const parts: Results[] = [];
   const nd = await Promise.all(files.map(isNdjson));
-  let sampled: { c: SampleContext; options: Record<string, unknown> } | undefined;
+  let sampled: { c: SampleContext; options: Record<string, unknown>; declared: readonly DeclaredMetric[] } | undefined;
   if (nd.some(Boolean)) {
     const first = files[nd.indexOf(true)]!;
     if (!o.scenario) throw new Error(`${first} is k6 JSON output: give --scenario to know its thresholds`);
     if (!o.target && !o.targetFile) throw new Error(`${first} is k6 JSON output: give the --target-file (secrets may be left out) or --target the instances ran with; ${o.scenario}'s options depend on it`);
     const env = { ...targetForOptions({ ...(o.target ? { url: o.target } : {}), ...(o.targetFile ? { file: o.targetFile } : {}) }), P95_BUDGET_MS: String(o.p95BudgetMs), ...(o.env ?? {}) };
     const ready = await readOptions((await bundleScenario(o.scenario)).code, env, LOAD_DIR);
-    sampled = { c: { scenario: o.scenario, env, p95BudgetMs: o.p95BudgetMs }, options: JSON.parse(ready.options) as Record<string, unknown> };
+    sampled = { c: { scenario: o.scenario, env, p95BudgetMs: o.p95BudgetMs }, options: JSON.parse(ready.options) as Record<string, unknown>, declared: ready.metrics };
   }
   // k6 JSON does not say which segment a file ran: together the files offered the whole schedule once.
   const share = 1 / Math.max(1, nd.filter(Boolean).length);
   for (const [i, f] of files.entries()) {
-    if (nd[i]) parts.push(await fromSamples(f, sampled!.c, sampled!.options, share));
+    if (nd[i]) parts.push(await fromSamples(f, sampled!.c, sampled!.options, sampled!.declared, share));
     else {
       let raw: unknown;
       try { raw = JSON.parse(readFileSync(f, 'utf8')); } catch (e) { throw new Error(`${f}: ${(e as Error).message}`); }

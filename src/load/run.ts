@@ -101,7 +101,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const split = { ...(o.segment ? { segment: o.segment } : {}), ...(o.segmentSequence ? { segmentSequence: o.segmentSequence } : {}), ...(o.outJson ? { outJson: o.outJson } : {}), ...(o.noThresholds ? { noThresholds: true } : {}) };
     let out: RunOutcome;
     if (k6) {
-      out = await runK6({ k6, bundleCode: bundle.code, options, env, sourceIps, log, ...split, ...(o.insecure ? { insecure: true } : {}) });
+      out = await runK6({ k6, bundleCode: bundle.code, options, declared: ready.metrics, env, sourceIps, log, ...split, ...(o.insecure ? { insecure: true } : {}) });
     } else {
       out = await runBuiltin({
         bundleCode: bundle.code, scriptDir: LOAD_DIR, env, sourceIps, log, ...split,

@@ -27,7 +27,7 @@ interface Args {
   thresholds: boolean;
 }
 
-interface MergeArgs { files: string[]; reportDir: string; p95Budget: number; scenario?: string; target?: string; targetFile?: string; env: string[] }
+interface MergeArgs { files: string[]; reportDir: string; p95Budget: number; scenario?: string; target?: string; targetFile?: string; env: string[]; sourceIps?: string }
 
 export const command = 'load';
 export const describe = 'Run a load scenario (k6 or the built-in runner), emit k6 bundles, or merge instances';
@@ -57,12 +57,13 @@ const merge = {
     .option('scenario', { type: 'string', describe: 'Scenario whose thresholds judge k6 JSON output files' })
     .option('target', { type: 'string', describe: 'The target URL the instances ran against (k6 JSON input)' })
     .option('target-file', { type: 'string', describe: 'The target descriptor the instances ran with; secrets may be left out (k6 JSON input)' })
-    .option('env', { type: 'string', array: true, default: [], describe: 'KEY=VALUE the instances had in __ENV (repeatable)' }),
+    .option('env', { type: 'string', array: true, default: [], describe: 'KEY=VALUE the instances had in __ENV (repeatable)' })
+    .option('source-ips', { type: 'string', describe: 'The --source-ips the instances had (per-IP keys)' }),
   handler: async (argv: ArgumentsCamelCase<MergeArgs>) => {
     const { mergeFiles } = await import('../../load/merge.js');
     const { writeReports } = await import('../../load/report/write.js');
     const r = await mergeFiles(argv.files, {
-      p95BudgetMs: argv.p95Budget, env: parseEnv(argv.env), ...(argv.scenario ? { scenario: argv.scenario } : {}),
+      p95BudgetMs: argv.p95Budget, env: { ...(argv.sourceIps ? { SOURCE_IPS: argv.sourceIps } : {}), ...parseEnv(argv.env) }, ...(argv.scenario ? { scenario: argv.scenario } : {}),
       ...(argv.target ? { target: argv.target } : {}), ...(argv.targetFile ? { targetFile: argv.targetFile } : {}),
     }).catch((e: Error) => { throw new CliError(e.message); });
     const w = writeReports(argv.reportDir, r);
@@ -74,6 +75,8 @@ const merge = {
 
 export function builder(y: Argv): Argv<Args> {
   return y
+    // `--env A=1 --env B=2 FILE…`: one value per flag, so files after an --env stay files.
+    .parserConfiguration({ 'greedy-arrays': false })
     .command(merge as never)
     .option('scenario', { type: 'string', describe: 'Scenario to run (see --list)' })
     .option('target', { type: 'string', describe: 'Base URL of the target: any http(s) host' })

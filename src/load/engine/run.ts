@@ -153,6 +153,16 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   base.parts = parts;
   const working = scenarios.filter((s) => parts[s.name]!.hasWork);
 
+  // Initialise every scenario's pre-allocated VUs before setup(), as k6 does: the scenarios then start
+  // right after setup() returns (a setup that waits for a rate window starts the burst in that window).
+  const want = working.reduce((a, s) => a + (s.executor.endsWith('arrival-rate') ? parts[s.name]!.preAllocatedVUs : parts[s.name]!.vus), 0);
+  try {
+    for (let i = 0; i < want; i += 8) await Promise.all(Array.from({ length: Math.min(8, want - i) }, () => pool.spawn()));
+  } catch (e) {
+    onError((e as Error).message);
+    return finish(EXIT_CODES.scriptException);
+  }
+
   let setupData = '';
   if (ready.exports.includes('setup')) {
     // k6's setupTimeout option (default 60 s), unless the caller bounds it.
@@ -161,15 +171,6 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     if (r === null) { setupVu.interrupt(); await setupVu.worker.terminate(); errors.push('setup() timed out'); return finish(EXIT_CODES.setupTimeout); }
     if (r.errors.length) { for (const e of r.errors) onError(`setup: ${e}`); await setupVu.worker.terminate(); return finish(EXIT_CODES.scriptException); }
     setupData = r.result ?? '';
-  }
-
-  // Pre-allocate every scenario's VUs before the clock starts, as k6 does.
-  const want = working.reduce((a, s) => a + (s.executor.endsWith('arrival-rate') ? parts[s.name]!.preAllocatedVUs : parts[s.name]!.vus), 0);
-  try {
-    for (let i = 0; i < want; i += 8) await Promise.all(Array.from({ length: Math.min(8, want - i) }, () => pool.spawn()));
-  } catch (e) {
-    onError((e as Error).message);
-    return finish(EXIT_CODES.scriptException);
   }
 
   const t0 = Date.now();

@@ -11,6 +11,7 @@ import type { CheckTally } from '../metrics/summary.js';
 import type { ThresholdSpec } from '../metrics/thresholds.js';
 import type { Contains, MetricType } from '../metrics/sinks.js';
 import { isLifecycle } from '../engine/collect.js';
+import type { DeclaredMetric } from '../runtime/protocol.js';
 
 export interface Ingested {
   registry: Registry;
@@ -27,12 +28,15 @@ interface Line {
   data?: { name?: string; type?: MetricType; contains?: Contains; time?: string; value?: number; tags?: Record<string, string> | null };
 }
 
-export async function ingestNdjson(file: string, specs: readonly ThresholdSpec[], startMs?: number): Promise<Ingested> {
+export async function ingestNdjson(file: string, specs: readonly ThresholdSpec[], declared: readonly DeclaredMetric[] = []): Promise<Ingested> {
   const registry = new Registry();
   registry.declareBuiltins();
-  const series = new TimeSeries(startMs ?? 0);
+  // The script's own metrics exist even when no sample was written (a counter that stayed at 0 meets count==0).
+  for (const m of declared) registry.declare(m.name, m.type, m.isTime ? 'time' : 'default');
+  const series = new TimeSeries(0);
   const checks = new Map<string, CheckTally>();
   const wanted = specs.map((s) => parseSelector(s.selector)).filter((s): s is { name: string; tags: Record<string, string> } => !('error' in s));
+  for (const w of wanted) if (Object.keys(w.tags).length && registry.metrics.has(w.name)) registry.submetric(w.name, w.tags);
   let firstMs = Infinity, lastMs = -Infinity, badLines = 0;
   const rl = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
   for await (const raw of rl) {

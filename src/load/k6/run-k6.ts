@@ -13,6 +13,7 @@ import type { RunOutcome } from '../engine/run.js';
 import { Registry } from '../metrics/registry.js';
 import { TimeSeries } from '../metrics/timeseries.js';
 import { ingestNdjson } from './ndjson.js';
+import type { DeclaredMetric } from '../runtime/protocol.js';
 import { executionTuple, segmentString } from '../engine/segment.js';
 import { partOf } from '../engine/plan.js';
 
@@ -30,6 +31,8 @@ export interface K6Input {
   k6: string;
   bundleCode: string;
   options: Record<string, unknown>;
+  /** The script's own metrics (from its init context), so those that got no sample still exist. */
+  declared?: readonly DeclaredMetric[];
   env: Record<string, string>;
   sourceIps?: readonly string[];
   /** This instance's part of a split run, passed to k6 as its own flags. */
@@ -66,7 +69,7 @@ export async function runK6(input: K6Input): Promise<RunOutcome> {
   const durationMs = Date.now() - started;
   const parsed = parseThresholds(input.options.thresholds);
   const specs = 'specs' in parsed && !input.noThresholds ? parsed.specs : [];
-  const got = await ingestNdjson(samples, specs).catch(() => undefined);
+  const got = await ingestNdjson(samples, specs, input.declared ?? []).catch(() => undefined);
   rmSync(dir, { recursive: true, force: true });
   const errors: string[] = got ? (got.badLines ? [`${got.badLines} unreadable lines in k6's JSON output`] : []) : ['k6 wrote no samples'];
   const registry = got?.registry;
