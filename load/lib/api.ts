@@ -34,7 +34,7 @@ export function baseToken(base: Base, key: string): Session {
   const res = http.get(target.url + '/api/v2.1/dtable/app-access-token/', {
     headers: { Authorization: 'Token ' + base.api_token }, tags: { name: 'app-access-token', key: 'setup' }, timeout: '30s',
   });
-  if (res.status !== 200) throw new Error('Get-Base-Token for base ' + base.name + ' answered ' + res.status);
+  if (res.status !== 200) throw new Error('Get-Base-Token for base ' + base.name + ' answered ' + res.status + (res.error ? ' (' + res.error + ')' : ''));
   const body = res.json() as { access_token: string; dtable_uuid: string };
   return { key: key, uuid: body.dtable_uuid || base.uuid, token: body.access_token, base: base.name };
 }

@@ -29,7 +29,7 @@ function iterations(s: Scenario, p: Part): number | undefined {
 
 export function announce(o: {
   scenario: string; info: ScenarioInfo | undefined; url: string; edition: string; engine: string;
-  options: Record<string, unknown>; env: Record<string, string>; tuple: Tuple;
+  options: Record<string, unknown>; env: Record<string, string>; tuple: Tuple; insecure?: boolean;
 }): Announcement {
   const u = new URL(o.url);
   const loopback = isLoopbackUrl(o.url);
@@ -47,15 +47,15 @@ export function announce(o: {
   const total = counts.reduce<number>((a, c) => a + (c ?? 0), 0);
   const rate = [
     ...(rates.length ? [`${round(Math.max(...rates))} iterations/s (arrival rate)`] : []),
-    ...(vus ? [`as fast as ${vus} VU${vus > 1 ? 's' : ''} go (no pacing)`] : []),
+    ...(vus ? [`as fast as ${vus === 1 ? '1 VU goes' : `${vus} VUs go`} (no pacing)`] : []),
   ].join(' + ') || 'nothing: this instance has no part of the run';
   const requests = !bounded ? 'bounded by time only (constant-vus)'
     : perIteration === undefined ? `${total} iterations (requests per iteration unknown for a custom script)`
-      : `at most ${total * perIteration} (${total} iterations × ≤ ${perIteration}) plus setup and teardown calls`;
+      : `at most ${total * perIteration} (${total} iteration${total === 1 ? '' : 's'} × ≤ ${perIteration}) plus setup and teardown calls`;
   return {
     loopback, host: u.host,
     lines: [
-      `target:    ${u.protocol}//${u.host} — ${loopback ? 'loopback (this machine)' : 'NOT loopback: a remote host'}${o.edition ? `, ${o.edition}` : ''}`,
+      `target:    ${u.protocol}//${u.host} — ${loopback ? 'loopback (this machine)' : 'NOT loopback: a remote host'}${o.edition ? `, ${o.edition}` : ''}${u.protocol === 'https:' ? (o.insecure || o.options.insecureSkipTLSVerify === true ? ', TLS certificate NOT verified' : ', TLS verified') : ''}`,
       `scenario:  ${o.scenario} on the ${o.engine} engine, segment ${segmentOf(o.tuple)}${parts.length < scenarios.length ? ` (${scenarios.length - parts.length} of its scenarios have no part here)` : ''}`,
       `peak rate: ${rate}`,
       `duration:  at most ${formatDuration(longest)} of load (durations + gracefulStop), after a setup of up to ${formatDuration(setup)}`,

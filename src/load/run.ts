@@ -90,7 +90,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const options = JSON.parse(ready.options) as Record<string, unknown>;
     const engine = k6 ? 'k6' : 'built-in';
     try {
-      const a = announce({ scenario: bundle.name, info, url: target.descriptor.url, edition: target.descriptor.edition, engine, options, env, tuple });
+      const a = announce({ scenario: bundle.name, info, url: target.descriptor.url, edition: target.descriptor.edition, engine, options, env, tuple, insecure: o.insecure === true });
       for (const l of a.lines) log(`conformance load: ${l}`);
       const refusal = needsConfirmation(info, a, o.yes === true);
       if (refusal) throw new ConfirmationNeeded(refusal);
