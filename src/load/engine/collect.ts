@@ -21,7 +21,7 @@ interface Route {
   iteration: boolean;
   check: CheckTally | undefined;
   /** For request samples: the time series' view of the tags, or null for setup/teardown. */
-  request: { status: number; failed: boolean; key: string } | null;
+  request: { status: number; failed: boolean; key: string; name: string } | null;
   /** The sample's k6 JSON line up to its time (`--out json`), or ''. */
   json: string;
 }
@@ -66,7 +66,7 @@ export class Collector {
       else if (route.check) { if (value) route.check.passes++; else route.check.fails++; }
       if (flags & SAMPLE_REQUEST && route.request) {
         const r = route.request;
-        this.series.request(time, value, r.status, r.failed || r.status === 0, r.key);
+        this.series.request(time, value, r.status, r.failed || r.status === 0, r.key, r.name);
       }
     }
   }
@@ -80,7 +80,7 @@ export class Collector {
     }
     return {
       sinks: this.reg.sinksFor(name, tags), iteration: name === 'iterations', check,
-      request: isLifecycle(tags) ? null : { status: Number(tags.status), failed: tags.expected_response === 'false', key: tags.key ?? '(untagged)' },
+      request: isLifecycle(tags) ? null : { status: Number(tags.status), failed: tags.expected_response === 'false', key: tags.key ?? '(untagged)', name: tags.name ?? tags.url ?? '' },
       json: this.out ? this.out.prefix(name, tags) : '',
     };
   }

@@ -17,6 +17,7 @@ import { VuPool, type VU } from './vus.js';
 import { makeAwaitable } from '../runtime/awaitable.js';
 import { availableParallelism } from 'node:os';
 import { JsonOut } from './json-out.js';
+import { HealthSampler } from './health.js';
 import { parseHosts, type NetOptions } from './net-options.js';
 import { executionTuple, segmentString, type Tuple } from './segment.js';
 import { partOf, type Part } from './plan.js';
@@ -177,6 +178,7 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   series.t0 = t0;
   base.startedAt = t0;
   const ctx: ExecContext = { pool, collector, setupData, aborted, owner: new Map() };
+  const health = new HealthSampler(series, () => pool.workers());
   const ticker = setInterval(() => {
     const active = pool.active;
     Atomics.store(pool.instance, 2, active);
@@ -194,6 +196,7 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   }));
   clearInterval(ticker);
   clearTimeout(hard);
+  health.stop();
   collector.vus(0, pool.initialized, Date.now());
   const durationMs = Date.now() - t0;
 

@@ -103,6 +103,8 @@ export class VuPool {
   constructor(readonly cfg: PoolConfig) {}
 
   get initialized(): number { return this.all.length; }
+  /** The VU threads (for the generator's health). */
+  *workers(): Iterable<Worker> { for (const t of this.threads) yield t.worker; }
   get active(): number { let n = 0; for (const v of this.all) if (v.active) n++; return n; }
 
   /** Start a VU and evaluate its init context. `id` 0 is the setup/teardown VU (a blocking thread of its own). */

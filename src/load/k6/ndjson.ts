@@ -67,7 +67,7 @@ export async function ingestNdjson(file: string, specs: readonly ThresholdSpec[]
     switch (l.metric) {
       case 'http_req_duration': {
         const status = Number(tags.status ?? 0);
-        if (!isLifecycle(tags)) series.request(t, d.value, status, tags.expected_response === 'false' || status === 0, tags.key ?? '(untagged)');
+        if (!isLifecycle(tags)) series.request(t, d.value, status, tags.expected_response === 'false' || status === 0, tags.key ?? '(untagged)', tags.name ?? tags.url ?? '');
         break;
       }
       case 'iterations': series.iteration(t); break;

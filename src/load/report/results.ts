@@ -87,11 +87,11 @@ export function mergeResults(parts: readonly Results[], p95BudgetMs: number): Re
   for (const p of parts) if (p.scenario !== first.scenario) throw new Error(`cannot merge scenario ${p.scenario} into ${first.scenario}`);
   const registry = new Registry();
   registry.declareBuiltins();
-  const series = new TimeSeries(0, first.series.widthMs);
+  const series = new TimeSeries(0, Math.max(...parts.map((p) => p.series.widthMs)));
   const checks = new Map<string, CheckTally>();
   for (const p of parts) {
     registry.mergeJSON(p.metrics);
-    series.mergeJSON(p.series.buckets);
+    series.merge(TimeSeries.fromJSON(p.series.buckets, p.series.widthMs));
     for (const c of p.checks) {
       const k = `${c.group}\u0000${c.name}`;
       const have = checks.get(k);
