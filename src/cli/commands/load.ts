@@ -1,7 +1,8 @@
 /**
  * `conformance load`: run a load scenario on stock k6 (when on PATH or given) or on the
  * built-in runner; `--emit DIR` writes the k6 bundles and a k6-operator example;
- * `conformance load merge FILE...` combines several instances into one report.
+ * `conformance load merge FILE...` combines several instances into one report;
+ * `conformance load compare BEFORE AFTER` says what changed between two runs.
  */
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { CliError, EXIT, setOutcome } from '../exit.js';
@@ -73,11 +74,39 @@ const merge = {
   },
 };
 
+interface CompareArgs { before: string; after: string; reportDir: string; maxRegression?: number }
+
+const compareCmd = {
+  command: 'compare <before> <after>',
+  describe: 'What changed between two runs (results.json): capacity, p50/p95/p99 per endpoint at equal offered rate, error and 429 shares',
+  builder: (y: Argv) => y
+    .positional('before', { type: 'string', describe: 'results.json of the earlier run' })
+    .positional('after', { type: 'string', describe: 'results.json of the later run' })
+    .option('report-dir', { type: 'string', default: 'reports/load/compare', describe: 'Where to write compare.md, compare.html, compare.json' })
+    .option('max-regression', { type: 'number', describe: 'Exit 1 when capacity falls or a p95 rises by more than PCT %, or the error share rises by more than PCT points' }),
+  handler: async (argv: ArgumentsCamelCase<CompareArgs>) => {
+    const { readFileSync, appendFileSync } = await import('node:fs');
+    const { parseResults } = await import('../../load/report/schema.js');
+    const { compare } = await import('../../load/compare/compare.js');
+    const { headline, markdown, writeComparison } = await import('../../load/compare/render.js');
+    if (argv.maxRegression !== undefined && !(argv.maxRegression >= 0)) throw new CliError('--max-regression: a percentage, 0 or more');
+    const read = (f: string) => { try { return parseResults(JSON.parse(readFileSync(f, 'utf8')), f); } catch (e) { throw new CliError((e as Error).message); } };
+    let c;
+    try { c = compare(read(argv.before), read(argv.after), [argv.before, argv.after], argv.maxRegression ?? null); } catch (e) { throw new CliError((e as Error).message); }
+    const w = writeComparison(argv.reportDir, c);
+    if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, markdown(c));
+    const lines = c.regressions.map((f) => `  ✗ ${f.what}${f.endpoint ? ` ${f.endpoint}` : ''}${f.rate !== null ? ` at ${f.rate} it/s` : ''}: ${f.before} → ${f.after} (${f.change! > 0 ? '+' : ''}${f.change})`);
+    process.stdout.write([`load compare ${headline(c)}`, ...lines, `  ${w.markdown}`, `  ${w.html}`, `  ${w.json}`, ''].join('\n'));
+    setOutcome(c.regressions.length ? EXIT.failed : EXIT.ok);
+  },
+};
+
 export function builder(y: Argv): Argv<Args> {
   return y
     // `--env A=1 --env B=2 FILE…`: one value per flag, so files after an --env stay files.
     .parserConfiguration({ 'greedy-arrays': false })
     .command(merge as never)
+    .command(compareCmd as never)
     .option('scenario', { type: 'string', describe: 'Scenario to run (see --list)' })
     .option('target', { type: 'string', describe: 'Base URL of the target: any http(s) host' })
     .option('target-file', { type: 'string', describe: 'Target descriptor (JSON)' })

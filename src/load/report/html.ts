@@ -13,7 +13,7 @@ import type { Results } from './schema.js';
 
 const require = createRequire(import.meta.url);
 let chartJs: string | undefined;
-const chartSource = () => (chartJs ??= readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8').replace(/<\/script/gi, '<\\/script'));
+export const chartSource = () => (chartJs ??= readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8').replace(/<\/script/gi, '<\\/script'));
 
 const esc = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
 
