@@ -28,8 +28,8 @@ const ZERO: Timings = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 
 export class HttpIo {
   private readonly pools = new Map<string, Pool>();
   private readonly targets = new Map<string, Target>();
-  private readonly maxBody: number;
-  private readonly inflight = new Set<{ deadline: number; abort: (e: Error) => void }>();
+  readonly maxBody: number;
+  private readonly inflight = new Set<Exchange>();
   private readonly sweeper: NodeJS.Timeout;
   private net: NetOptions = {};
   private lookup: Lookup | undefined;
@@ -90,65 +90,99 @@ export class HttpIo {
     if (typeof target === 'string') { done(failure(target, 1020, ZERO, 0, 0, req)); return; }
     let sent = req.method.length + req.url.length + 12;
     const h = req.headers;
-    for (let i = 0; i < h.length; i += 2) sent += h[i]!.length + h[i + 1]!.length + 4;
-    if (req.body) sent += req.body.byteLength;
-    let tStart = t0, tFirst = 0, status = 0, statusText = '', size = 0, finished = false;
-    let resHeaders: string[] = [];
-    const keep = req.responseType !== 'none';
-    const chunks: Buffer[] | null = keep ? [] : null;
-    let controller: { abort(reason: Error): void } | undefined;
-    let pendingAbort: Error | undefined;
-    const entry = { deadline: t0 + req.timeoutMs, abort: (e: Error) => { if (controller) controller.abort(e); else pendingAbort = e; finish(e); } };
-    this.inflight.add(entry);
-    const maxBody = this.maxBody;
-    const finish = (err?: Error) => {
-      if (finished) return;
-      finished = true;
-      this.inflight.delete(entry);
-      const end = performance.now();
-      const first = tFirst || end;
-      const timings: Timings = { blocked: tStart - t0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: first - tStart, receiving: end - first, duration: end - tStart };
-      if (err) { done(failure(err.message, errorCode(err), timings, sent, size, req)); return; }
-      done({
-        status, statusText: `${status} ${statusText}`.trim(), proto: 'HTTP/1.1', headers: resHeaders, chunks, responseType: req.responseType,
-        timings, error: '', errorCode: 0, remoteIp: target.remoteIp, remotePort: target.remotePort, bytesSent: sent, bytesReceived: size + 64,
-      });
-    };
+    if (Array.isArray(h)) for (let i = 0; i < h.length; i += 2) sent += h[i]!.length + h[i + 1]!.length + 4;
+    else for (const k in h) sent += k.length + h[k]!.length + 4;
+    if (req.body) sent += typeof req.body === 'string' ? Buffer.byteLength(req.body) : req.body.byteLength;
+    const x = new Exchange(this, req, target, sent, t0, done);
+    this.inflight.add(x);
     try {
       this.pool(target.origin, localAddress, owner).dispatch(
-        { origin: target.origin, path: target.path, method: req.method, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs },
-        {
-          onRequestStart(c) { controller = c; tStart = performance.now(); if (pendingAbort) c.abort(pendingAbort); },
-          onResponseStart: (_c, code, hs, msg) => {
-            tFirst = performance.now(); status = code; statusText = msg ?? '';
-            const out: string[] = [];
-            for (const k in hs) {
-              const v = hs[k];
-              const s = Array.isArray(v) ? v.join(', ') : String(v ?? '');
-              out.push(canonicalHeader(k), s);
-              size += k.length + 4 + s.length;
-            }
-            resHeaders = out;
-          },
-          onResponseData: (c, chunk) => {
-            size += chunk.length;
-            if (size > maxBody) { c.abort(Object.assign(new Error(`response body larger than ${maxBody} bytes`), { code: 'K6_TOO_LARGE' })); return; }
-            if (chunks) chunks.push(chunk);
-          },
-          onResponseEnd: () => finish(),
-          onResponseError: (_c, e) => finish(e),
-        },
-      );
+        { origin: target.origin, path: target.path, method: req.method, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs }, x);
     } catch (e) {
-      finish(e as Error);
+      x.finish(e as Error);
     }
   }
+
+  /** An exchange is over: it no longer needs its deadline watched. */
+  settled(x: Exchange): void { this.inflight.delete(x); }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     await Promise.allSettled([...this.pools.values()].map((p) => p.destroy()));
     this.pools.clear();
     this.targets.clear();
+  }
+}
+
+/**
+ * One request through undici's dispatch API. The handler is this object (its methods on the
+ * prototype): no closures per request, and it is also the entry the deadline sweeper aborts.
+ */
+class Exchange {
+  readonly deadline: number;
+  private tStart: number;
+  private tFirst = 0;
+  private status = 0;
+  private statusText = '';
+  private size = 0;
+  private finished = false;
+  private headers: string[] = [];
+  private readonly chunks: Buffer[] | null;
+  private controller: { abort(reason: Error): void } | undefined;
+  private pendingAbort: Error | undefined;
+
+  constructor(private readonly io: HttpIo, private readonly req: IoRequest, private readonly target: Target, private readonly sent: number, private readonly t0: number, private readonly done: (a: Answer) => void) {
+    this.deadline = t0 + req.timeoutMs;
+    this.tStart = t0;
+    this.chunks = req.responseType !== 'none' ? [] : null;
+  }
+
+  abort(e: Error): void {
+    if (this.controller) this.controller.abort(e); else this.pendingAbort = e;
+    this.finish(e);
+  }
+
+  onRequestStart(c: { abort(reason: Error): void }): void {
+    this.controller = c;
+    this.tStart = performance.now();
+    if (this.pendingAbort) c.abort(this.pendingAbort);
+  }
+
+  onResponseStart(_c: unknown, code: number, hs: Record<string, string | string[] | undefined>, msg?: string): void {
+    this.tFirst = performance.now(); this.status = code; this.statusText = msg ?? '';
+    const out: string[] = [];
+    for (const k in hs) {
+      const v = hs[k];
+      const s = Array.isArray(v) ? v.join(', ') : String(v ?? '');
+      out.push(canonicalHeader(k), s);
+      this.size += k.length + 4 + s.length;
+    }
+    this.headers = out;
+  }
+
+  onResponseData(c: { abort(reason: Error): void }, chunk: Buffer): void {
+    this.size += chunk.length;
+    const max = this.io.maxBody;
+    if (this.size > max) { c.abort(Object.assign(new Error(`response body larger than ${max} bytes`), { code: 'K6_TOO_LARGE' })); return; }
+    if (this.chunks) this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void { this.finish(); }
+  onResponseError(_c: unknown, e: Error): void { this.finish(e); }
+
+  finish(err?: Error): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.io.settled(this);
+    const end = performance.now();
+    const first = this.tFirst || end;
+    const timings: Timings = { blocked: this.tStart - this.t0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: first - this.tStart, receiving: end - first, duration: end - this.tStart };
+    if (err) { this.done(failure(err.message, errorCode(err), timings, this.sent, this.size, this.req)); return; }
+    this.done({
+      status: this.status, statusText: this.statusText ? `${this.status} ${this.statusText}` : String(this.status), proto: 'HTTP/1.1', headers: this.headers,
+      chunks: this.chunks, responseType: this.req.responseType, timings, error: '', errorCode: 0,
+      remoteIp: this.target.remoteIp, remotePort: this.target.remotePort, bytesSent: this.sent, bytesReceived: this.size + 64,
+    });
   }
 }
 

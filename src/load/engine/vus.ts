@@ -39,6 +39,12 @@ export interface PoolConfig {
   onError: (message: string) => void;
 }
 
+/**
+ * Node flags for the VU threads, from CONFORMANCE_LOAD_THREAD_FLAGS (e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof` to profile them: a thread ignores the process's own flags).
+ */
+const THREAD_FLAGS = (process.env.CONFORMANCE_LOAD_THREAD_FLAGS ?? '').split(/\s+/).filter(Boolean);
+
 const GONE: Omit<DoneReport, 'vu'> = { t: 'done', b: null, completed: 0, interrupted: true, errors: [] };
 
 export class VU {
@@ -130,7 +136,7 @@ export class VuPool {
       testStart: cfg.testStart, scriptDir: cfg.scriptDir, instance: this.instance.buffer as SharedArrayBuffer, options: cfg.optionsJSON,
       ...(cfg.net ? { net: cfg.net } : {}),
     };
-    const worker = new Worker(cfg.workerFile, { workerData: init, transferList: link ? [link.port] : [], execArgv: [], stdout: false, stderr: false });
+    const worker = new Worker(cfg.workerFile, { workerData: init, transferList: link ? [link.port] : [], execArgv: THREAD_FLAGS, stdout: false, stderr: false });
     const t: Thread = { worker, source: this.nextSource++, vus: new Map(), starting: new Map() };
     this.threads.add(t);
     if (awaited) this.awaited[slot] = t;

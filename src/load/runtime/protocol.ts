@@ -67,17 +67,18 @@ export interface HttpRequestSpec {
   expected: Expected;
   /** The request's own tags (params.tags); k6's base and system tags are added when it is measured. */
   userTags: Record<string, string>;
-  /** Names the base and user tags at the time of the call (vu-state baseKey()). */
+  /** The user tags as JSON ('' for none), and the number naming the base tags at the time of the call (vu-state baseKey()). */
   tagsKey: string;
+  base: number;
 }
 
 /** A request as the I/O thread sends it: only what goes on the wire. */
 export interface IoRequest {
   method: string;
   url: string;
-  /** Flat name/value pairs, as undici takes them. */
-  headers: string[];
-  body: Uint8Array | null;
+  /** Flat name/value pairs or an object, as undici takes them. */
+  headers: string[] | Record<string, string>;
+  body: Uint8Array | string | null;
   timeoutMs: number;
   responseType: ResponseType;
 }

@@ -18,11 +18,11 @@ import * as core from './k6-core.js';
 import * as http from './k6-http.js';
 import * as metrics from './k6-metrics.js';
 import * as execution from './k6-execution.js';
-import { BELL, CTL, QUEUE, type Command, type HttpRequestSpec, type IoResult, type WorkerCommand, type WorkerInit } from './protocol.js';
-import { toIoRequest, toIoResult } from './mailbox.js';
+import { BELL, CTL, QUEUE, type Command, type HttpRequestSpec, type IoRequest, type WorkerCommand, type WorkerInit } from './protocol.js';
+import { toIoResult } from './mailbox.js';
 import { mute } from './samples.js';
 import { HttpIo, warmHttp, type WarmServer } from '../engine/io.js';
-import { Aborted, Interrupted, attachMailbox, emitIteration, flush, newVuState, post, setVuTags, state, takeSamples, thread, use, type VuState } from './vu-state.js';
+import { Aborted, Interrupted, attachMailbox, emitIteration, flush, newVuState, post, setVuTags, state, takeSamples, thread, use, type Reply, type VuState } from './vu-state.js';
 import { waitAsync } from './wait-async.js';
 import { globalIndex, type Stripe } from '../engine/segment.js';
 
@@ -85,17 +85,25 @@ if (init.awaited) {
   setInterval(() => { if (Date.now() - thread.lastFlush > 200) flush(); }, 200).unref();
 }
 
-/** An awaited VU's requests: on this thread's client, answered together (batch) or alone. */
+/**
+ * An awaited VU's requests: on this thread's client, answered together (batch) or alone. The
+ * answers go to the VU as they come (the body still in its chunks: the Response decodes it
+ * if the script reads it).
+ */
 function sendVia(client: HttpIo, localAddress: string | undefined, vu: number) {
-  return (reqs: readonly HttpRequestSpec[], done: (r: IoResult[]) => void): void => {
-    const out: IoResult[] = new Array(reqs.length);
+  return (reqs: readonly HttpRequestSpec[], done: (r: Reply[]) => void): void => {
+    if (reqs.length === 1) { client.send(direct(reqs[0]!), localAddress, (a) => done([a]), vu); return; }
+    const out: Reply[] = new Array(reqs.length);
     let left = reqs.length;
-    reqs.forEach((spec, i) => client.send(toIoRequest(spec), localAddress, (a) => {
-      out[i] = toIoResult(a);
+    reqs.forEach((spec, i) => client.send(direct(spec), localAddress, (a) => {
+      out[i] = a;
       if (--left === 0) done(out);
     }, vu));
   };
 }
+
+/** A request as this thread's client takes it, without copying its headers or body. */
+const direct = (r: HttpRequestSpec): IoRequest => ({ method: r.method, url: r.url, headers: r.headers, body: r.body, timeoutMs: r.timeoutMs, responseType: r.responseType });
 
 async function addVu(id: number, inTest: number, mailbox: SharedArrayBuffer, link: WorkerInit['io'], localAddress: string | undefined): Promise<void> {
   const s = newVuState(id);
