@@ -31,7 +31,7 @@ interface Args {
 interface MergeArgs { files: string[]; reportDir: string; p95Budget: number; scenario?: string; target?: string; targetFile?: string; env: string[]; sourceIps?: string }
 
 export const command = 'load';
-export const describe = 'Run a load scenario (k6 or the built-in runner), emit k6 bundles, or merge instances';
+export const describe = 'Run a load scenario (k6 or the built-in runner), emit k6 bundles, merge instances, or compare runs';
 
 function parseEnv(list: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
