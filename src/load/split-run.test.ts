@@ -38,8 +38,8 @@ function descriptorFile(srv: ChildServer, name: string, secrets = true): string 
   return f;
 }
 
-/** A window start far enough ahead for every instance to be ready, so all begin their burst in the same window. */
-const nextWindow = (lead = 15) => String(Math.ceil((Date.now() / 1000 + lead) / WINDOW) * WINDOW);
+/** A window start far enough ahead for every instance to be ready (VU threads warmed, setup done) even on a busy machine, so all burst in the same window. */
+const nextWindow = (lead = 40) => String(Math.ceil((Date.now() / 1000 + lead) / WINDOW) * WINDOW);
 
 const segmentsOf = (seq: string) => { const p = seq.split(','); return p.slice(1).map((to, i) => `${p[i]}:${to}`); };
 
@@ -55,7 +55,7 @@ async function splitRun(scenario: string, seq: string, srv: ChildServer, extra: 
 const verdicts = (r: Results) => r.thresholds.map((t) => [t.selector, t.source, t.measured, t.ok]);
 
 test('rate-per-base on 2 and on 3 built-in instances: the same exact counts and verdicts as a single run', async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const single = await runLoad({ scenario: 'rate-per-base', engine: 'builtin', targetFile: descriptorFile(limited, 'target'), env: ENV, reportDir: join(dir, 'single'), log: () => undefined });
   expect(single.exitCode).toBe(0);
   const want = verdicts(single.results).filter(([sel]) => sel !== 'rate_window_crossings');
