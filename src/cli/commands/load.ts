@@ -142,6 +142,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const out = argv.out === undefined ? undefined : /^json=(.+)$/.exec(argv.out)?.[1];
   if (argv.out !== undefined && !out) throw new CliError(`--out ${argv.out}: only json=FILE is supported`);
   const { runLoad, ConfirmationNeeded } = await import('../../load/run.js');
+  const { healthLine } = await import('../../load/report/chart-data.js');
   const r = await runLoad({
     yes: argv.yes || process.env.CONFORMANCE_YES === '1', insecure: argv.insecure, noThresholds: !argv.thresholds,
     ...(out ? { outJson: out } : {}), ...(argv.executionSegment ? { segment: argv.executionSegment } : {}),
@@ -158,6 +159,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     `load ${argv.scenario} on the ${r.engine === 'k6' ? 'k6' : 'built-in'} engine: ${r.results.thresholds.length - failed.length}/${r.results.thresholds.length} thresholds met, exit ${r.exitCode}`,
     ...lines,
     ...(cap ? [`  capacity: ${cap.sustainedRate} it/s sustained (p95 ≤ ${cap.p95BudgetMs} ms, no errors, no drops); ${cap.limitedBy}`] : []),
+    `  ${healthLine(r.results)}`,
     `  ${r.written.results}`, `  ${r.written.junit}`, `  ${r.written.html}`, '',
   ].join('\n'));
   setOutcome(outcome(r.exitCode));

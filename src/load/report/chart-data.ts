@@ -72,7 +72,8 @@ export function endpointRows(r: Results, names: readonly string[], keep: (b: Res
   }).filter((e) => e.reqs > 0);
 }
 
-function healthLine(r: Results): string {
+/** One sentence on the generator's own health over the run (terminal and report). */
+export function healthLine(r: Results): string {
   const g = r.series.buckets.map((b) => b.gen).filter((x): x is NonNullable<typeof x> => !!x);
   if (g.length === 0) return `Generator health: not recorded (${r.engines.join(' + ')} engine).`;
   const max = (f: (x: (typeof g)[number]) => number) => Math.max(...g.map(f));
