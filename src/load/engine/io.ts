@@ -10,8 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import type { IoRequest, Timings } from '../runtime/protocol.js';
-import type { Answer } from '../runtime/mailbox.js';
-import { canonicalHeader } from '../runtime/k6-response.js';
+import type { Answer, RawHeaders } from '../runtime/mailbox.js';
 import { lookupFor, type Lookup, type NetOptions } from './net-options.js';
 
 export interface IoOptions {
@@ -126,7 +125,7 @@ class Exchange {
   private statusText = '';
   private size = 0;
   private finished = false;
-  private headers: string[] = [];
+  private headers: RawHeaders = {};
   private readonly chunks: Buffer[] | null;
   private controller: { abort(reason: Error): void } | undefined;
   private pendingAbort: Error | undefined;
@@ -148,16 +147,11 @@ class Exchange {
     if (this.pendingAbort) c.abort(this.pendingAbort);
   }
 
-  onResponseStart(_c: unknown, code: number, hs: Record<string, string | string[] | undefined>, msg?: string): void {
+  onResponseStart(_c: unknown, code: number, hs: RawHeaders, msg?: string): void {
     this.tFirst = performance.now(); this.status = code; this.statusText = msg ?? '';
-    const out: string[] = [];
-    for (const k in hs) {
-      const v = hs[k];
-      const s = Array.isArray(v) ? v.join(', ') : String(v ?? '');
-      out.push(canonicalHeader(k), s);
-      this.size += k.length + 4 + s.length;
-    }
-    this.headers = out;
+    // Kept as undici gave them; canonical names are made only if someone reads them (mailbox.ts headerPairs).
+    for (const k in hs) { const v = hs[k]; this.size += k.length + 4 + (Array.isArray(v) ? v.join(', ').length : String(v ?? '').length); }
+    this.headers = hs;
   }
 
   onResponseData(c: { abort(reason: Error): void }, chunk: Buffer): void {
@@ -188,7 +182,7 @@ class Exchange {
 
 function failure(message: string, code: number, timings: Timings, sent: number, received: number, req: IoRequest): Answer {
   return {
-    status: 0, statusText: '', proto: '', headers: [], chunks: null, responseType: req.responseType, timings,
+    status: 0, statusText: '', proto: '', headers: {}, chunks: null, responseType: req.responseType, timings,
     error: message, errorCode: code, remoteIp: '', remotePort: 0, bytesSent: sent, bytesReceived: received,
   };
 }

@@ -5,6 +5,7 @@
  * and a UTF-8 decode. The values are those k6 gives.
  */
 import type { HttpRequestSpec, IoResult, ResponseType, Timings } from './protocol.js';
+import { headerPairs, type RawHeaders } from './mailbox.js';
 
 export interface RequestInfo { method: string; url: string; headers: Record<string, string[]>; body: string }
 
@@ -26,14 +27,14 @@ export class Response {
   readonly tls_cipher_suite = '';
   readonly ocsp = { status: 'unknown' };
   private parsed: { ok: true; value: unknown } | { ok: false; err: Error } | undefined;
-  private headerList: string[] | undefined;
+  private headerList: string[] | RawHeaders | undefined;
   private headerObj: Record<string, string> | undefined;
   private rawBody: RawBody | undefined;
   private bodyValue: string | ArrayBuffer | null | undefined;
   private spec: HttpRequestSpec | undefined;
   private info: RequestInfo | undefined;
 
-  constructor(r: IoResult | (Omit<IoResult, 'body'> & RawBody), spec: HttpRequestSpec) {
+  constructor(r: IoResult | (Omit<IoResult, 'body' | 'headers'> & RawBody & { headers: RawHeaders }), spec: HttpRequestSpec) {
     this.status = r.status;
     this.status_text = r.statusText;
     this.proto = r.proto;
@@ -53,7 +54,7 @@ export class Response {
   get headers(): Record<string, string> {
     if (!this.headerObj) {
       const h: Record<string, string> = {};
-      const l = this.headerList ?? [];
+      const l = headerPairs(this.headerList ?? []);
       for (let i = 0; i < l.length; i += 2) h[l[i]!] = l[i + 1]!;
       this.headerObj = h;
       this.headerList = undefined;
@@ -107,16 +108,4 @@ export class Response {
   html(): never {
     throw new Error('Response.html() is not supported by the built-in runner');
   }
-}
-
-const canonical = new Map<string, string>();
-
-/** Go's canonical header name, as k6 exposes response headers (`X-Ratelimit-Limit`); memoised, it runs per header. */
-export function canonicalHeader(name: string): string {
-  let c = canonical.get(name);
-  if (c === undefined) {
-    c = name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, ch: string) => d + ch.toUpperCase());
-    if (canonical.size < 1000) canonical.set(name, c);
-  }
-  return c;
 }

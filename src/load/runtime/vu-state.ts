@@ -9,6 +9,7 @@ import { MAILBOX_BYTES, REQ_AT, REQ_BYTES, RESP_AT, readAnswers, toIoRequest, wr
 import { Reader, Writer } from './wire.js';
 import * as samples from './samples.js';
 import type { RawBody } from './k6-response.js';
+import type { RawHeaders } from './mailbox.js';
 
 export class Interrupted extends Error {
   constructor() { super('iteration interrupted'); this.name = 'Interrupted'; }
@@ -231,7 +232,7 @@ function cancellable<T>(s: VuState, start: (done: (v: T) => void) => void, onCan
 }
 
 /** An answer as a VU reads it: decoded (from its I/O thread), or with the body still in its chunks (its own client). */
-export type Reply = IoResult | (Omit<IoResult, 'body'> & RawBody);
+export type Reply = IoResult | (Omit<IoResult, 'body' | 'headers'> & RawBody & { headers: RawHeaders });
 
 /** Async VUs: the requests go out on this thread's own HTTP client. */
 export function exchangeAsync(reqs: readonly HttpRequestSpec[]): Promise<Reply[]> {
