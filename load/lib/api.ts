@@ -6,6 +6,16 @@ import http from 'k6/http';
 import type { RefinedParams, RefinedResponse, ResponseType } from 'k6/http';
 import { sleep } from 'k6';
 import { target, type Base } from './target.js';
+import { newRunId } from '../../src/common/run-id.js';
+
+/**
+ * A prefix for the tables one instance creates (`cf_<time>_<id>_`, swept by `conformance
+ * clean`): instances of a split run each make their own in setup(), so none removes a table
+ * another still uses.
+ */
+export function tablePrefix(): string {
+  return newRunId().tablePrefix;
+}
 
 export type Res = RefinedResponse<ResponseType | undefined>;
 export interface Session { key: string; uuid: string; token: string; base: string }
@@ -24,7 +34,7 @@ export function baseToken(base: Base, key: string): Session {
   const res = http.get(target.url + '/api/v2.1/dtable/app-access-token/', {
     headers: { Authorization: 'Token ' + base.api_token }, tags: { name: 'app-access-token', key: 'setup' }, timeout: '30s',
   });
-  if (res.status !== 200) throw new Error('Get-Base-Token for base ' + base.name + ' answered ' + res.status);
+  if (res.status !== 200) throw new Error('Get-Base-Token for base ' + base.name + ' answered ' + res.status + (res.error ? ' (' + res.error + ')' : ''));
   const body = res.json() as { access_token: string; dtable_uuid: string };
   return { key: key, uuid: body.dtable_uuid || base.uuid, token: body.access_token, base: base.name };
 }

@@ -84,3 +84,21 @@ export function stepStages(start: number, peak: number, steps: number, holdSecon
   }
   return out;
 }
+
+/**
+ * `START_AT` (Unix seconds, the start of one of the target's rate windows): the instances of a
+ * split run start their burst together at that window instead of each at the next one it
+ * sees — two generators could see the next window on either side of a boundary. Waiting for
+ * it is bounded (START_WAIT_SECONDS).
+ */
+export const START_AT = envInt('START_AT', 0);
+export const START_WAIT_SECONDS = 300;
+
+/** The Unix time a burst starts: START_AT when given, else the window end the target reported. */
+export function burstStart(reset: number): number {
+  if (START_AT <= 0) return reset;
+  const ahead = START_AT - Date.now() / 1000;
+  if (ahead < 0) throw new Error('START_AT ' + START_AT + ' has passed: give every instance the same window start in the future');
+  if (ahead > START_WAIT_SECONDS) throw new Error('START_AT ' + START_AT + ' is more than ' + START_WAIT_SECONDS + ' s away');
+  return START_AT;
+}

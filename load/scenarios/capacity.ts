@@ -15,7 +15,6 @@ const PEAK = envInt('PEAK_RATE', 150);
 const STEPS = envInt('STEPS', 5);
 const HOLD = envInt('HOLD_SECONDS', 5);
 const BUDGET = envInt('P95_BUDGET_MS', 500);
-const TABLE = 'load_capacity';
 const SEED = 200;
 
 export const options = {
@@ -37,21 +36,22 @@ export const options = {
   },
 };
 
-interface Data { sessions: api.Session[]; ids: string[][] }
+interface Data { sessions: api.Session[]; ids: string[][]; table: string }
 
 export function setup(): Data {
   if (target.bases.length === 0) throw new Error('the target descriptor names no base');
+  // This instance's own table in each base (several generators may share the target).
+  const table = api.tablePrefix() + 'capacity';
   const sessions = target.bases.slice(0, envInt('BASES', 8)).map((b, i) => api.baseToken(b, 'base-' + (i + 1)));
   const ids = sessions.map((s) => {
-    api.deleteTable(s, TABLE, { name: 'setup' });
-    const c = api.createTable(s, TABLE, [{ column_name: 'n', column_type: 'number' }, { column_name: 'note', column_type: 'text' }], { name: 'setup' });
-    if (c.status !== 200) throw new Error('could not create ' + TABLE + ' in ' + s.base + ': ' + c.status);
+    const c = api.createTable(s, table, [{ column_name: 'n', column_type: 'number' }, { column_name: 'note', column_type: 'text' }], { name: 'setup' });
+    if (c.status !== 200) throw new Error('could not create ' + table + ' in ' + s.base + ': ' + c.status);
     const rows = [];
     for (let i = 0; i < SEED; i++) rows.push({ n: i, note: 'seed ' + i });
-    const r = api.appendRows(s, TABLE, rows, { name: 'setup' });
+    const r = api.appendRows(s, table, rows, { name: 'setup' });
     return ((r.json('row_ids') as { _id: string }[]) || []).map((x) => x._id);
   });
-  return { sessions: sessions, ids: ids };
+  return { sessions: sessions, ids: ids, table: table };
 }
 
 export default function (data: Data): void {
@@ -61,6 +61,7 @@ export default function (data: Data): void {
   const ids = data.ids[b] || [];
   const slot = i % 20;
   const tags = { clause: 'SIZE-7' };
+  const TABLE = data.table;
   let res: api.Res;
   if (slot < 10) res = api.listRows(s, TABLE, 100, tags);
   else if (slot < 14) {
@@ -76,5 +77,5 @@ export default function (data: Data): void {
 }
 
 export function teardown(data: Data): void {
-  for (const s of data.sessions) api.deleteTable(s, TABLE, { name: 'teardown' });
+  for (const s of data.sessions) api.deleteTable(s, data.table, { name: 'teardown' });
 }

@@ -9,7 +9,7 @@ import { check } from 'k6';
 import exec from 'k6/execution';
 import { Counter } from 'k6/metrics';
 import { baseToken, expect429, intHeader, metadata, sleepUntil, type Session } from '../lib/api.js';
-import { envInt, limits, target } from '../lib/target.js';
+import { burstStart, envInt, limits, START_AT, START_WAIT_SECONDS, target } from '../lib/target.js';
 
 const bases = target.bases.slice(0, Math.max(1, envInt('BASES', 2)));
 const L = limits.gateway;
@@ -40,9 +40,9 @@ for (const k of keys) {
 if (keys.length > 1) thresholds['rate_admitted_all_bases{clause:RATE-2}'] = ['count==' + L * keys.length];
 
 export const options = {
-  setupTimeout: window + 60 + 's',
+  setupTimeout: window + 60 + (START_AT > 0 ? START_WAIT_SECONDS : 0) + 's',
   scenarios: {
-    burst: { executor: 'shared-iterations', vus: VUS, iterations: (L + EXTRA) * keys.length, maxDuration: Math.max(30, window) + 's', gracefulStop: '10s' },
+    burst: { executor: 'shared-iterations', vus: VUS, iterations: (L + EXTRA) * Math.max(1, keys.length), maxDuration: Math.max(30, window) + 's', gracefulStop: '10s' },
   },
   thresholds: thresholds,
 };
@@ -52,10 +52,11 @@ expect429();
 export function setup(): { sessions: Session[] } {
   if (bases.length === 0) throw new Error('the target descriptor names no base');
   const sessions = bases.map((b, i) => baseToken(b, keys[i] || 'base-' + (i + 1)));
-  // Start on a fresh window: wait for the latest reset any base reports.
+  // Start on a fresh window: the latest reset any base reports, or the one all instances were given (START_AT).
   let reset = 0;
   for (const s of sessions) reset = Math.max(reset, intHeader(metadata(s, { name: 'align' }), 'X-Ratelimit-Reset') || 0);
-  sleepUntil(reset + 0.05, window + 1);
+  const start = burstStart(reset);
+  sleepUntil(start + 0.05, start === reset ? window + 1 : START_WAIT_SECONDS);
   return { sessions: sessions };
 }
 

@@ -10,7 +10,7 @@ import exec from 'k6/execution';
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import { accountGet, baseToken, expect429, intHeader, metadata, sleepUntil } from '../lib/api.js';
-import { envInt, ipOfVu, limits, sourceIps, target } from '../lib/target.js';
+import { burstStart, envInt, ipOfVu, limits, sourceIps, START_AT, START_WAIT_SECONDS, target } from '../lib/target.js';
 
 const ips = sourceIps();
 const keys = ips.length ? ips : ['default'];
@@ -39,7 +39,7 @@ for (const k of keys) {
 if (keys.length > 1) thresholds['ip_admitted_all{clause:RATE-2}'] = ['count==' + L * keys.length];
 
 export const options = {
-  setupTimeout: window * 2 + 60 + 's',
+  setupTimeout: window * 2 + 60 + (START_AT > 0 ? START_WAIT_SECONDS : 0) + 's',
   scenarios: {
     burst: { executor: 'per-vu-iterations', vus: VUS_PER_IP * keys.length, iterations: ITERS, maxDuration: Math.max(60, window * 2) + 's', gracefulStop: '10s' },
   },
@@ -54,12 +54,14 @@ export function setup(): { windowEnd: number } {
   let reset = NaN;
   if (target.bases.length > 0) reset = intHeader(metadata(baseToken(target.bases[0]!, 'setup'), { name: 'align', key: 'setup' }), 'X-Ratelimit-Reset');
   if (Number.isNaN(reset)) reset = Math.ceil(Date.now() / 1000) + window;
-  sleepUntil(reset + 0.05, window + 1);
-  return { windowEnd: reset + window };
+  const start = burstStart(reset);
+  sleepUntil(start + 0.05, start === reset ? window + 1 : START_WAIT_SECONDS);
+  return { windowEnd: start + window };
 }
 
 export default function (data: { windowEnd: number }): void {
-  const key = ipOfVu(exec.vu.idInTest, ips);
+  // k6 binds --local-ips by the VU's number in its instance (not across a split run): key the calls the same way.
+  const key = ipOfVu(exec.vu.idInInstance, ips);
   const res = accountGet('/api/v2.1/org/admin/info/', { clause: 'RATE-5', key: key, name: 'team-info' });
   if (Date.now() / 1000 >= data.windowEnd) crossings.add(1, { key: key });
   if (res.status === 429) {

@@ -34,12 +34,15 @@ export const options = {
 
 api.expect429();
 
-export function setup(): { sessions: api.Session[] } {
+interface Data { sessions: api.Session[]; prefix: string }
+
+export function setup(): Data {
   if (target.bases.length === 0) throw new Error('the target descriptor names no base');
-  return { sessions: target.bases.map((b, i) => api.baseToken(b, 'base-' + (i + 1))) };
+  // Tables of this instance (cf_<time>_<id>_rows_<VU>): instances of a split run never share or remove each other's.
+  return { sessions: target.bases.map((b, i) => api.baseToken(b, 'base-' + (i + 1))), prefix: api.tablePrefix() };
 }
 
-const tableOf = (vu: number) => 'load_rows_' + vu;
+const tableOf = (data: Data, vu: number) => data.prefix + 'rows_' + vu;
 const wait = limits.window + 1;
 const call = (f: () => api.Res) => api.respecting(f, wait);
 const rowsOf = (n: number, tag: string, from: number) => { const out = []; for (let i = 0; i < n; i++) out.push({ n: from + i, tag: tag }); return out; };
@@ -50,10 +53,10 @@ const sqlCount = (s: api.Session, table: string, tag: string, clause: string) =>
 const ok = (r: api.Res) => r.status === 200;
 const refusedCleanly = (r: api.Res) => r.status >= 400 && r.status < 500 && r.status !== 429 && api.errorMessage(r).length > 0;
 
-export default function (data: { sessions: api.Session[] }): void {
+export default function (data: Data): void {
   const vu = exec.vu.idInTest;
   const s = data.sessions[(vu - 1) % data.sessions.length]!;
-  const table = tableOf(vu);
+  const table = tableOf(data, vu);
   const it = exec.vu.iterationInScenario;
   if (it === 0) {
     call(() => api.deleteTable(s, table, { name: 'cleanup' }));
@@ -103,6 +106,7 @@ export default function (data: { sessions: api.Session[] }): void {
   call(() => api.deleteRows(s, table, [extraId], { name: 'cleanup' }));
 }
 
-export function teardown(data: { sessions: api.Session[] }): void {
-  for (let vu = 1; vu <= VUS; vu++) api.deleteTable(data.sessions[(vu - 1) % data.sessions.length]!, tableOf(vu), { name: 'cleanup' });
+export function teardown(data: Data): void {
+  // VU numbers run across the whole split run: this instance's tables are some of them, the rest answer 404.
+  for (let vu = 1; vu <= VUS; vu++) api.deleteTable(data.sessions[(vu - 1) % data.sessions.length]!, tableOf(data, vu), { name: 'cleanup' });
 }

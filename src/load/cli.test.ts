@@ -69,6 +69,16 @@ test('the k6 engine: target via the environment, --local-ips, samples re-judged;
   expect(bad.status).toBe(99);
   expect(readFileSync(join(dir, 'bad', 'junit.xml'), 'utf8')).toMatch(/<failure message="window_reopened\{clause:RATE-4\}: measured 2/);
 
+  // A split-run instance: k6 gets its segment, judges nothing, and its samples stay where --out says.
+  const seg = cli(['load', '--scenario', 'rate-window', '--k6', fakeK6(1), '--target-file', target, '--execution-segment', '0:1/2', '--execution-segment-sequence', '0,1/2,1',
+    '--no-thresholds', '--out', `json=${join(dir, 'kept.json')}`, '--report-dir', join(dir, 'seg')]);
+  expect(seg.status, seg.stderr).toBe(0);
+  const segArgs = (JSON.parse(readFileSync(join(dir, 'args-1.json'), 'utf8')) as { argv: string[] }).argv.join(' ');
+  expect(segArgs).toContain('--execution-segment 0:1/2 --execution-segment-sequence 0,1/2,1 --no-thresholds');
+  expect(segArgs).toContain(`--out json=${join(dir, 'kept.json')}`);
+  expect(readFileSync(join(dir, 'kept.json'), 'utf8')).toContain('"window_reopened"');
+  expect(seg.stdout).toContain('0/0 thresholds met');
+
   const merged = cli(['load', 'merge', join(dir, 'ok', 'results.json'), join(dir, 'ok', 'results.json'), '--report-dir', join(dir, 'merged')]);
   expect(merged.status).toBe(99); // 1 + 1 reopened windows: the per-run total of 1 no longer holds
   const m = JSON.parse(readFileSync(join(dir, 'merged', 'results.json'), 'utf8')) as { instances: number; thresholds: { selector: string; measured: number }[] };

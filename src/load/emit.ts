@@ -32,7 +32,9 @@ spec:
     env:
       - name: TARGET
         valueFrom:
-          secretKeyRef: { name: conformance-target, key: target.json }
+          secretKeyRef: { name: conformance-target, key: target.json }${s.exhausts ? `
+      # Pods start at different moments: give them one window start to burst in (Unix seconds, a multiple of the window).
+      - { name: START_AT, value: "0" }` : ''}
     volumeMounts:
       - { name: results, mountPath: /results }
     volumes:
@@ -44,7 +46,11 @@ spec:
 #   kubectl create configmap conformance-load --from-file=./   (the emitted *.js bundles)
 #   kubectl create secret generic conformance-target --from-file=target.json
 #   kubectl apply -f k6-operator-testrun.yaml
-# Then: conformance load merge --scenario NAME /results/NAME-*.json
+# Each pod runs its execution segment (k6-operator passes --execution-segment and
+# --execution-segment-sequence) and judges nothing; judge the whole run once:
+#   conformance load merge --scenario NAME --target-file target-public.json [--env K=V …] /results/NAME-*.json
+# target-public.json is target.json without its secrets (url, edition, bases' names and uuids): the
+# scenario's options depend on the target's shape, never on its credentials.
 ${docs.join('---\n')}`;
 }
 

@@ -16,6 +16,8 @@ import { writeReports, type Written } from './report/write.js';
 import type { Results } from './report/schema.js';
 import { LIMIT_SETTINGS } from '../spec/limits.js';
 import { parseSourceAddresses } from '../common/net.js';
+import { announce, needsConfirmation } from './announce.js';
+import { executionTuple } from './engine/segment.js';
 
 export type EngineChoice = 'auto' | 'k6' | 'builtin';
 
@@ -35,6 +37,19 @@ export interface LoadRunOptions {
   /** The self-started reference server: window (s) and extra environment (limit overrides). */
   serverWindowSeconds?: number;
   serverEnv?: Record<string, string>;
+  /** Run against a target that is not loopback even when the scenario exhausts rate limits (--yes). */
+  yes?: boolean;
+  /** k6's --insecure-skip-tls-verify, for self-signed test hosts. */
+  insecure?: boolean;
+  /** This instance's part of a split run (k6's --execution-segment / --execution-segment-sequence). */
+  segment?: string;
+  segmentSequence?: string;
+  /** k6's --out json=FILE and --no-thresholds, as an instance of a split run writes them for `load merge`. */
+  outJson?: string;
+  noThresholds?: boolean;
+  /** Name overrides for the built-in runner (k6's `hosts`); with hostsOnly no other name resolves. */
+  hosts?: Record<string, string>;
+  hostsOnly?: boolean;
   log?: (line: string) => void;
 }
 
@@ -55,6 +70,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const info = scenarioInfo(o.scenario);
   const bundle = o.bundle ?? (await bundleScenario(o.scenario));
   const sourceIps = parseSourceAddresses(o.sourceIps);
+  const tuple = executionTuple(o.segment, o.segmentSequence);
   const k6 = o.engine === 'builtin' ? undefined : o.k6 ?? findK6();
   if (o.engine === 'k6' && !k6) throw new Error('--engine k6: no k6 on PATH; give --k6 PATH');
   const target = await resolveTarget({
@@ -69,14 +85,28 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
       P95_BUDGET_MS: String(o.p95BudgetMs ?? 500),
       ...(o.env ?? {}),
     };
+    // Say what will be sent where before anything is; refuse to exhaust a remote host unconfirmed.
+    const ready = await readOptions(bundle.code, env, LOAD_DIR);
+    const options = JSON.parse(ready.options) as Record<string, unknown>;
+    const engine = k6 ? 'k6' : 'built-in';
+    try {
+      const a = announce({ scenario: bundle.name, info, url: target.descriptor.url, edition: target.descriptor.edition, engine, options, env, tuple, insecure: o.insecure === true });
+      for (const l of a.lines) log(`conformance load: ${l}`);
+      const refusal = needsConfirmation(info, a, o.yes === true);
+      if (refusal) throw new ConfirmationNeeded(refusal);
+    } catch (e) {
+      if (e instanceof ConfirmationNeeded) throw e;
+      log(`conformance load: the options do not describe a run (${(e as Error).message}); the engine will say more`);
+    }
+    const split = { ...(o.segment ? { segment: o.segment } : {}), ...(o.segmentSequence ? { segmentSequence: o.segmentSequence } : {}), ...(o.outJson ? { outJson: o.outJson } : {}), ...(o.noThresholds ? { noThresholds: true } : {}) };
     let out: RunOutcome;
     if (k6) {
-      const ready = await readOptions(bundle.code, env, LOAD_DIR);
-      log(`conformance load: running ${bundle.name} on k6 (${k6})`);
-      out = await runK6({ k6, bundleCode: bundle.code, options: JSON.parse(ready.options) as Record<string, unknown>, env, sourceIps, log });
+      out = await runK6({ k6, bundleCode: bundle.code, options, declared: ready.metrics, env, sourceIps, log, ...split, ...(o.insecure ? { insecure: true } : {}) });
     } else {
-      log(`conformance load: running ${bundle.name} on the built-in runner`);
-      out = await runBuiltin({ bundleCode: bundle.code, scriptDir: LOAD_DIR, env, sourceIps, log });
+      out = await runBuiltin({
+        bundleCode: bundle.code, scriptDir: LOAD_DIR, env, sourceIps, log, ...split,
+        ...(o.insecure ? { insecureSkipTLSVerify: true } : {}), ...(o.hosts ? { hosts: o.hosts } : {}), ...(o.hostsOnly ? { hostsOnly: true } : {}),
+      });
       const m = out.vus;
       if (m?.mode === 'awaited') log(`conformance load: VUs shared ${m.threads} thread(s), their calls awaited`);
       else if (m) log(`conformance load: one thread per VU, calls blocking (slower): ${m.reason}`);
@@ -96,4 +126,9 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   } finally {
     await target.close();
   }
+}
+
+/** The run was refused before anything was sent: a usage error, not a harness failure. */
+export class ConfirmationNeeded extends Error {
+  constructor(message: string) { super(message); this.name = 'ConfirmationNeeded'; }
 }

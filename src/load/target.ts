@@ -1,11 +1,12 @@
 /**
- * The target of a load run: a descriptor file, a URL, or — neither given — the reference
- * server started on loopback for the run, in a child process (without limits for the
- * capacity scenario). Only
- * loopback targets are accepted unless `allowRemote` is set by the caller.
+ * The target of a load run: a descriptor file, a URL (any http(s) host: load is planned for
+ * real deployments; the run announces where it sends what, see announce.ts), or — neither
+ * given — the reference server started on loopback for the run, in a child process (without
+ * limits for the capacity scenario).
  */
-import { readDescriptorFile } from '../common/descriptor-file.js';
-import { isLoopbackUrl } from '../common/net.js';
+import { z } from 'zod';
+import { parseDescriptor, readDescriptorFile } from '../common/descriptor-file.js';
+import { readJsonFile } from '../common/json-file.js';
 import { startChildServer } from './server-child.js';
 import { TargetDescriptor, descriptorSecrets } from '../spec/descriptor.js';
 import { registerSecret } from '../client/redact.js';
@@ -24,7 +25,6 @@ export interface TargetRequest {
   windowSeconds?: number;
   unlimited?: boolean;
   serverEnv?: Record<string, string>;
-  allowRemote?: boolean;
 }
 
 export async function resolveTarget(req: TargetRequest): Promise<LoadTarget> {
@@ -40,9 +40,6 @@ export async function resolveTarget(req: TargetRequest): Promise<LoadTarget> {
     for (const s of descriptorSecrets(srv.descriptor)) registerSecret(s);
     return { descriptor: srv.descriptor, embedded: true, close: () => srv.close() };
   }
-  if (!req.allowRemote && !isLoopbackUrl(descriptor.url)) {
-    throw new Error(`load targets loopback only (127.0.0.0/8, localhost, [::1]); ${descriptor.url} is not`);
-  }
   for (const s of descriptorSecrets(descriptor)) registerSecret(s);
   return { descriptor, embedded: false, close: async () => undefined };
 }
@@ -51,4 +48,18 @@ export async function resolveTarget(req: TargetRequest): Promise<LoadTarget> {
 export function targetEnv(d: TargetDescriptor): Record<string, string> {
   const t = { url: d.url, edition: d.edition, api_version: d.api_version, account_token: d.account_token, bases: d.bases, rate_window_seconds: d.rate_window_seconds };
   return { TARGET: JSON.stringify(t) };
+}
+
+/** A placeholder where a descriptor has no secret: options are computed from a target's shape, never its credentials. */
+const NOT_GIVEN = 'not-given';
+
+/**
+ * The target as a script's options see it, for `load merge`: the same descriptor (or URL) the
+ * instances ran with, but its secrets may be left out — a base needs only its name and uuid.
+ */
+export function targetForOptions(req: { url?: string; file?: string }): Record<string, string> {
+  if (!req.file) return req.url ? { TARGET: JSON.stringify({ url: req.url, bases: [] }) } : {};
+  const raw = readJsonFile(req.file, z.record(z.string(), z.unknown()), 'target descriptor');
+  const bases = Array.isArray(raw.bases) ? raw.bases.map((b) => ({ api_token: NOT_GIVEN, ...(b as Record<string, unknown>) })) : raw.bases;
+  return targetEnv(parseDescriptor({ ...raw, bases, ...(req.url ? { url: req.url } : {}) }, `target descriptor ${req.file}`));
 }

@@ -7,15 +7,10 @@
 import { buildTypeTables } from '../harness/type-table.js';
 import type { RunState } from '../harness/state.js';
 import type { Target } from '../harness/target.js';
+import { PREFIX_RE } from '../common/run-id.js';
 
-/** `cf_<yyyymmddHHMMSS>_<4 chars>_`: sortable by age, unlikely to meet a real table. */
-export const PREFIX_RE = /^cf_(\d{14})_([a-z0-9]{4})_/;
-
-export function newRunId(now = new Date()): { runId: string; tablePrefix: string } {
-  const stamp = now.toISOString().replace(/\D/g, '').slice(0, 14);
-  const runId = `${stamp}_${Math.random().toString(36).slice(2, 6).padEnd(4, '0')}`;
-  return { runId, tablePrefix: `cf_${runId}_` };
-}
+/** The run's id and table prefix (shared with the load scripts). */
+export { PREFIX_RE, newRunId } from '../common/run-id.js';
 
 /** The run's every-type table and its linked table in base 0 (src/harness/type-table.ts). */
 export async function createFixtures(target: Target, prefix: string): Promise<NonNullable<RunState['fixtures']>> {

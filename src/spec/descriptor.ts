@@ -1,6 +1,7 @@
 /** The target descriptor (spec/target-descriptor.md): how to reach a target. Unknown fields are an error. */
 import { z } from 'zod';
-import { EDITIONS, DEFAULT_EDITION, LimitsFile, RATE_WINDOW_SECONDS } from './limits.js';
+import { EDITIONS, DEFAULT_EDITION, RATE_WINDOW_SECONDS } from './limits.js';
+import { LimitsFile } from './limits-file.js';
 import { NEWEST_VERSION, KNOWN_VERSIONS } from './versions.js';
 
 export const BaseDescriptor = z.strictObject({

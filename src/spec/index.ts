@@ -6,6 +6,7 @@ export * from './endpoints/index.js';
 export * from './out-of-scope.js';
 export * from './responses/index.js';
 export * from './client-methods.js';
+export * from './limits-file.js';
 export * from './removed.js';
 export * from './columns.js';
 export * from './dates.js';

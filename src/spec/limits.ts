@@ -1,5 +1,5 @@
 /** Limits of §8: rate limits per edition (8.1), the monthly quota (8.3), customising (8.4), size limits (8.5). */
-import { z } from 'zod';
+import type { LimitsFile } from './limits-file.js';
 
 export const EDITIONS = ['cloud', 'dedicated', 'self-hosted'] as const;
 export type Edition = (typeof EDITIONS)[number];
@@ -93,21 +93,6 @@ export function monthlyQuota(formula: QuotaFormula, plan: Plan, members: number)
 export function isEdition(e: string): e is Edition {
   return (EDITIONS as readonly string[]).includes(e);
 }
-
-const planNumbers = z.strictObject(Object.fromEntries(PLANS.map((p) => [p, z.number().int().nonnegative()])) as Record<Plan, z.ZodNumber>);
-const limitSetting = z.number().int().min(-1).describe('calls per window; -1 = unlimited');
-
-/**
- * The limits file (§8.4; our format, the specification names none): the reference server
- * reads it at start (`--config`), and `conformance run --limits-config` / a descriptor's
- * `limits` tell the harness what a target was configured with. Unknown keys are an error:
- * a typo must not silently keep a default.
- */
-export type LimitsFile = Partial<Record<LimitKey, number>> & { monthly_quota?: QuotaFormula };
-export const LimitsFile = z.strictObject({
-  ...Object.fromEntries(LIMIT_SETTINGS.map((s) => [s.key, limitSetting.optional()])),
-  monthly_quota: z.strictObject({ base: planNumbers, perUser: planNumbers }).optional(),
-}) as unknown as z.ZodType<LimitsFile>;
 
 /** The rate limits a limits file sets, by class (`null` = unlimited); classes it leaves out are absent. */
 export function configuredRateLimits(file: LimitsFile): Partial<Record<RateClass, number | null>> {

@@ -1,7 +1,8 @@
 /**
  * `conformance load`: run a load scenario on stock k6 (when on PATH or given) or on the
  * built-in runner; `--emit DIR` writes the k6 bundles and a k6-operator example;
- * `conformance load merge FILE...` combines several instances into one report.
+ * `conformance load merge FILE...` combines several instances into one report;
+ * `conformance load compare BEFORE AFTER` says what changed between two runs.
  */
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { CliError, EXIT, setOutcome } from '../exit.js';
@@ -19,12 +20,18 @@ interface Args {
   env: string[];
   serverWindow: number;
   list: boolean;
+  yes: boolean;
+  insecure: boolean;
+  executionSegment?: string;
+  executionSegmentSequence?: string;
+  out?: string;
+  thresholds: boolean;
 }
 
-interface MergeArgs { files: string[]; reportDir: string; p95Budget: number; scenario?: string }
+interface MergeArgs { files: string[]; reportDir: string; p95Budget: number; scenario?: string; target?: string; targetFile?: string; env: string[]; sourceIps?: string }
 
 export const command = 'load';
-export const describe = 'Run a load scenario (k6 or the built-in runner), emit k6 bundles, or merge instances';
+export const describe = 'Run a load scenario (k6 or the built-in runner), emit k6 bundles, merge instances, or compare runs';
 
 function parseEnv(list: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -48,11 +55,18 @@ const merge = {
     .positional('files', { type: 'string', array: true, describe: 'results.json or k6 JSON output files' })
     .option('report-dir', { type: 'string', default: 'reports/load/merged', describe: 'Where to write the merged reports' })
     .option('p95-budget', { type: 'number', default: 500, describe: 'p95 budget (ms) for the capacity summary' })
-    .option('scenario', { type: 'string', describe: 'Scenario whose thresholds judge k6 JSON output files' }),
+    .option('scenario', { type: 'string', describe: 'Scenario whose thresholds judge k6 JSON output files' })
+    .option('target', { type: 'string', describe: 'The target URL the instances ran against (k6 JSON input)' })
+    .option('target-file', { type: 'string', describe: 'The target descriptor the instances ran with; secrets may be left out (k6 JSON input)' })
+    .option('env', { type: 'string', array: true, default: [], describe: 'KEY=VALUE the instances had in __ENV (repeatable)' })
+    .option('source-ips', { type: 'string', describe: 'The --source-ips the instances had (per-IP keys)' }),
   handler: async (argv: ArgumentsCamelCase<MergeArgs>) => {
     const { mergeFiles } = await import('../../load/merge.js');
     const { writeReports } = await import('../../load/report/write.js');
-    const r = await mergeFiles(argv.files, { p95BudgetMs: argv.p95Budget, ...(argv.scenario ? { scenario: argv.scenario } : {}) });
+    const r = await mergeFiles(argv.files, {
+      p95BudgetMs: argv.p95Budget, env: { ...(argv.sourceIps ? { SOURCE_IPS: argv.sourceIps } : {}), ...parseEnv(argv.env) }, ...(argv.scenario ? { scenario: argv.scenario } : {}),
+      ...(argv.target ? { target: argv.target } : {}), ...(argv.targetFile ? { targetFile: argv.targetFile } : {}),
+    }).catch((e: Error) => { throw new CliError(e.message); });
     const w = writeReports(argv.reportDir, r);
     const failed = r.thresholds.filter((t) => !t.ok);
     process.stdout.write(`merged ${r.instances} instance(s) of ${r.scenario}: ${r.thresholds.length - failed.length}/${r.thresholds.length} thresholds met\n${w.results}\n${w.junit}\n${w.html}\n`);
@@ -60,11 +74,41 @@ const merge = {
   },
 };
 
+interface CompareArgs { before: string; after: string; reportDir: string; maxRegression?: number }
+
+const compareCmd = {
+  command: 'compare <before> <after>',
+  describe: 'What changed between two runs (results.json): capacity, p50/p95/p99 per endpoint at equal offered rate, error and 429 shares',
+  builder: (y: Argv) => y
+    .positional('before', { type: 'string', describe: 'results.json of the earlier run' })
+    .positional('after', { type: 'string', describe: 'results.json of the later run' })
+    .option('report-dir', { type: 'string', default: 'reports/load/compare', describe: 'Where to write compare.md, compare.html, compare.json' })
+    .option('max-regression', { type: 'number', describe: 'Exit 1 when capacity falls or a p95 rises by more than PCT %, or the error share rises by more than PCT points' }),
+  handler: async (argv: ArgumentsCamelCase<CompareArgs>) => {
+    const { readFileSync, appendFileSync } = await import('node:fs');
+    const { parseResults } = await import('../../load/report/schema.js');
+    const { compare } = await import('../../load/compare/compare.js');
+    const { headline, markdown, writeComparison } = await import('../../load/compare/render.js');
+    if (argv.maxRegression !== undefined && !(argv.maxRegression >= 0)) throw new CliError('--max-regression: a percentage, 0 or more');
+    const read = (f: string) => { try { return parseResults(JSON.parse(readFileSync(f, 'utf8')), f); } catch (e) { throw new CliError((e as Error).message); } };
+    let c;
+    try { c = compare(read(argv.before), read(argv.after), [argv.before, argv.after], argv.maxRegression ?? null); } catch (e) { throw new CliError((e as Error).message); }
+    const w = writeComparison(argv.reportDir, c);
+    if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, markdown(c));
+    const lines = c.regressions.map((f) => `  ✗ ${f.what}${f.endpoint ? ` ${f.endpoint}` : ''}${f.rate !== null ? ` at ${f.rate} it/s` : ''}: ${f.before} → ${f.after} (${f.change! > 0 ? '+' : ''}${f.change})`);
+    process.stdout.write([`load compare ${headline(c)}`, ...lines, `  ${w.markdown}`, `  ${w.html}`, `  ${w.json}`, ''].join('\n'));
+    setOutcome(c.regressions.length ? EXIT.failed : EXIT.ok);
+  },
+};
+
 export function builder(y: Argv): Argv<Args> {
   return y
+    // `--env A=1 --env B=2 FILE…`: one value per flag, so files after an --env stay files.
+    .parserConfiguration({ 'greedy-arrays': false })
     .command(merge as never)
+    .command(compareCmd as never)
     .option('scenario', { type: 'string', describe: 'Scenario to run (see --list)' })
-    .option('target', { type: 'string', describe: 'Base URL of the target (loopback)' })
+    .option('target', { type: 'string', describe: 'Base URL of the target: any http(s) host' })
     .option('target-file', { type: 'string', describe: 'Target descriptor (JSON)' })
     .option('k6', { type: 'string', describe: 'Path of a k6 binary (default: k6 on PATH)' })
     .option('engine', { choices: ['auto', 'k6', 'builtin'] as const, default: 'auto' as const, describe: 'auto: k6 when found, else the built-in runner' })
@@ -74,7 +118,13 @@ export function builder(y: Argv): Argv<Args> {
     .option('emit', { type: 'string', describe: 'Write the k6 bundles and a k6-operator TestRun example to DIR, and run nothing' })
     .option('env', { type: 'string', array: true, default: [], describe: 'KEY=VALUE for the script\'s __ENV (repeatable)' })
     .option('server-window', { type: 'number', default: 5, describe: 'Rate window (s) of the reference server started when no target is given' })
-    .option('list', { type: 'boolean', default: false, describe: 'List the scenarios and the clauses they serve' }) as unknown as Argv<Args>;
+    .option('list', { type: 'boolean', default: false, describe: 'List the scenarios and the clauses they serve' })
+    .option('yes', { type: 'boolean', default: false, describe: 'Run a rate-limit scenario against a host that is not loopback (also CONFORMANCE_YES=1)' })
+    .option('insecure', { type: 'boolean', default: false, describe: 'Do not verify TLS certificates (self-signed test hosts; k6 insecureSkipTLSVerify)' })
+    .option('execution-segment', { type: 'string', describe: 'This instance\'s part of a split run, e.g. 0:1/2 (k6 --execution-segment)' })
+    .option('execution-segment-sequence', { type: 'string', describe: 'All instances\' segments, e.g. 0,1/2,1 (k6 --execution-segment-sequence)' })
+    .option('out', { type: 'string', describe: 'json=FILE: every sample in k6\'s JSON format, for `load merge`' })
+    .option('thresholds', { type: 'boolean', default: true, describe: 'Judge thresholds; --no-thresholds for an instance of a split run (judged by `load merge`)' }) as unknown as Argv<Args>;
 }
 
 export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
@@ -89,13 +139,19 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     return;
   }
   if (!argv.scenario) throw new CliError(`name a --scenario (${SCENARIOS.map((s) => s.name).join(', ')}), or --emit DIR, or --list`);
-  const { runLoad } = await import('../../load/run.js');
+  const out = argv.out === undefined ? undefined : /^json=(.+)$/.exec(argv.out)?.[1];
+  if (argv.out !== undefined && !out) throw new CliError(`--out ${argv.out}: only json=FILE is supported`);
+  const { runLoad, ConfirmationNeeded } = await import('../../load/run.js');
+  const { healthLine } = await import('../../load/report/chart-data.js');
   const r = await runLoad({
+    yes: argv.yes || process.env.CONFORMANCE_YES === '1', insecure: argv.insecure, noThresholds: !argv.thresholds,
+    ...(out ? { outJson: out } : {}), ...(argv.executionSegment ? { segment: argv.executionSegment } : {}),
+    ...(argv.executionSegmentSequence ? { segmentSequence: argv.executionSegmentSequence } : {}),
     scenario: argv.scenario, engine: argv.engine, reportDir: argv.reportDir ?? `reports/load/${argv.scenario}`,
     p95BudgetMs: argv.p95Budget, env: parseEnv(argv.env), serverWindowSeconds: argv.serverWindow,
     ...(argv.target ? { target: argv.target } : {}), ...(argv.targetFile ? { targetFile: argv.targetFile } : {}),
     ...(argv.k6 ? { k6: argv.k6 } : {}), ...(argv.sourceIps ? { sourceIps: argv.sourceIps } : {}),
-  }).catch((e: Error) => { throw new CliError(e.message, EXIT.harness); });
+  }).catch((e: Error) => { throw new CliError(e.message, e instanceof ConfirmationNeeded ? EXIT.usage : EXIT.harness); });
   const failed = r.results.thresholds.filter((t) => !t.ok);
   const lines = r.results.thresholds.map((t) => `  ${t.ok ? '✓' : '✗'} ${t.selector} ${t.source} (measured ${t.measured})`);
   const cap = r.results.capacity;
@@ -103,6 +159,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     `load ${argv.scenario} on the ${r.engine === 'k6' ? 'k6' : 'built-in'} engine: ${r.results.thresholds.length - failed.length}/${r.results.thresholds.length} thresholds met, exit ${r.exitCode}`,
     ...lines,
     ...(cap ? [`  capacity: ${cap.sustainedRate} it/s sustained (p95 ≤ ${cap.p95BudgetMs} ms, no errors, no drops); ${cap.limitedBy}`] : []),
+    `  ${healthLine(r.results)}`,
     `  ${r.written.results}`, `  ${r.written.junit}`, `  ${r.written.html}`, '',
   ].join('\n'));
   setOutcome(outcome(r.exitCode));

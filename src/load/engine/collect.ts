@@ -10,6 +10,7 @@ import type { TimeSeries } from '../metrics/timeseries.js';
 import { SAMPLE_REQUEST, type DeclaredMetric, type SampleBatch } from '../runtime/protocol.js';
 import { FLAG_SHIFT, TAG_SHIFT } from '../runtime/samples.js';
 import type { CheckTally } from '../metrics/summary.js';
+import type { JsonOut } from './json-out.js';
 
 /** setup() and teardown() samples: in the metrics, as in k6, but not in the load's time series. */
 export const isLifecycle = (tags: Readonly<Record<string, string>>) => tags.group === '::setup' || tags.group === '::teardown';
@@ -20,7 +21,9 @@ interface Route {
   iteration: boolean;
   check: CheckTally | undefined;
   /** For request samples: the time series' view of the tags, or null for setup/teardown. */
-  request: { status: number; failed: boolean; key: string } | null;
+  request: { status: number; failed: boolean; key: string; name: string } | null;
+  /** The sample's k6 JSON line up to its time (`--out json`), or ''. */
+  json: string;
 }
 
 interface Dictionary { names: string[]; tags: Tags[]; routes: (Route | undefined)[][]; version: number }
@@ -29,6 +32,8 @@ export class Collector {
   /** Checks by group and name, for the summary's root_group (as k6 reports them). */
   readonly checks = new Map<string, CheckTally>();
   private readonly dicts = new Map<number, Dictionary>();
+  /** k6's `--out json`, when asked for. */
+  out: JsonOut | undefined;
   constructor(readonly reg: Registry, readonly series: TimeSeries) {}
 
   declare(list: readonly DeclaredMetric[] | undefined): void {
@@ -56,11 +61,12 @@ export class Collector {
         const sink = route.sinks[s]!;
         if (sink.type === 'gauge') sink.add(value, time); else sink.add(value);
       }
+      if (route.json) this.out!.point(route.json, value, time);
       if (route.iteration) this.series.iteration(time);
       else if (route.check) { if (value) route.check.passes++; else route.check.fails++; }
       if (flags & SAMPLE_REQUEST && route.request) {
         const r = route.request;
-        this.series.request(time, value, r.status, r.failed || r.status === 0, r.key);
+        this.series.request(time, value, r.status, r.failed || r.status === 0, r.key, r.name);
       }
     }
   }
@@ -74,18 +80,22 @@ export class Collector {
     }
     return {
       sinks: this.reg.sinksFor(name, tags), iteration: name === 'iterations', check,
-      request: isLifecycle(tags) ? null : { status: Number(tags.status), failed: tags.expected_response === 'false', key: tags.key ?? '(untagged)' },
+      request: isLifecycle(tags) ? null : { status: Number(tags.status), failed: tags.expected_response === 'false', key: tags.key ?? '(untagged)', name: tags.name ?? tags.url ?? '' },
+      json: this.out ? this.out.prefix(name, tags) : '',
     };
   }
 
-  dropped(scenario: string, time: number): void {
-    this.reg.add('dropped_iterations', 1, { scenario }, undefined, time);
-    this.series.dropped(time);
+  dropped(scenario: string, time: number, n = 1): void {
+    this.reg.add('dropped_iterations', n, { scenario }, undefined, time);
+    this.out?.sample('dropped_iterations', n, { scenario }, time);
+    this.series.dropped(time, n);
   }
 
   vus(active: number, max: number, time: number): void {
     this.reg.add('vus', active, {}, undefined, time);
     this.reg.add('vus_max', max, {}, undefined, time);
+    this.out?.sample('vus', active, {}, time);
+    this.out?.sample('vus_max', max, {}, time);
     this.series.vus(time, active);
   }
 }

@@ -9,7 +9,8 @@
  */
 import { QUEUE, QUEUE_WORDS, type ScenarioRef } from '../runtime/protocol.js';
 import type { Collector } from './collect.js';
-import { startedBy, type Scenario } from './options.js';
+import type { Scenario } from './options.js';
+import { ArrivalSchedule, type Part } from './plan.js';
 import type { VU, VuPool } from './vus.js';
 
 export interface ExecContext {
@@ -21,7 +22,7 @@ export interface ExecContext {
   owner: Map<VU, string>;
 }
 
-export interface ExecResult { completed: number; interrupted: boolean; dropped: number }
+export interface ExecResult { completed: number; interrupted: boolean; dropped: number; attempted: number }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)).unref?.());
 
@@ -61,30 +62,37 @@ async function supervise(ctx: ExecContext, vus: VU[], runs: Promise<{ completed:
   })();
   const res = await all;
   await watchdog;
-  return { completed: res.reduce((a, r) => a + r.completed, 0), interrupted: res.some((r) => r.interrupted), dropped: 0 };
+  const completed = res.reduce((a, r) => a + r.completed, 0);
+  return { completed, interrupted: res.some((r) => r.interrupted), dropped: 0, attempted: completed + res.filter((r) => r.interrupted).length };
 }
 
-async function closed(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
-  const vus = await acquire(ctx, s.vus, s.name);
+async function closed(ctx: ExecContext, s: Scenario, part: Part): Promise<ExecResult> {
+  const vus = await acquire(ctx, part.vus, s.name);
   const startedAt = Date.now();
   const endAt = startedAt + s.durationMs;
-  const shared = s.executor === 'shared-iterations' ? new SharedArrayBuffer(4) : null;
-  const perVu = s.executor === 'per-vu-iterations' ? s.iterations : Number.MAX_SAFE_INTEGER;
-  const total = s.executor === 'shared-iterations' ? s.iterations : 0;
-  const runs = vus.map((v) => v.send({ t: 'run', scenario: ref(s, startedAt), mode: 'loop', iterations: perVu, shared, total, deadline: endAt, setupData: ctx.setupData }));
+  // One counter numbers the scenario's iterations across its VUs (k6's per-executor counter); shared iterations are claimed from it.
+  const counter = new SharedArrayBuffer(4);
+  const perVu = s.executor === 'per-vu-iterations' ? part.iterations : Number.MAX_SAFE_INTEGER;
+  const total = s.executor === 'shared-iterations' ? part.iterations : 0;
+  const runs = vus.map((v) => v.send({ t: 'run', scenario: ref(s, startedAt), mode: 'loop', iterations: perVu, counter, shared: total > 0, total, stripe: part.stripe, deadline: endAt, setupData: ctx.setupData }));
   const r = await supervise(ctx, vus, runs, endAt, s.gracefulStopMs);
   release(ctx, vus);
-  return r;
+  // As k6: iterations an iteration-count executor did not get to by maxDuration are dropped.
+  const planned = total > 0 ? total : s.executor === 'per-vu-iterations' ? part.vus * part.iterations : 0;
+  const attempted = total > 0 ? Math.min(total, Atomics.load(new Int32Array(counter), 0)) : r.attempted;
+  if (planned > attempted) ctx.collector.dropped(s.name, Date.now(), planned - attempted);
+  return { ...r, dropped: Math.max(0, planned - attempted) };
 }
 
-async function arrival(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
-  const own = await acquire(ctx, s.preAllocatedVUs, s.name);
+async function arrival(ctx: ExecContext, s: Scenario, part: Part): Promise<ExecResult> {
+  const own = await acquire(ctx, part.preAllocatedVUs, s.name);
   const sentAt = Date.now();
-  const total = Math.ceil(startedBy(s, s.durationMs) - 1e-9);
+  const schedule = new ArrivalSchedule(s, part.stripe);
+  const total = schedule.total;
   const q = new Int32Array(new SharedArrayBuffer(QUEUE_WORDS * 4));
   const sref = ref(s, sentAt);
   const runs: Promise<{ completed: number; interrupted: boolean }>[] = [];
-  const join = (v: VU) => { runs.push(v.send({ t: 'run', scenario: sref, mode: 'queue', queue: q.buffer as SharedArrayBuffer, total, deadline: sentAt + s.durationMs, setupData: ctx.setupData })); };
+  const join = (v: VU) => { runs.push(v.send({ t: 'run', scenario: sref, mode: 'queue', queue: q.buffer as SharedArrayBuffer, total, stripe: part.stripe, deadline: sentAt + s.durationMs, setupData: ctx.setupData })); };
   own.forEach(join);
   // k6 starts the clock with its pre-allocated VUs ready: wait (bounded) until each has taken
   // its place in the queue, so start-up latency is not counted as dropped iterations.
@@ -96,20 +104,14 @@ async function arrival(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
   const grow = () => {
     // One VU initialises at a time: a worker's start-up is CPU-heavy, and a burst of them would
     // starve the VUs at work and drop more iterations than it saves (pre-allocate instead).
-    if (own.length + spawning >= s.maxVUs || spawning > 0) return;
+    if (own.length + spawning >= part.maxVUs || spawning > 0) return;
     spawning++;
     ctx.pool.spawn().then((v) => { ctx.owner.set(v, s.name); own.push(v); if (!stopped && Atomics.load(q, QUEUE.closed) === 0) join(v); }, () => undefined).finally(() => { spawning--; });
   };
-  // Time (ms from start) at which iteration number `i` is due: invert the rate integral.
-  const dueAt = (i: number): number => {
-    let lo = 0, hi = s.durationMs;
-    for (let k = 0; k < 40 && hi - lo > 0.05; k++) { const mid = (lo + hi) / 2; if (startedBy(s, mid) >= i) hi = mid; else lo = mid; }
-    return hi;
-  };
   while (!stopped && started < total) {
-    const now = Date.now() - startedAt;
-    if (now >= s.durationMs) break;
-    const due = Math.min(total, Math.floor(startedBy(s, now) + 1e-9) + 1);
+    // Iterations due up to the end (the ramping executor's last may fall on it) are started or dropped, never lost.
+    const now = Math.min(Date.now() - startedAt, s.durationMs);
+    const due = schedule.dueBy(now);
     let granted = 0;
     for (; started < due; started++) {
       // Only this thread takes from `idle` (VUs only add to it), so a positive load stays positive.
@@ -123,8 +125,8 @@ async function arrival(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
       Atomics.add(q, QUEUE.seq, 1);
       Atomics.notify(q, QUEUE.seq, granted);
     }
-    if (started >= total) break;
-    await sleep(Math.min(dueAt(started) - (Date.now() - startedAt), endAt - Date.now()));
+    if (started >= total || now >= s.durationMs) break;
+    await sleep(Math.min(schedule.dueAt(started) - (Date.now() - startedAt), endAt - Date.now()));
   }
   // No more grants: VUs leave once the granted tickets are taken and their iterations end.
   Atomics.store(q, QUEUE.closed, 1);
@@ -135,6 +137,6 @@ async function arrival(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
   return { ...r, dropped };
 }
 
-export function runExecutor(ctx: ExecContext, s: Scenario): Promise<ExecResult> {
-  return s.executor.endsWith('arrival-rate') ? arrival(ctx, s) : closed(ctx, s);
+export function runExecutor(ctx: ExecContext, s: Scenario, part: Part): Promise<ExecResult> {
+  return s.executor.endsWith('arrival-rate') ? arrival(ctx, s, part) : closed(ctx, s, part);
 }

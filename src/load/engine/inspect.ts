@@ -7,7 +7,7 @@ import { MAILBOX_BYTES } from '../runtime/mailbox.js';
 
 export async function readOptions(bundleCode: string, env: Record<string, string>, scriptDir: string): Promise<ReadyReport> {
   const init: WorkerInit = {
-    code: await toCommonJs(bundleCode), awaited: false, vu: 0, env, mailbox: new SharedArrayBuffer(MAILBOX_BYTES), io: null, testStart: Date.now(),
+    code: await toCommonJs(bundleCode), awaited: false, vu: 0, vuInTest: 0, env, mailbox: new SharedArrayBuffer(MAILBOX_BYTES), io: null, testStart: Date.now(),
     scriptDir, instance: new SharedArrayBuffer(16), options: '{}',
   };
   const worker = new Worker(await workerBundle(), { workerData: init, execArgv: [] });

@@ -6,6 +6,7 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { BELL, type IoLink } from '../runtime/protocol.js';
 import type { IoCommand, IoWorkerInit } from './io-worker.js';
+import type { NetOptions } from './net-options.js';
 
 /** VU slots per I/O thread: one doorbell bit each (the doorbell is 1 + SLOTS/32 words). */
 const SLOTS = 1 << 16;
@@ -48,6 +49,16 @@ export class IoPool {
     const cmd: IoCommand = { t: 'forget', slot: link.slot };
     t.worker.postMessage(cmd);
     t.free.push(link.slot);
+  }
+
+  /** The run's connection settings (known once its options are), before any VU sends a request. */
+  async configure(net: NetOptions): Promise<void> {
+    await Promise.all(this.threads.map((t) => new Promise<void>((resolve) => {
+      const ack = (m: unknown) => { if (m === 'net') { t.worker.off('message', ack); resolve(); } };
+      t.worker.on('message', ack);
+      const cmd: IoCommand = { t: 'net', net };
+      t.worker.postMessage(cmd);
+    })));
   }
 
   async close(): Promise<void> {

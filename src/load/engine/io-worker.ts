@@ -11,6 +11,7 @@ import { RESP_AT, RESP_BYTES, REQ_AT, readRequests, toIoResult, writeAnswers, wr
 import { Reader, Writer } from '../runtime/wire.js';
 import { waitAsync } from '../runtime/wait-async.js';
 import { HttpIo, warmHttp, type WarmServer } from './io.js';
+import type { NetOptions } from './net-options.js';
 
 export interface IoWorkerInit { bell: SharedArrayBuffer; maxBodyBytes?: number }
 
@@ -18,6 +19,7 @@ export interface IoWorkerInit { bell: SharedArrayBuffer; maxBodyBytes?: number }
 export type IoCommand =
   | { t: 'vu'; slot: number; mailbox: SharedArrayBuffer; port: MessagePort; localAddress: string | undefined }
   | { t: 'forget'; slot: number }
+  | { t: 'net'; net: NetOptions }
   | { t: 'close' };
 
 interface Vu {
@@ -115,6 +117,9 @@ parentPort!.on('message', (c: IoCommand) => {
     const vu = vus[c.slot];
     vu?.port.close();
     vus[c.slot] = undefined;
+  } else if (c.t === 'net') {
+    io.configure(c.net);
+    parentPort!.postMessage('net');
   } else if (c.t === 'close') {
     closing = true;
     warm?.close();

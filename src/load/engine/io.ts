@@ -10,12 +10,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import type { IoRequest, Timings } from '../runtime/protocol.js';
-import type { Answer } from '../runtime/mailbox.js';
-import { canonicalHeader } from '../runtime/k6-response.js';
+import type { Answer, RawHeaders } from '../runtime/mailbox.js';
+import { lookupFor, type Lookup, type NetOptions } from './net-options.js';
 
 export interface IoOptions {
   /** Cap on a response body; larger ones are an error (k6 code 1000), not an unbounded buffer. */
   maxBodyBytes?: number;
+  /** TLS verification and name overrides (net-options.ts). */
+  net?: NetOptions;
 }
 
 interface Target { url: URL; origin: string; path: string; remoteIp: string; remotePort: number }
@@ -25,18 +27,27 @@ const ZERO: Timings = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 
 export class HttpIo {
   private readonly pools = new Map<string, Pool>();
   private readonly targets = new Map<string, Target>();
-  private readonly maxBody: number;
-  private readonly inflight = new Set<{ deadline: number; abort: (e: Error) => void }>();
+  readonly maxBody: number;
+  private readonly inflight = new Set<Exchange>();
   private readonly sweeper: NodeJS.Timeout;
+  private net: NetOptions = {};
+  private lookup: Lookup | undefined;
 
   constructor(opts: IoOptions = {}) {
     this.maxBody = opts.maxBodyBytes ?? 64 * 1024 * 1024;
+    this.configure(opts.net ?? {});
     // One timer sweeps request deadlines: cheaper than a timer per request.
     this.sweeper = setInterval(() => {
       const now = performance.now();
       for (const r of this.inflight) if (now >= r.deadline) r.abort(Object.assign(new Error('request timeout'), { code: 'K6_TIMEOUT' }));
     }, 50);
     this.sweeper.unref();
+  }
+
+  /** New connection settings; pools made before keep theirs (they are made before any request of the run). */
+  configure(net: NetOptions): void {
+    this.net = net;
+    this.lookup = lookupFor(net);
   }
 
   /**
@@ -50,7 +61,8 @@ export class HttpIo {
     const key = `${origin}|${localAddress ?? ''}|${owner ?? ''}`;
     let p = this.pools.get(key);
     if (!p) {
-      p = new Pool(origin, { ...(owner !== undefined ? { connections: 6 } : {}), ...(localAddress ? { localAddress } : {}), keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 });
+      const connect = { rejectUnauthorized: !this.net.insecure, ...(this.lookup ? { lookup: this.lookup } : {}) };
+      p = new Pool(origin, { ...(owner !== undefined ? { connections: 6 } : {}), ...(localAddress ? { localAddress } : {}), keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0, connect });
       this.pools.set(key, p);
     }
     return p;
@@ -77,59 +89,21 @@ export class HttpIo {
     if (typeof target === 'string') { done(failure(target, 1020, ZERO, 0, 0, req)); return; }
     let sent = req.method.length + req.url.length + 12;
     const h = req.headers;
-    for (let i = 0; i < h.length; i += 2) sent += h[i]!.length + h[i + 1]!.length + 4;
-    if (req.body) sent += req.body.byteLength;
-    let tStart = t0, tFirst = 0, status = 0, statusText = '', size = 0, finished = false;
-    let resHeaders: string[] = [];
-    const keep = req.responseType !== 'none';
-    const chunks: Buffer[] | null = keep ? [] : null;
-    let controller: { abort(reason: Error): void } | undefined;
-    let pendingAbort: Error | undefined;
-    const entry = { deadline: t0 + req.timeoutMs, abort: (e: Error) => { if (controller) controller.abort(e); else pendingAbort = e; finish(e); } };
-    this.inflight.add(entry);
-    const maxBody = this.maxBody;
-    const finish = (err?: Error) => {
-      if (finished) return;
-      finished = true;
-      this.inflight.delete(entry);
-      const end = performance.now();
-      const first = tFirst || end;
-      const timings: Timings = { blocked: tStart - t0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: first - tStart, receiving: end - first, duration: end - tStart };
-      if (err) { done(failure(err.message, errorCode(err), timings, sent, size, req)); return; }
-      done({
-        status, statusText: `${status} ${statusText}`.trim(), proto: 'HTTP/1.1', headers: resHeaders, chunks, responseType: req.responseType,
-        timings, error: '', errorCode: 0, remoteIp: target.remoteIp, remotePort: target.remotePort, bytesSent: sent, bytesReceived: size + 64,
-      });
-    };
+    if (Array.isArray(h)) for (let i = 0; i < h.length; i += 2) sent += h[i]!.length + h[i + 1]!.length + 4;
+    else for (const k in h) sent += k.length + h[k]!.length + 4;
+    if (req.body) sent += typeof req.body === 'string' ? Buffer.byteLength(req.body) : req.body.byteLength;
+    const x = new Exchange(this, req, target, sent, t0, done);
+    this.inflight.add(x);
     try {
       this.pool(target.origin, localAddress, owner).dispatch(
-        { origin: target.origin, path: target.path, method: req.method, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs },
-        {
-          onRequestStart(c) { controller = c; tStart = performance.now(); if (pendingAbort) c.abort(pendingAbort); },
-          onResponseStart: (_c, code, hs, msg) => {
-            tFirst = performance.now(); status = code; statusText = msg ?? '';
-            const out: string[] = [];
-            for (const k in hs) {
-              const v = hs[k];
-              const s = Array.isArray(v) ? v.join(', ') : String(v ?? '');
-              out.push(canonicalHeader(k), s);
-              size += k.length + 4 + s.length;
-            }
-            resHeaders = out;
-          },
-          onResponseData: (c, chunk) => {
-            size += chunk.length;
-            if (size > maxBody) { c.abort(Object.assign(new Error(`response body larger than ${maxBody} bytes`), { code: 'K6_TOO_LARGE' })); return; }
-            if (chunks) chunks.push(chunk);
-          },
-          onResponseEnd: () => finish(),
-          onResponseError: (_c, e) => finish(e),
-        },
-      );
+        { origin: target.origin, path: target.path, method: req.method, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs }, x);
     } catch (e) {
-      finish(e as Error);
+      x.finish(e as Error);
     }
   }
+
+  /** An exchange is over: it no longer needs its deadline watched. */
+  settled(x: Exchange): void { this.inflight.delete(x); }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
@@ -139,9 +113,76 @@ export class HttpIo {
   }
 }
 
+/**
+ * One request through undici's dispatch API. The handler is this object (its methods on the
+ * prototype): no closures per request, and it is also the entry the deadline sweeper aborts.
+ */
+class Exchange {
+  readonly deadline: number;
+  private tStart: number;
+  private tFirst = 0;
+  private status = 0;
+  private statusText = '';
+  private size = 0;
+  private finished = false;
+  private headers: RawHeaders = {};
+  private readonly chunks: Buffer[] | null;
+  private controller: { abort(reason: Error): void } | undefined;
+  private pendingAbort: Error | undefined;
+
+  constructor(private readonly io: HttpIo, private readonly req: IoRequest, private readonly target: Target, private readonly sent: number, private readonly t0: number, private readonly done: (a: Answer) => void) {
+    this.deadline = t0 + req.timeoutMs;
+    this.tStart = t0;
+    this.chunks = req.responseType !== 'none' ? [] : null;
+  }
+
+  abort(e: Error): void {
+    if (this.controller) this.controller.abort(e); else this.pendingAbort = e;
+    this.finish(e);
+  }
+
+  onRequestStart(c: { abort(reason: Error): void }): void {
+    this.controller = c;
+    this.tStart = performance.now();
+    if (this.pendingAbort) c.abort(this.pendingAbort);
+  }
+
+  onResponseStart(_c: unknown, code: number, hs: RawHeaders, msg?: string): void {
+    this.tFirst = performance.now(); this.status = code; this.statusText = msg ?? '';
+    // Kept as undici gave them; canonical names are made only if someone reads them (mailbox.ts headerPairs).
+    for (const k in hs) { const v = hs[k]; this.size += k.length + 4 + (Array.isArray(v) ? v.join(', ').length : String(v ?? '').length); }
+    this.headers = hs;
+  }
+
+  onResponseData(c: { abort(reason: Error): void }, chunk: Buffer): void {
+    this.size += chunk.length;
+    const max = this.io.maxBody;
+    if (this.size > max) { c.abort(Object.assign(new Error(`response body larger than ${max} bytes`), { code: 'K6_TOO_LARGE' })); return; }
+    if (this.chunks) this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void { this.finish(); }
+  onResponseError(_c: unknown, e: Error): void { this.finish(e); }
+
+  finish(err?: Error): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.io.settled(this);
+    const end = performance.now();
+    const first = this.tFirst || end;
+    const timings: Timings = { blocked: this.tStart - this.t0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: first - this.tStart, receiving: end - first, duration: end - this.tStart };
+    if (err) { this.done(failure(err.message, errorCode(err), timings, this.sent, this.size, this.req)); return; }
+    this.done({
+      status: this.status, statusText: this.statusText ? `${this.status} ${this.statusText}` : String(this.status), proto: 'HTTP/1.1', headers: this.headers,
+      chunks: this.chunks, responseType: this.req.responseType, timings, error: '', errorCode: 0,
+      remoteIp: this.target.remoteIp, remotePort: this.target.remotePort, bytesSent: this.sent, bytesReceived: this.size + 64,
+    });
+  }
+}
+
 function failure(message: string, code: number, timings: Timings, sent: number, received: number, req: IoRequest): Answer {
   return {
-    status: 0, statusText: '', proto: '', headers: [], chunks: null, responseType: req.responseType, timings,
+    status: 0, statusText: '', proto: '', headers: {}, chunks: null, responseType: req.responseType, timings,
     error: message, errorCode: code, remoteIp: '', remotePort: 0, bytesSent: sent, bytesReceived: received,
   };
 }

@@ -16,6 +16,11 @@ import { parseDuration } from './duration.js';
 import { VuPool, type VU } from './vus.js';
 import { makeAwaitable } from '../runtime/awaitable.js';
 import { availableParallelism } from 'node:os';
+import { JsonOut } from './json-out.js';
+import { HealthSampler } from './health.js';
+import { parseHosts, type NetOptions } from './net-options.js';
+import { executionTuple, segmentString, type Tuple } from './segment.js';
+import { partOf, type Part } from './plan.js';
 
 export const EXIT_CODES = { ok: 0, thresholds: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
 
@@ -33,6 +38,18 @@ export interface RunInput {
   vuThreads?: number;
   /** Give every VU a blocking thread of its own even when the script could be made awaitable. */
   blockingVus?: boolean;
+  /** k6's --execution-segment and --execution-segment-sequence: this instance's part of a split run. */
+  segment?: string;
+  segmentSequence?: string;
+  /** k6's --out json=FILE: every sample as k6 writes it. */
+  outJson?: string;
+  /** k6's --no-thresholds: thresholds are not judged (an instance of a split run cannot judge totals). */
+  noThresholds?: boolean;
+  /** k6's --insecure-skip-tls-verify (also the script's `insecureSkipTLSVerify` option). */
+  insecureSkipTLSVerify?: boolean;
+  /** Name overrides on top of the script's `hosts` option; with hostsOnly, no other name resolves (tests). */
+  hosts?: Record<string, string>;
+  hostsOnly?: boolean;
 }
 
 /** How the VUs ran: many per awaited thread, or one per blocking thread (and why). */
@@ -53,6 +70,9 @@ export interface RunOutcome {
   aborted?: string;
   errors: string[];
   summaryOutputs: Record<string, string>;
+  /** This instance's segment (`0:1` unsplit) and its share of each scenario. */
+  segment: string;
+  parts: Record<string, Part>;
 }
 
 export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
@@ -74,18 +94,29 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     seenErrors.set(key, n);
     if (n <= 3) { log(`ERROR ${m}`); errors.push(m); }
   };
+  let tuple: Tuple;
+  try {
+    tuple = executionTuple(input.segment, input.segmentSequence);
+  } catch (e) {
+    // As k6, a bad segment is an invalid configuration; nothing has started yet.
+    await io.close();
+    return { engine: 'builtin', registry, series, checks: [], thresholds: [], scenarios: [], options: {}, startedAt: Date.now(), durationMs: 0, exitCode: EXIT_CODES.invalidConfig, errors: [`execution segment: ${(e as Error).message}`], summaryOutputs: {}, segment: '', parts: {} };
+  }
+  const out = input.outJson ? new JsonOut(input.outJson, registry) : undefined;
+  collector.out = out;
   const made = input.blockingVus ? { ok: false as const, reason: 'asked for' } : makeAwaitable(input.bundleCode);
   const threads = Math.max(1, input.vuThreads ?? availableParallelism() - 1);
   const vus: VuMode = made.ok ? { mode: 'awaited', threads } : { mode: 'blocking', threads: 0, reason: made.reason };
   const pool = new VuPool({
     workerFile: await workerBundle(), code: await toCommonJs(input.bundleCode), awaitedCode: made.ok ? await toCommonJs(made.code) : null, threads,
     env: input.env, scriptDir: input.scriptDir,
-    optionsJSON: '{}', sourceIps: input.sourceIps ?? [], testStart: Date.now(), io, collector, onAbort: abort, onError,
+    optionsJSON: '{}', sourceIps: input.sourceIps ?? [], testStart: Date.now(), vuStripe: tuple.stripe(), io, collector, onAbort: abort, onError,
   });
-  const base: Omit<RunOutcome, 'exitCode' | 'thresholds' | 'durationMs'> = { engine: 'builtin', vus, registry, series, checks: [], scenarios: [], options: {}, startedAt: Date.now(), errors, summaryOutputs: {} };
+  const base: Omit<RunOutcome, 'exitCode' | 'thresholds' | 'durationMs'> = { engine: 'builtin', vus, registry, series, checks: [], scenarios: [], options: {}, startedAt: Date.now(), errors, summaryOutputs: {}, segment: segmentString(tuple.segment), parts: {} };
   const finish = async (exitCode: number, thresholds: ThresholdResult[] = [], durationMs = 0): Promise<RunOutcome> => {
     await pool.close();
     await io.close();
+    out?.close();
     return { ...base, checks: [...collector.checks.values()], exitCode, thresholds, durationMs, ...(abortReason !== undefined ? { aborted: abortReason } : {}) };
   };
 
@@ -107,14 +138,31 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     if ('error' in parsed) throw new Error(parsed.error);
     const bad = bindThresholds(parsed.specs, registry);
     if (bad) throw new Error(bad);
+    const net: NetOptions = { insecure: input.insecureSkipTLSVerify === true || options.insecureSkipTLSVerify === true, hosts: { ...parseHosts(options.hosts), ...(input.hosts ?? {}) }, hostsOnly: input.hostsOnly === true };
+    pool.cfg.net = net;
+    await io.configure(net);
   } catch (e) {
     log(`ERROR invalid options: ${(e as Error).message}`);
     errors.push((e as Error).message);
     await setupVu.worker.terminate();
     return finish(EXIT_CODES.invalidConfig);
   }
-  const specs = 'specs' in parsed ? parsed.specs : [];
+  const specs = 'specs' in parsed && !input.noThresholds ? parsed.specs : [];
   base.scenarios = scenarios;
+  // This instance's part of each scenario; one whose part is nothing is not run (k6's HasWork).
+  const parts = Object.fromEntries(scenarios.map((s) => [s.name, partOf(s, tuple)]));
+  base.parts = parts;
+  const working = scenarios.filter((s) => parts[s.name]!.hasWork);
+
+  // Initialise every scenario's pre-allocated VUs before setup(), as k6 does: the scenarios then start
+  // right after setup() returns (a setup that waits for a rate window starts the burst in that window).
+  const want = working.reduce((a, s) => a + (s.executor.endsWith('arrival-rate') ? parts[s.name]!.preAllocatedVUs : parts[s.name]!.vus), 0);
+  try {
+    for (let i = 0; i < want; i += 8) await Promise.all(Array.from({ length: Math.min(8, want - i) }, () => pool.spawn()));
+  } catch (e) {
+    onError((e as Error).message);
+    return finish(EXIT_CODES.scriptException);
+  }
 
   let setupData = '';
   if (ready.exports.includes('setup')) {
@@ -126,19 +174,11 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     setupData = r.result ?? '';
   }
 
-  // Pre-allocate every scenario's VUs before the clock starts, as k6 does.
-  const want = scenarios.reduce((a, s) => a + (s.executor.endsWith('arrival-rate') ? s.preAllocatedVUs : s.vus), 0);
-  try {
-    for (let i = 0; i < want; i += 8) await Promise.all(Array.from({ length: Math.min(8, want - i) }, () => pool.spawn()));
-  } catch (e) {
-    onError((e as Error).message);
-    return finish(EXIT_CODES.scriptException);
-  }
-
   const t0 = Date.now();
   series.t0 = t0;
   base.startedAt = t0;
   const ctx: ExecContext = { pool, collector, setupData, aborted, owner: new Map() };
+  const health = new HealthSampler(series, () => pool.workers());
   const ticker = setInterval(() => {
     const active = pool.active;
     Atomics.store(pool.instance, 2, active);
@@ -147,15 +187,16 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     if (failing.length) abort(`thresholds ${failing.map((f) => `${f.selector}: ${f.source}`).join(', ')} crossed`);
   }, 1000);
   // A hard bound on the whole run, whatever the script does.
-  const hardEnd = Math.max(...scenarios.map(scenarioEndMs)) + 30_000;
+  const hardEnd = Math.max(0, ...working.map(scenarioEndMs)) + 30_000;
   const hard = setTimeout(() => abort('the run exceeded its maximum duration'), hardEnd).unref();
-  await Promise.all(scenarios.map(async (s) => {
+  await Promise.all(working.map(async (s) => {
     await Promise.race([new Promise((r) => setTimeout(r, s.startTimeMs).unref()), aborted]);
     if (abortReason !== undefined) return;
-    await runExecutor(ctx, s);
+    await runExecutor(ctx, s, parts[s.name]!);
   }));
   clearInterval(ticker);
   clearTimeout(hard);
+  health.stop();
   collector.vus(0, pool.initialized, Date.now());
   const durationMs = Date.now() - t0;
 

@@ -10,6 +10,8 @@ import { CTL, type Command, type IoLink, type Report, type WorkerCommand, type W
 import { MAILBOX_BYTES } from '../runtime/mailbox.js';
 import type { Collector } from './collect.js';
 import type { IoPool } from './io-pool.js';
+import { globalIndex, type Stripe } from './segment.js';
+import type { NetOptions } from './net-options.js';
 
 export type DoneReport = Extract<Report, { t: 'done' }>;
 export type ReadyReport = Extract<Report, { t: 'ready' }>;
@@ -27,11 +29,21 @@ export interface PoolConfig {
   optionsJSON: string;
   sourceIps: readonly string[];
   testStart: number;
+  /** Numbers VUs across a split run: local VU n is the stripe's n-th global one (k6's idInTest). */
+  vuStripe: Stripe;
+  /** Connection settings of awaited threads (set once the options are known, before their first VU). */
+  net?: NetOptions;
   io: IoPool;
   collector: Collector;
   onAbort: (reason: string) => void;
   onError: (message: string) => void;
 }
+
+/**
+ * Node flags for the VU threads, from CONFORMANCE_LOAD_THREAD_FLAGS (e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof` to profile them: a thread ignores the process's own flags).
+ */
+const THREAD_FLAGS = (process.env.CONFORMANCE_LOAD_THREAD_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
 const GONE: Omit<DoneReport, 'vu'> = { t: 'done', b: null, completed: 0, interrupted: true, errors: [] };
 
@@ -94,9 +106,11 @@ export class VuPool {
   readonly instance = new Int32Array(new SharedArrayBuffer(16));
   private nextId = 1;
   private nextSource = 0;
-  constructor(private readonly cfg: PoolConfig) {}
+  constructor(readonly cfg: PoolConfig) {}
 
   get initialized(): number { return this.all.length; }
+  /** The VU threads (for the generator's health). */
+  *workers(): Iterable<Worker> { for (const t of this.threads) yield t.worker; }
   get active(): number { let n = 0; for (const v of this.all) if (v.active) n++; return n; }
 
   /** Start a VU and evaluate its init context. `id` 0 is the setup/teardown VU (a blocking thread of its own). */
@@ -107,20 +121,22 @@ export class VuPool {
     const localAddress = ips.length ? ips[(Math.max(id, 1) - 1) % ips.length] : undefined;
     const awaited = id > 0 && cfg.awaitedCode !== null;
     const slot = (id - 1) % cfg.threads;
+    const vuInTest = id > 0 ? globalIndex(cfg.vuStripe, id - 1) + 1 : 0;
     if (awaited) {
       const t = this.awaited[slot];
       if (t) {
         const vu = new VU(id, t.worker, new Int32Array(mailbox), localAddress);
-        const msg: WorkerCommand = { t: 'add', vu: id, mailbox, localAddress };
+        const msg: WorkerCommand = { t: 'add', vu: id, vuInTest, mailbox, localAddress };
         return this.expect(t, vu, () => t.worker.postMessage(msg));
       }
     }
     const link: IoLink | null = awaited ? null : cfg.io.register(mailbox, localAddress);
     const init: WorkerInit = {
-      code: awaited ? cfg.awaitedCode! : cfg.code, awaited, vu: id, ...(localAddress ? { localAddress } : {}), env: cfg.env, mailbox, io: link,
+      code: awaited ? cfg.awaitedCode! : cfg.code, awaited, vu: id, vuInTest, ...(localAddress ? { localAddress } : {}), env: cfg.env, mailbox, io: link,
       testStart: cfg.testStart, scriptDir: cfg.scriptDir, instance: this.instance.buffer as SharedArrayBuffer, options: cfg.optionsJSON,
+      ...(cfg.net ? { net: cfg.net } : {}),
     };
-    const worker = new Worker(cfg.workerFile, { workerData: init, transferList: link ? [link.port] : [], execArgv: [], stdout: false, stderr: false });
+    const worker = new Worker(cfg.workerFile, { workerData: init, transferList: link ? [link.port] : [], execArgv: THREAD_FLAGS, stdout: false, stderr: false });
     const t: Thread = { worker, source: this.nextSource++, vus: new Map(), starting: new Map() };
     this.threads.add(t);
     if (awaited) this.awaited[slot] = t;

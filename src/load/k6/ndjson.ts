@@ -11,6 +11,7 @@ import type { CheckTally } from '../metrics/summary.js';
 import type { ThresholdSpec } from '../metrics/thresholds.js';
 import type { Contains, MetricType } from '../metrics/sinks.js';
 import { isLifecycle } from '../engine/collect.js';
+import type { DeclaredMetric } from '../runtime/protocol.js';
 
 export interface Ingested {
   registry: Registry;
@@ -27,12 +28,15 @@ interface Line {
   data?: { name?: string; type?: MetricType; contains?: Contains; time?: string; value?: number; tags?: Record<string, string> | null };
 }
 
-export async function ingestNdjson(file: string, specs: readonly ThresholdSpec[], startMs?: number): Promise<Ingested> {
+export async function ingestNdjson(file: string, specs: readonly ThresholdSpec[], declared: readonly DeclaredMetric[] = []): Promise<Ingested> {
   const registry = new Registry();
   registry.declareBuiltins();
-  const series = new TimeSeries(startMs ?? 0);
+  // The script's own metrics exist even when no sample was written (a counter that stayed at 0 meets count==0).
+  for (const m of declared) registry.declare(m.name, m.type, m.isTime ? 'time' : 'default');
+  const series = new TimeSeries(0);
   const checks = new Map<string, CheckTally>();
   const wanted = specs.map((s) => parseSelector(s.selector)).filter((s): s is { name: string; tags: Record<string, string> } => !('error' in s));
+  for (const w of wanted) if (Object.keys(w.tags).length && registry.metrics.has(w.name)) registry.submetric(w.name, w.tags);
   let firstMs = Infinity, lastMs = -Infinity, badLines = 0;
   const rl = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
   for await (const raw of rl) {
@@ -48,26 +52,27 @@ export async function ingestNdjson(file: string, specs: readonly ThresholdSpec[]
     if (l.type !== 'Point' || !l.metric || typeof d.value !== 'number' || !d.time) { badLines++; continue; }
     const t = Date.parse(d.time);
     if (Number.isNaN(t)) { badLines++; continue; }
-    if (series.t0 === 0) series.t0 = t;
     firstMs = Math.min(firstMs, t); lastMs = Math.max(lastMs, t);
     const tags = d.tags ?? {};
     registry.add(l.metric, d.value, tags, undefined, t);
+    if (l.metric === 'checks') {
+      const k = `${tags.group ?? ''}\u0000${tags.check ?? ''}`;
+      const c = checks.get(k) ?? { group: tags.group ?? '', name: tags.check ?? '', passes: 0, fails: 0 };
+      if (d.value) c.passes++; else c.fails++;
+      checks.set(k, c);
+    }
+    // The series starts with the scenarios (their samples carry a scenario tag), not with setup().
+    if (series.t0 === 0 && tags.scenario) series.t0 = t;
+    if (series.t0 === 0) continue;
     switch (l.metric) {
       case 'http_req_duration': {
         const status = Number(tags.status ?? 0);
-        if (!isLifecycle(tags)) series.request(t, d.value, status, tags.expected_response === 'false' || status === 0, tags.key ?? '(untagged)');
+        if (!isLifecycle(tags)) series.request(t, d.value, status, tags.expected_response === 'false' || status === 0, tags.key ?? '(untagged)', tags.name ?? tags.url ?? '');
         break;
       }
       case 'iterations': series.iteration(t); break;
       case 'dropped_iterations': series.dropped(t, d.value); break;
       case 'vus': series.vus(t, d.value); break;
-      case 'checks': {
-        const k = `${tags.group ?? ''}\u0000${tags.check ?? ''}`;
-        const c = checks.get(k) ?? { group: tags.group ?? '', name: tags.check ?? '', passes: 0, fails: 0 };
-        if (d.value) c.passes++; else c.fails++;
-        checks.set(k, c);
-        break;
-      }
     }
   }
   return { registry, series, checks: [...checks.values()], firstMs, lastMs, badLines };

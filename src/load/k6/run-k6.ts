@@ -13,6 +13,9 @@ import type { RunOutcome } from '../engine/run.js';
 import { Registry } from '../metrics/registry.js';
 import { TimeSeries } from '../metrics/timeseries.js';
 import { ingestNdjson } from './ndjson.js';
+import type { DeclaredMetric } from '../runtime/protocol.js';
+import { executionTuple, segmentString } from '../engine/segment.js';
+import { partOf } from '../engine/plan.js';
 
 /** `k6` on PATH, or undefined. */
 export function findK6(pathEnv = process.env.PATH ?? ''): string | undefined {
@@ -28,18 +31,32 @@ export interface K6Input {
   k6: string;
   bundleCode: string;
   options: Record<string, unknown>;
+  /** The script's own metrics (from its init context), so those that got no sample still exist. */
+  declared?: readonly DeclaredMetric[];
   env: Record<string, string>;
   sourceIps?: readonly string[];
+  /** This instance's part of a split run, passed to k6 as its own flags. */
+  segment?: string;
+  segmentSequence?: string;
+  /** Keep k6's samples in this file (`--out json=FILE`) instead of a temporary one. */
+  outJson?: string;
+  noThresholds?: boolean;
+  /** --insecure-skip-tls-verify. */
+  insecure?: boolean;
   log?: (line: string) => void;
 }
 
 export async function runK6(input: K6Input): Promise<RunOutcome> {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-k6-'));
   const script = join(dir, 'script.js');
-  const samples = join(dir, 'samples.json');
+  const samples = input.outJson ?? join(dir, 'samples.json');
   writeFileSync(script, input.bundleCode);
   const args = ['run', '--quiet', '--no-usage-report', '--out', `json=${samples}`];
   if (input.sourceIps?.length) args.push('--local-ips', input.sourceIps.join(','));
+  if (input.segment) args.push('--execution-segment', input.segment);
+  if (input.segmentSequence) args.push('--execution-segment-sequence', input.segmentSequence);
+  if (input.noThresholds) args.push('--no-thresholds');
+  if (input.insecure) args.push('--insecure-skip-tls-verify');
   args.push(script);
   const log = input.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   const started = Date.now();
@@ -51,8 +68,8 @@ export async function runK6(input: K6Input): Promise<RunOutcome> {
   });
   const durationMs = Date.now() - started;
   const parsed = parseThresholds(input.options.thresholds);
-  const specs = 'specs' in parsed ? parsed.specs : [];
-  const got = await ingestNdjson(samples, specs).catch(() => undefined);
+  const specs = 'specs' in parsed && !input.noThresholds ? parsed.specs : [];
+  const got = await ingestNdjson(samples, specs, input.declared ?? []).catch(() => undefined);
   rmSync(dir, { recursive: true, force: true });
   const errors: string[] = got ? (got.badLines ? [`${got.badLines} unreadable lines in k6's JSON output`] : []) : ['k6 wrote no samples'];
   const registry = got?.registry;
@@ -60,9 +77,12 @@ export async function runK6(input: K6Input): Promise<RunOutcome> {
   const thresholds = registry ? evaluate(specs, registry, runMs) : [];
   let scenarios: RunOutcome['scenarios'] = [];
   try { scenarios = normaliseScenarios(input.options); } catch { /* k6 judged the options itself */ }
+  // k6 divides a split run as the built-in runner does (plan.ts): the same parts describe it.
+  const tuple = executionTuple(input.segment, input.segmentSequence);
   return {
     engine: 'k6', registry: registry ?? new Registry(), series: got?.series ?? new TimeSeries(started), checks: got?.checks ?? [],
     thresholds, scenarios, options: input.options, startedAt: got && Number.isFinite(got.firstMs) ? got.firstMs : started,
     durationMs: runMs, exitCode, errors, summaryOutputs: {},
+    segment: segmentString(tuple.segment), parts: Object.fromEntries(scenarios.map((sc) => [sc.name, partOf(sc, tuple)])),
   };
 }

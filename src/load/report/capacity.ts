@@ -5,9 +5,11 @@
  * lower rate held too, so neither a lucky second nor a later recovery can flatter the figure.
  * When the stages hold rates (plateaus of two seconds or more), only a held rate can be the
  * figure: the one-second climbs between plateaus are judged, but a rate offered for a single
- * second was never sustained.
+ * second was never sustained. When the generator itself was saturated in the second that
+ * ended the climb (its busiest VU thread busy ≥ 90 %, its event loop late ≥ 100 ms, or its
+ * CPU ≥ 90 % of the machine), the figure measures the generator, and the verdict says so.
  */
-import type { Bucket, TimeSeries } from '../metrics/timeseries.js';
+import type { Bucket, Health, TimeSeries } from '../metrics/timeseries.js';
 import type { Capacity } from './schema.js';
 
 interface Level { offered: number; seconds: [number, Bucket][] }
@@ -21,7 +23,15 @@ function verdict(i: number, b: Bucket, budget: number): { why: string; p95: numb
   return { why, p95 };
 }
 
-export function capacity(series: TimeSeries, p95BudgetMs: number): Capacity | undefined {
+/** The generator was the bottleneck in this second: a description, or '' when it was not. */
+export function saturated(g: Health | undefined): string {
+  if (!g || (g.elu < 0.9 && g.lag < 100 && g.cpu < 90)) return '';
+  return `the generator was saturated (busiest VU thread busy ${Math.round(g.elu * 100)} %, event-loop delay ${Math.round(g.lag)} ms, CPU ${Math.round(g.cpu)} % of the machine)`;
+}
+
+export function capacity(fine: TimeSeries, p95BudgetMs: number): Capacity | undefined {
+  // The rule judges seconds, whatever the buckets of the report.
+  const series = fine.widthMs < 1000 ? fine.by(1000) : fine;
   const levels = new Map<number, Level>();
   for (const [i, b] of series.buckets) {
     if (b.offered <= 0) continue;
@@ -32,11 +42,11 @@ export function capacity(series: TimeSeries, p95BudgetMs: number): Capacity | un
   }
   if (levels.size === 0) return undefined;
   const held = Math.max(...[...levels.values()].map((l) => l.seconds.length)) >= 2 ? 2 : 1;
-  let sustained = 0, rps = 0, p95 = 0, dropped = 0, limitedBy = '';
+  let sustained = 0, rps = 0, p95 = 0, dropped = 0, limitedBy = '', generator = '';
   for (const l of [...levels.values()].sort((a, b) => a.offered - b.offered)) {
     const judged = l.seconds.sort((a, b) => a[0] - b[0]).map(([i, b]) => ({ b, ...verdict(i, b, p95BudgetMs) }));
     const bad = judged.find((j) => j.why);
-    if (bad) { limitedBy = bad.why; break; }
+    if (bad) { limitedBy = bad.why; generator = saturated(bad.b.gen); break; }
     if (l.seconds.length < held) continue;
     sustained = l.offered;
     rps = Math.max(...judged.map((j) => j.b.reqs)) * (1000 / series.widthMs);
@@ -45,7 +55,9 @@ export function capacity(series: TimeSeries, p95BudgetMs: number): Capacity | un
   }
   return {
     p95BudgetMs, sustainedRate: round(sustained), achievedRps: round(rps), p95AtSustainedMs: round(p95), droppedAtSustained: dropped,
-    limitedBy: limitedBy || 'not reached: every offered rate was sustained',
+    limitedBy: !limitedBy ? 'not reached: every offered rate was sustained'
+      : generator ? `the generator, not the target: ${generator} when ${limitedBy}; add generators (--execution-segment) or cores to measure the target` : limitedBy,
+    bottleneck: !limitedBy ? 'none' : generator ? 'generator' : 'target',
     peakOfferedRate: round(Math.max(...[...levels.values()].map((l) => l.offered))),
   };
 }

@@ -19,13 +19,14 @@ export interface RunMeta {
   p95BudgetMs: number;
 }
 
-/** Offered arrival rate per second of the run, from the scenarios' schedules; `share` is this instance's part of it (k6 execution segments). */
-export function fillOffered(series: TimeSeries, scenarios: readonly Scenario[], durationMs: number, share = 1): void {
+/** Offered arrival rate per bucket of the run, from the scenarios' schedules; `share` is this instance's part of each (k6 execution segments). */
+export function fillOffered(series: TimeSeries, scenarios: readonly Scenario[], durationMs: number, share: number | ((s: Scenario) => number) = 1): void {
   const seconds = Math.ceil(durationMs / series.widthMs);
+  const part = typeof share === 'number' ? () => share : share;
   for (let i = 0; i < seconds; i++) {
     const mid = i * series.widthMs + series.widthMs / 2;
-    const r = scenarios.reduce((a, s) => a + rateAt(s, mid - s.startTimeMs), 0);
-    if (r > 0) series.offered(i, r * share);
+    const r = scenarios.reduce((a, s) => a + rateAt(s, mid - s.startTimeMs) * part(s), 0);
+    if (r > 0) series.offered(i, r);
   }
 }
 
@@ -71,7 +72,7 @@ export function buildResults(o: {
 }
 
 export function resultsOfRun(out: RunOutcome, meta: RunMeta): Results {
-  fillOffered(out.series, out.scenarios, out.durationMs);
+  fillOffered(out.series, out.scenarios, out.durationMs, (s) => out.parts[s.name]?.rateShare ?? 1);
   return buildResults({
     meta, engines: [out.engine], instances: 1, registry: out.registry, series: out.series, checks: out.checks,
     thresholds: out.thresholds, options: out.options, scenarios: out.scenarios, startedAt: out.startedAt,
@@ -86,11 +87,11 @@ export function mergeResults(parts: readonly Results[], p95BudgetMs: number): Re
   for (const p of parts) if (p.scenario !== first.scenario) throw new Error(`cannot merge scenario ${p.scenario} into ${first.scenario}`);
   const registry = new Registry();
   registry.declareBuiltins();
-  const series = new TimeSeries(0, first.series.widthMs);
+  const series = new TimeSeries(0, Math.max(...parts.map((p) => p.series.widthMs)));
   const checks = new Map<string, CheckTally>();
   for (const p of parts) {
     registry.mergeJSON(p.metrics);
-    series.mergeJSON(p.series.buckets);
+    series.merge(TimeSeries.fromJSON(p.series.buckets, p.series.widthMs));
     for (const c of p.checks) {
       const k = `${c.group}\u0000${c.name}`;
       const have = checks.get(k);

@@ -27,6 +27,10 @@ export const BucketSchema = z.object({
   reqs: z.number(), failed: z.number(), errors: z.number(), s429: z.number(),
   iterations: z.number(), dropped: z.number(), offered: z.number(), vus: z.number(),
   byKey: z.record(z.string(), z.object({ reqs: z.number(), s429: z.number() })),
+  /** Per endpoint (the request's name tag): counts and a latency histogram. */
+  byName: z.record(z.string(), z.object({ reqs: z.number(), failed: z.number(), s429: z.number(), dur: z.string() })).optional(),
+  /** The generator's health (built-in runner): CPU % of the machine, busiest VU thread's event-loop utilisation, main event-loop delay (ms). */
+  gen: z.object({ cpu: z.number(), elu: z.number(), lag: z.number() }).optional(),
   dur: z.string(),
 });
 
@@ -45,6 +49,8 @@ export const CapacitySchema = z.object({
   droppedAtSustained: z.number(),
   /** Why the next rate was not sustained, if it was not. */
   limitedBy: z.string(),
+  /** What stopped the climb: the target, the generator itself (its threads saturated), or nothing. */
+  bottleneck: z.enum(['target', 'generator', 'none']).optional(),
   peakOfferedRate: z.number(),
 });
 

@@ -5,7 +5,7 @@ const I = { completed: 0, interrupted: 1, active: 2, initialized: 3 } as const;
 
 export const vu = {
   get idInInstance() { return state.vu; },
-  get idInTest() { return state.vu; },
+  get idInTest() { return state.vuInTest; },
   get iterationInInstance() { return state.iterInInstance; },
   get iterationInScenario() { return state.iterInScenario; },
   get tags() { return state.vuTags; },
@@ -21,7 +21,7 @@ export const scenario = {
   get executor() { return need().executor; },
   get startTime() { need(); return state.scenarioStartedAt; },
   get progress() { need(); return state.progress(); },
-  get iterationInInstance() { need(); return state.iterInTest; },
+  get iterationInInstance() { need(); return state.iterScenarioInInstance; },
   get iterationInTest() { need(); return state.iterInTest; },
 };
 

@@ -5,9 +5,9 @@
  */
 import type { Expected, HttpRequestSpec, IoResult } from './protocol.js';
 import { SAMPLE_REQUEST } from './protocol.js';
-import { baseKey, baseTags, exchange, exchangeAsync, state, use } from './vu-state.js';
-import { Response, type RequestInfo } from './k6-response.js';
-import { metricId, push, tagSetIdFor } from './samples.js';
+import { baseKey, baseTags, exchange, exchangeAsync, state, use, type Reply } from './vu-state.js';
+import { Response } from './k6-response.js';
+import { metricId, newTagSet, onRestart, push } from './samples.js';
 import { stringTags } from './k6-core.js';
 import { parseDuration } from '../engine/duration.js';
 
@@ -50,7 +50,7 @@ interface Params {
 
 type Body = string | ArrayBuffer | ArrayBufferView | Record<string, unknown> | null | undefined;
 
-function toSpec(method: string, url: unknown, body: Body, params: Params | null | undefined): [HttpRequestSpec, RequestInfo] {
+function toSpec(method: string, url: unknown, body: Body, params: Params | null | undefined): HttpRequestSpec {
   if (state.inInit) throw new Error('making HTTP requests in the init context is not supported');
   const u = String(url);
   const p = params ?? {};
@@ -70,39 +70,35 @@ function toSpec(method: string, url: unknown, body: Body, params: Params | null 
   // As in k6: a responseCallback key that is present but null or undefined disables http_req_failed.
   const expected = !Object.prototype.hasOwnProperty.call(p, 'responseCallback') ? defaultCallback : p.responseCallback ? p.responseCallback.ranges : null;
   const userTags = p.tags ? stringTags(p.tags) : NO_TAGS;
-  const spec: HttpRequestSpec = {
+  return {
     method, url: u, headers, body: payload, timeoutMs, expected,
     responseType: p.responseType ?? (discardBodies ? 'none' : 'text'),
-    userTags, tagsKey: `${baseKey()}\u0001${userTags === NO_TAGS ? '' : JSON.stringify(userTags)}`,
+    userTags, tagsKey: userTags === NO_TAGS ? '' : JSON.stringify(userTags), base: baseKey(),
   };
-  const infoHeaders: Record<string, string[]> = {};
-  for (const k in headers) infoHeaders[k] = [headers[k]!];
-  const info: RequestInfo = { method, url: u, headers: infoHeaders, body: typeof payload === 'string' ? payload : '' };
-  return [spec, info];
 }
 
-type Call = [HttpRequestSpec, RequestInfo];
-
 /** A VU that runs alone on its thread blocks until the answers are in. */
-function send(list: Call[]): Response[] {
-  return respond(list, exchange(list.map((x) => x[0])));
+function send(list: HttpRequestSpec[]): Response[] {
+  return respond(list, exchange(list));
 }
 
 /** A VU that shares its thread awaits them (awaitable.ts makes the script await the call). */
-async function sendAsync(list: Call[]): Promise<Response[]> {
+async function sendAsync(list: HttpRequestSpec[]): Promise<Response[]> {
   const s = state;
-  const results = await exchangeAsync(list.map((x) => x[0]));
+  const results = await exchangeAsync(list);
   use(s);
   return respond(list, results);
 }
 
-function respond(list: Call[], results: IoResult[]): Response[] {
+function respond(list: HttpRequestSpec[], results: readonly Reply[]): Response[] {
   const now = Date.now();
-  return results.map((r, i) => {
-    const [spec, info] = list[i]!;
+  const out: Response[] = new Array(results.length);
+  for (let i = 0; i < results.length; i++) {
+    const spec = list[i]!, r = results[i]!;
     measure(spec, r, now);
-    return new Response(r, spec.url, info);
-  });
+    out[i] = new Response(r, spec);
+  }
+  return out;
 }
 
 const M = {
@@ -114,24 +110,42 @@ const M = {
 
 const NO_TAGS: Record<string, string> = {};
 
+/**
+ * Tag-set numbers of requests, found without building a key string per request: by base tags
+ * (a number), the request's own tags (their JSON, '' for none), method, URL, then the answer's
+ * status and expectation (a number) — or, for a transport error, its code and message.
+ */
+const tagSets = new Map<number, Map<string, Map<string, Map<string, Map<number | string, number>>>>>();
+const EXP = { '': 0, true: 1, false: 2 } as const;
+// The numbers are void once the thread's numbering restarts (samples.ts, too many distinct sets).
+onRestart(() => tagSets.clear());
+
+function level<K, V>(m: Map<K, V>, k: K, make: () => V): V {
+  let v = m.get(k);
+  if (v === undefined) m.set(k, (v = make()));
+  return v;
+}
+
 /** The samples k6 emits for one request, tagged with its system tags and expected_response. */
-function measure(spec: HttpRequestSpec, r: IoResult, time: number): void {
-  let failed = false, expected = '';
+function measure(spec: HttpRequestSpec, r: Reply, time: number): void {
+  let failed = false, expected: '' | 'true' | 'false' = '';
   if (spec.expected) {
     let ok = false;
     for (const [lo, hi] of spec.expected) if (r.status >= lo && r.status <= hi) { ok = true; break; }
     failed = !ok;
     expected = ok ? 'true' : 'false';
   }
-  // The tag set is named by what it is made of; it is built only the first time it is seen.
-  const key = `h${spec.tagsKey}\u0001${spec.method}\u0001${spec.url}\u0001${r.status}\u0001${r.proto}\u0001${expected}\u0001${r.errorCode}\u0001${r.error}`;
-  const id = tagSetIdFor(key, () => {
+  const byAnswer = level(level(level(level(tagSets, spec.base, () => new Map()), spec.tagsKey, () => new Map()), spec.method, () => new Map()), spec.url, () => new Map());
+  const answerKey: number | string = r.errorCode ? `${r.errorCode}\u0001${r.error}\u0001${expected}` : r.status * 4 + EXP[expected];
+  let id = byAnswer.get(answerKey);
+  if (id === undefined) {
     const tags: Record<string, string> = { ...baseTags(), ...spec.userTags };
     Object.assign(tags, { method: spec.method, url: spec.url, name: tags.name ?? spec.url, status: String(r.status), proto: r.proto });
     if (expected) tags.expected_response = expected;
     if (r.errorCode) { tags.error = r.error; tags.error_code = String(r.errorCode); }
-    return tags;
-  });
+    id = newTagSet(tags);
+    byAnswer.set(answerKey, id);
+  }
   const t = r.timings;
   push(M.reqs, id, 1, time);
   // This sample also feeds the time series (one request, its duration, status and key).
@@ -149,14 +163,14 @@ function measure(spec: HttpRequestSpec, r: IoResult, time: number): void {
 
 type BatchItem = string | [string, unknown, Body?, Params?] | { method: string; url: unknown; body?: Body; params?: Params };
 
-function batchSpec(item: BatchItem): Call {
+function batchSpec(item: BatchItem): HttpRequestSpec {
   if (typeof item === 'string') return toSpec('GET', item, null, null);
   if (Array.isArray(item)) return toSpec(String(item[0]).toUpperCase(), item[1], item[2], item[3]);
   return toSpec(String(item.method ?? 'GET').toUpperCase(), item.url, item.body, item.params);
 }
 
 /** The request functions over one way of sending: blocking (the I/O thread) or awaited (this thread). */
-function methods<R>(sendWith: (list: Call[]) => R, then: <U>(r: R, f: (x: Response[]) => U) => unknown) {
+function methods<R>(sendWith: (list: HttpRequestSpec[]) => R, then: <U>(r: R, f: (x: Response[]) => U) => unknown) {
   const request = (method: string, url: unknown, body?: Body, params?: Params | null) => then(sendWith([toSpec(String(method).toUpperCase(), url, body, params)]), (r) => r[0]!);
   return {
     request,

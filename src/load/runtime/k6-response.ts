@@ -1,14 +1,21 @@
-/** k6's Response object, built from the I/O thread's answer. */
-import type { IoResult, Timings } from './protocol.js';
+/**
+ * k6's Response object, built from the I/O answer. What most iterations never read — the
+ * headers as an object, the body decoded from its bytes, the request as sent — is made on
+ * first read (and kept): a request then costs the VU a few fields instead of three objects
+ * and a UTF-8 decode. The values are those k6 gives.
+ */
+import type { HttpRequestSpec, IoResult, ResponseType, Timings } from './protocol.js';
+import { headerPairs, type RawHeaders } from './mailbox.js';
 
 export interface RequestInfo { method: string; url: string; headers: Record<string, string[]>; body: string }
+
+/** An answer whose body is still in its chunks (awaited VUs decode it only when read). */
+export interface RawBody { chunks: Buffer[] | null; responseType: ResponseType }
 
 export class Response {
   readonly status: number;
   readonly status_text: string;
   readonly proto: string;
-  readonly headers: Record<string, string>;
-  readonly body: string | ArrayBuffer | null;
   readonly timings: Timings;
   readonly error: string;
   readonly error_code: number;
@@ -20,21 +27,62 @@ export class Response {
   readonly tls_cipher_suite = '';
   readonly ocsp = { status: 'unknown' };
   private parsed: { ok: true; value: unknown } | { ok: false; err: Error } | undefined;
+  private headerList: string[] | RawHeaders | undefined;
+  private headerObj: Record<string, string> | undefined;
+  private rawBody: RawBody | undefined;
+  private bodyValue: string | ArrayBuffer | null | undefined;
+  private spec: HttpRequestSpec | undefined;
+  private info: RequestInfo | undefined;
 
-  constructor(r: IoResult, url: string, readonly request: RequestInfo) {
+  constructor(r: IoResult | (Omit<IoResult, 'body' | 'headers'> & RawBody & { headers: RawHeaders }), spec: HttpRequestSpec) {
     this.status = r.status;
     this.status_text = r.statusText;
     this.proto = r.proto;
-    const headers: Record<string, string> = {};
-    for (let i = 0; i < r.headers.length; i += 2) headers[r.headers[i]!] = r.headers[i + 1]!;
-    this.headers = headers;
-    this.body = r.body instanceof Uint8Array ? r.body.buffer.slice(r.body.byteOffset, r.body.byteOffset + r.body.byteLength) as ArrayBuffer : r.body;
+    this.headerList = r.headers;
+    if ('chunks' in r) this.rawBody = r;
+    else this.bodyValue = r.body instanceof Uint8Array ? r.body.buffer.slice(r.body.byteOffset, r.body.byteOffset + r.body.byteLength) as ArrayBuffer : r.body;
     this.timings = r.timings;
     this.error = r.error;
     this.error_code = r.errorCode;
-    this.url = url;
+    this.url = spec.url;
     this.remote_ip = r.remoteIp;
     this.remote_port = r.remotePort;
+    this.spec = spec;
+  }
+
+  /** Response headers by canonical name (`X-Ratelimit-Limit`), as k6 exposes them. */
+  get headers(): Record<string, string> {
+    if (!this.headerObj) {
+      const h: Record<string, string> = {};
+      const l = headerPairs(this.headerList ?? []);
+      for (let i = 0; i < l.length; i += 2) h[l[i]!] = l[i + 1]!;
+      this.headerObj = h;
+      this.headerList = undefined;
+    }
+    return this.headerObj;
+  }
+
+  get body(): string | ArrayBuffer | null {
+    if (this.bodyValue === undefined) {
+      const r = this.rawBody!;
+      const c = r.chunks;
+      const whole = c && r.responseType !== 'none' ? (c.length === 1 ? c[0]! : Buffer.concat(c)) : null;
+      this.bodyValue = whole === null ? null : r.responseType === 'binary' ? whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer : whole.toString('utf8');
+      this.rawBody = undefined;
+    }
+    return this.bodyValue;
+  }
+
+  /** The request as it was sent (k6's `res.request`). */
+  get request(): RequestInfo {
+    if (!this.info) {
+      const s = this.spec!;
+      const headers: Record<string, string[]> = {};
+      for (const k in s.headers) headers[k] = [s.headers[k]!];
+      this.info = { method: s.method, url: s.url, headers, body: typeof s.body === 'string' ? s.body : '' };
+      this.spec = undefined;
+    }
+    return this.info;
   }
 
   /** The body parsed as JSON; with a selector (`a.b.0`, gjson's dotted path), that part of it. */
@@ -60,16 +108,4 @@ export class Response {
   html(): never {
     throw new Error('Response.html() is not supported by the built-in runner');
   }
-}
-
-const canonical = new Map<string, string>();
-
-/** Go's canonical header name, as k6 exposes response headers (`X-Ratelimit-Limit`); memoised, it runs per header. */
-export function canonicalHeader(name: string): string {
-  let c = canonical.get(name);
-  if (c === undefined) {
-    c = name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, ch: string) => d + ch.toUpperCase());
-    if (canonical.size < 1000) canonical.set(name, c);
-  }
-  return c;
 }

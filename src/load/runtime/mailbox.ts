@@ -80,10 +80,22 @@ export function toIoRequest(r: HttpRequestSpec): IoRequest {
   return { method: r.method, url: r.url, headers, body, timeoutMs: r.timeoutMs, responseType: r.responseType };
 }
 
-/** An answer before it is written: the body still in undici's chunks, and what the script asked for. */
-export interface Answer extends Omit<IoResult, 'body'> {
+/** An answer before it is written: the headers as undici gave them, the body still in its chunks, and what the script asked for. */
+export interface Answer extends Omit<IoResult, 'body' | 'headers'> {
+  headers: RawHeaders;
   chunks: Buffer[] | null;
   responseType: ResponseType;
+}
+
+/** Response headers as undici hands them over (lower-case names). */
+export type RawHeaders = Record<string, string | string[] | undefined>;
+
+/** Flat canonical name/value pairs (`Content-Type`, as k6 exposes them), made when a reader needs them. */
+export function headerPairs(h: RawHeaders | string[]): string[] {
+  if (Array.isArray(h)) return h;
+  const out: string[] = [];
+  for (const k in h) { const v = h[k]; out.push(canonicalHeader(k), Array.isArray(v) ? v.join(', ') : String(v ?? '')); }
+  return out;
 }
 
 /** Returns false when the answers must take the port. */
@@ -92,8 +104,9 @@ export function writeAnswers(w: Writer, list: readonly Answer[]): boolean {
   w.u8(INLINE);
   w.u32(list.length);
   for (const a of list) {
-    for (const h of a.headers) if (h.includes(SEP)) return false;
-    const headers = a.headers.join(SEP);
+    const pairs = headerPairs(a.headers);
+    for (const h of pairs) if (h.includes(SEP)) return false;
+    const headers = pairs.join(SEP);
     w.u16(a.status);
     w.u32(a.errorCode);
     w.u32(a.remotePort);
@@ -115,7 +128,7 @@ export function toIoResult(a: Answer): IoResult {
   const chunks = a.chunks;
   const whole = chunks && a.responseType !== 'none' ? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)) : null;
   return {
-    status: a.status, statusText: a.statusText, proto: a.proto, headers: a.headers,
+    status: a.status, statusText: a.statusText, proto: a.proto, headers: headerPairs(a.headers),
     body: whole === null ? null : a.responseType === 'binary' ? new Uint8Array(whole) : whole.toString('utf8'),
     timings: a.timings, error: a.error, errorCode: a.errorCode, remoteIp: a.remoteIp, remotePort: a.remotePort, bytesSent: a.bytesSent, bytesReceived: a.bytesReceived,
   };
@@ -146,4 +159,16 @@ export function readAnswers(r: Reader): IoResult[] | null {
     };
   }
   return out;
+}
+
+const canonical = new Map<string, string>();
+
+/** Go's canonical header name, as k6 exposes response headers (`X-Ratelimit-Limit`); memoised, it runs per header. */
+export function canonicalHeader(name: string): string {
+  let c = canonical.get(name);
+  if (c === undefined) {
+    c = name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, ch: string) => d + ch.toUpperCase());
+    if (canonical.size < 1000) canonical.set(name, c);
+  }
+  return c;
 }

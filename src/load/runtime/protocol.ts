@@ -6,6 +6,8 @@
  * arrival-rate iterations through a shared queue, and receives metric samples in batches.
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { Stripe } from '../engine/segment.js';
+import type { NetOptions } from '../engine/net-options.js';
 
 /** Control words at the start of each VU's mailbox (Int32 indices). */
 export const CTL = {
@@ -65,17 +67,18 @@ export interface HttpRequestSpec {
   expected: Expected;
   /** The request's own tags (params.tags); k6's base and system tags are added when it is measured. */
   userTags: Record<string, string>;
-  /** Names the base and user tags at the time of the call (vu-state baseKey()). */
+  /** The user tags as JSON ('' for none), and the number naming the base tags at the time of the call (vu-state baseKey()). */
   tagsKey: string;
+  base: number;
 }
 
 /** A request as the I/O thread sends it: only what goes on the wire. */
 export interface IoRequest {
   method: string;
   url: string;
-  /** Flat name/value pairs, as undici takes them. */
-  headers: string[];
-  body: Uint8Array | null;
+  /** Flat name/value pairs or an object, as undici takes them. */
+  headers: string[] | Record<string, string>;
+  body: Uint8Array | string | null;
   timeoutMs: number;
   responseType: ResponseType;
 }
@@ -118,14 +121,14 @@ export interface ScenarioRef {
 
 /** Main → a VU, while it is idle. */
 export type Command =
-  | { t: 'run'; scenario: ScenarioRef; mode: 'loop'; iterations: number; shared: SharedArrayBuffer | null; total: number; deadline: number; setupData: string }
-  | { t: 'run'; scenario: ScenarioRef; mode: 'queue'; queue: SharedArrayBuffer; total: number; deadline: number; setupData: string }
+  | { t: 'run'; scenario: ScenarioRef; mode: 'loop'; iterations: number; counter: SharedArrayBuffer; shared: boolean; total: number; stripe: Stripe; deadline: number; setupData: string }
+  | { t: 'run'; scenario: ScenarioRef; mode: 'queue'; queue: SharedArrayBuffer; total: number; stripe: Stripe; deadline: number; setupData: string }
   | { t: 'call'; fn: 'setup' | 'teardown' | 'handleSummary'; arg: string };
 
 /** Main → worker: a command for one of its VUs, a VU to add (awaited threads), a hard stop, the end. */
 export type WorkerCommand =
   | (Command & { vu: number })
-  | { t: 'add'; vu: number; mailbox: SharedArrayBuffer; localAddress: string | undefined }
+  | { t: 'add'; vu: number; vuInTest: number; mailbox: SharedArrayBuffer; localAddress: string | undefined }
   | { t: 'interrupt'; vu: number }
   | { t: 'exit' };
 
@@ -174,7 +177,11 @@ export interface WorkerInit {
    */
   awaited: boolean;
   maxBodyBytes?: number;
+  /** TLS verification and name overrides for the thread's own HTTP client (awaited threads). */
+  net?: NetOptions;
   vu: number;
+  /** The VU's number across all instances of a split run (k6's idInTest). */
+  vuInTest: number;
   localAddress?: string;
   env: Record<string, string>;
   /** Control words and the request/response areas (mailbox.ts). */

@@ -36,13 +36,23 @@ export function tagSetId(tags: Record<string, string>): number {
 export function tagSetIdFor(key: string, build: () => Record<string, string>): number {
   let id = tagIds.get(key);
   if (id === undefined) {
-    if (tagIds.size >= MAX_TAG_SETS) forget();
-    id = tagIds.size;
+    id = newTagSet(build());
     tagIds.set(key, id);
-    newTags.push(build());
   }
   return id;
 }
+
+/** Number a new tag set (callers that find their sets by other keys keep the number, and forget it on restart). */
+export function newTagSet(tags: Record<string, string>): number {
+  if (sets >= MAX_TAG_SETS) forget();
+  newTags.push(tags);
+  return sets++;
+}
+
+let sets = 0;
+const restartHooks: (() => void)[] = [];
+/** `fn` runs when the numbering restarts: numbers kept elsewhere are void then. */
+export function onRestart(fn: () => void): void { restartHooks.push(fn); }
 
 function forget(): void {
   // Samples already buffered use the old numbers: they must leave before the new ones start.
@@ -51,6 +61,8 @@ function forget(): void {
   tagIds.clear();
   newTags = [];
   reset = true;
+  sets = 0;
+  for (const h of restartHooks) h();
 }
 
 /** Called when the buffer is full (the VU posts a batch). */

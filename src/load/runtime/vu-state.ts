@@ -8,6 +8,8 @@ import { BELL, CTL, type DeclaredMetric, type HttpRequestSpec, type IoResult, ty
 import { MAILBOX_BYTES, REQ_AT, REQ_BYTES, RESP_AT, readAnswers, toIoRequest, writeRequests, writeViaPort } from './mailbox.js';
 import { Reader, Writer } from './wire.js';
 import * as samples from './samples.js';
+import type { RawBody } from './k6-response.js';
+import type { RawHeaders } from './mailbox.js';
 
 export class Interrupted extends Error {
   constructor() { super('iteration interrupted'); this.name = 'Interrupted'; }
@@ -24,7 +26,9 @@ const placeholder = new SharedArrayBuffer(MAILBOX_BYTES);
 export function newVuState(vu: number) {
   return {
     vu,
+    vuInTest: vu,
     iterInScenario: 0,
+    iterScenarioInInstance: 0,
     iterInInstance: 0,
     iterInTest: 0,
     scenario: null as ScenarioRef | null,
@@ -46,7 +50,7 @@ export function newVuState(vu: number) {
     /** Async VUs: ends whatever the VU awaits (an answer, a sleep, a ticket) when it is interrupted. */
     cancel: null as ((e: Error) => void) | null,
     /** Async VUs: the HTTP calls go through this thread's own event loop. */
-    send: null as ((reqs: readonly HttpRequestSpec[], done: (r: IoResult[]) => void) => void) | null,
+    send: null as ((reqs: readonly HttpRequestSpec[], done: (r: Reply[]) => void) => void) | null,
     /** The number naming the base tags (baseKey) and what it was computed from. */
     key: { scenario: null as ScenarioRef | null, group: '', version: -1, id: 0 },
   };
@@ -128,11 +132,17 @@ function iterationTags(): Record<string, string> {
 
 const ITERATIONS = samples.metricId('iterations'), ITERATION_DURATION = samples.metricId('iteration_duration');
 
+/** Iteration tag-set numbers by base-tag number (void when the numbering restarts). */
+const iterationSets = new Map<number, number>();
+samples.onRestart(() => iterationSets.clear());
+
 /** An iteration's samples, tagged with the base tags outside any group (k6: group ''). */
 export function emitIteration(durationMs: number): void {
   const saved = state.group;
   state.group = '';
-  const id = samples.tagSetIdFor(`i${baseKey()}`, iterationTags);
+  const base = baseKey();
+  let id = iterationSets.get(base);
+  if (id === undefined) iterationSets.set(base, (id = samples.newTagSet(iterationTags())));
   state.group = saved;
   const now = Date.now();
   samples.push(ITERATIONS, id, 1, now);
@@ -221,8 +231,11 @@ function cancellable<T>(s: VuState, start: (done: (v: T) => void) => void, onCan
   });
 }
 
+/** An answer as a VU reads it: decoded (from its I/O thread), or with the body still in its chunks (its own client). */
+export type Reply = IoResult | (Omit<IoResult, 'body' | 'headers'> & RawBody & { headers: RawHeaders });
+
 /** Async VUs: the requests go out on this thread's own HTTP client. */
-export function exchangeAsync(reqs: readonly HttpRequestSpec[]): Promise<IoResult[]> {
+export function exchangeAsync(reqs: readonly HttpRequestSpec[]): Promise<Reply[]> {
   const s = state;
   const send = s.send;
   if (!send) return Promise.reject(new Error('this VU has no HTTP client'));

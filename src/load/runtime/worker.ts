@@ -18,12 +18,13 @@ import * as core from './k6-core.js';
 import * as http from './k6-http.js';
 import * as metrics from './k6-metrics.js';
 import * as execution from './k6-execution.js';
-import { BELL, CTL, QUEUE, type Command, type HttpRequestSpec, type IoResult, type WorkerCommand, type WorkerInit } from './protocol.js';
-import { toIoRequest, toIoResult } from './mailbox.js';
+import { BELL, CTL, QUEUE, type Command, type HttpRequestSpec, type IoRequest, type WorkerCommand, type WorkerInit } from './protocol.js';
+import { toIoResult } from './mailbox.js';
 import { mute } from './samples.js';
 import { HttpIo, warmHttp, type WarmServer } from '../engine/io.js';
-import { Aborted, Interrupted, attachMailbox, emitIteration, flush, newVuState, post, setVuTags, state, takeSamples, thread, use, type VuState } from './vu-state.js';
+import { Aborted, Interrupted, attachMailbox, emitIteration, flush, newVuState, post, setVuTags, state, takeSamples, thread, use, type Reply, type VuState } from './vu-state.js';
 import { waitAsync } from './wait-async.js';
+import { globalIndex, type Stripe } from '../engine/segment.js';
 
 const init = workerData as WorkerInit;
 const I_COMPLETED = 0, I_INTERRUPTED = 1;
@@ -78,26 +79,35 @@ const vus = new Map<number, Vu>();
 let io: HttpIo | undefined;
 let warm: Promise<WarmServer | null> | undefined;
 if (init.awaited) {
-  io = new HttpIo(init.maxBodyBytes !== undefined ? { maxBodyBytes: init.maxBodyBytes } : {});
+  io = new HttpIo({ ...(init.maxBodyBytes !== undefined ? { maxBodyBytes: init.maxBodyBytes } : {}), ...(init.net ? { net: init.net } : {}) });
   warm = warmHttp(io, (a) => void toIoResult(a));
   // VUs that sleep or wait for tickets still hand over what they measured.
   setInterval(() => { if (Date.now() - thread.lastFlush > 200) flush(); }, 200).unref();
 }
 
-/** An awaited VU's requests: on this thread's client, answered together (batch) or alone. */
+/**
+ * An awaited VU's requests: on this thread's client, answered together (batch) or alone. The
+ * answers go to the VU as they come (the body still in its chunks: the Response decodes it
+ * if the script reads it).
+ */
 function sendVia(client: HttpIo, localAddress: string | undefined, vu: number) {
-  return (reqs: readonly HttpRequestSpec[], done: (r: IoResult[]) => void): void => {
-    const out: IoResult[] = new Array(reqs.length);
+  return (reqs: readonly HttpRequestSpec[], done: (r: Reply[]) => void): void => {
+    if (reqs.length === 1) { client.send(direct(reqs[0]!), localAddress, (a) => done([a]), vu); return; }
+    const out: Reply[] = new Array(reqs.length);
     let left = reqs.length;
-    reqs.forEach((spec, i) => client.send(toIoRequest(spec), localAddress, (a) => {
-      out[i] = toIoResult(a);
+    reqs.forEach((spec, i) => client.send(direct(spec), localAddress, (a) => {
+      out[i] = a;
       if (--left === 0) done(out);
     }, vu));
   };
 }
 
-async function addVu(id: number, mailbox: SharedArrayBuffer, link: WorkerInit['io'], localAddress: string | undefined): Promise<void> {
+/** A request as this thread's client takes it, without copying its headers or body. */
+const direct = (r: HttpRequestSpec): IoRequest => ({ method: r.method, url: r.url, headers: r.headers, body: r.body, timeoutMs: r.timeoutMs, responseType: r.responseType });
+
+async function addVu(id: number, inTest: number, mailbox: SharedArrayBuffer, link: WorkerInit['io'], localAddress: string | undefined): Promise<void> {
   const s = newVuState(id);
+  s.vuInTest = inTest;
   attachMailbox(s, mailbox);
   if (link) { s.bell = new Int32Array(link.bell); s.slot = link.slot; s.port = link.port; }
   if (io) s.send = sendVia(io, localAddress, id);
@@ -165,6 +175,12 @@ async function warmUp(s: VuState): Promise<void> {
 
 interface Outcome { completed: boolean; interrupted: boolean; error?: string; abort?: string }
 
+/** The scenario's n-th iteration in this instance; across a split run it is the stripe's n-th global one. */
+function number(s: VuState, n: number, stripe: Stripe): void {
+  s.iterScenarioInInstance = n;
+  s.iterInTest = globalIndex(stripe, n);
+}
+
 async function iterate(s: VuState, fn: (d: unknown) => unknown, data: unknown): Promise<Outcome> {
   use(s);
   s.group = '';
@@ -212,16 +228,14 @@ async function run(vu: Vu, cmd: Extract<Command, { t: 'run' }>): Promise<void> {
   };
   if (cmd.mode === 'queue') await takeFromQueue(s, cmd, one);
   else {
-    const shared = cmd.shared ? new Int32Array(cmd.shared) : null;
-    s.progress = () => (cmd.total > 0 && shared ? Math.min(1, Atomics.load(shared, 0) / cmd.total) : cmd.deadline > 0 ? Math.min(1, (Date.now() - s.scenarioStartedAt) / (cmd.deadline - s.scenarioStartedAt)) : 0);
+    const counter = new Int32Array(cmd.counter);
+    s.progress = () => (cmd.shared && cmd.total > 0 ? Math.min(1, Atomics.load(counter, 0) / cmd.total) : cmd.deadline > 0 ? Math.min(1, (Date.now() - s.scenarioStartedAt) / (cmd.deadline - s.scenarioStartedAt)) : 0);
     for (let i = 0; i < cmd.iterations; i++) {
       if (Atomics.load(ctl, CTL.stop) === 1 || Atomics.load(ctl, CTL.interrupt) === 1) break;
       if (cmd.deadline > 0 && Date.now() >= cmd.deadline) break;
-      if (shared) {
-        const claim = Atomics.add(shared, 0, 1);
-        if (claim >= cmd.total) break;
-        s.iterInTest = claim;
-      } else s.iterInTest = s.iterInScenario;
+      const claim = Atomics.add(counter, 0, 1);
+      if (cmd.shared && claim >= cmd.total) break;
+      number(s, claim, cmd.stripe);
       if (!(await one())) break;
     }
   }
@@ -254,7 +268,7 @@ async function takeFromQueue(s: VuState, cmd: Extract<Command, { mode: 'queue' }
       if (!ticket && t > 0) continue;
     }
     if (ticket) {
-      s.iterInTest = Atomics.add(q, QUEUE.next, 1);
+      number(s, Atomics.add(q, QUEUE.next, 1), cmd.stripe);
       Atomics.store(ctl, CTL.active, 1);
       const go = await one();
       Atomics.store(ctl, CTL.active, 0);
@@ -348,7 +362,7 @@ async function call(vu: Vu, cmd: Extract<Command, { t: 'call' }>): Promise<void>
 
 parentPort!.on('message', (cmd: WorkerCommand) => {
   if (cmd.t === 'exit') { process.exit(0); return; }
-  if (cmd.t === 'add') { void addVu(cmd.vu, cmd.mailbox, null, cmd.localAddress); return; }
+  if (cmd.t === 'add') { void addVu(cmd.vu, cmd.vuInTest, cmd.mailbox, null, cmd.localAddress); return; }
   const vu = vus.get(cmd.vu);
   if (!vu) return;
   if (cmd.t === 'interrupt') vu.s.cancel?.(new Interrupted());
@@ -356,7 +370,7 @@ parentPort!.on('message', (cmd: WorkerCommand) => {
   else if (cmd.t === 'call') void call(vu, cmd);
 });
 
-void addVu(init.vu, init.mailbox, init.io, init.localAddress);
+void addVu(init.vu, init.vuInTest, init.mailbox, init.io, init.localAddress);
 
 function describe(e: unknown): string {
   if (e instanceof Error) return e.stack ? e.stack.split('\n').slice(0, 4).join('\n') : `${e.name}: ${e.message}`;
