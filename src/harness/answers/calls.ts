@@ -1,6 +1,6 @@
 /** Small builders the SHAPE-8 recipes write their calls with. */
 import { randomBytes } from 'node:crypto';
-import { endpoint, fillPath } from '../../spec/index.js';
+import { endpoint, fillPath, offeredAt } from '../../spec/index.js';
 import type { RunState } from '../state.js';
 import type { CallOptions, Reply, Target } from '../target.js';
 import { Skip } from './groups.js';
@@ -32,6 +32,12 @@ export const LOGIN: Needs = (s) => (!s.target.username || !s.target.password ? '
 export const WORKSPACE: Needs = (s) => ACCOUNT(s) ?? (s.target.workspace_id === undefined ? 'needs workspace_id in the target descriptor' : undefined);
 export const ADMIN: Needs = (s) => ACCOUNT(s) ?? (!s.target.admin ? 'needs an admin account (descriptor "admin": true)' : undefined);
 export const TEAM: Needs = (s) => ADMIN(s) ?? (s.target.org_id === undefined ? 'needs org_id in the target descriptor' : undefined);
+
+/** A recipe that makes its fixture through operation `id` applies only where the held release offers `id`. */
+export const offers = (id: string): Needs => (s) => {
+  const ep = endpoint(id);
+  return offeredAt(ep, s.apiVersion) ? undefined : `needs ${ep.operation} to make its fixture, which release ${s.apiVersion} does not offer`;
+};
 
 /** Throw a Skip when `cond` holds: the recipe does not apply here. */
 export function skipIf(cond: unknown, why: string): void {

@@ -9,7 +9,7 @@ import { endpoint, fillPath } from '../../spec/index.js';
 import { fixtureMissing } from '../outcome.js';
 import { warnState } from '../test.js';
 import type { Target } from '../target.js';
-import { ACCOUNT, gw, obj, skipIf, tag } from './calls.js';
+import { ACCOUNT, gw, obj, offers, skipIf, tag } from './calls.js';
 import { type Kit, type Recipes } from './kit.js';
 import { accountUser } from './recipes-admin.js';
 import { addComment, setupOk } from './world.js';
@@ -39,27 +39,31 @@ async function ownUserId(k: Kit): Promise<string> {
   return me;
 }
 
+/** Comments are made through Create Row Comment (6.2): before it, the comment recipes do not apply. */
+const COMMENTS = offers('createRowComment');
 const comments = async (k: Kit) => ({ t: await k.world.tables(k.target), id: await k.world.comment(k.target) });
 
 export const BASE_RECIPES: Recipes = {
-  listRowComments: { async run(k) { const { t } = await comments(k); await k.main(gw(k.target, 'GET', 'comments/', { query: { row_id: t.rows.a1 } })); } },
+  listRowComments: { needs: COMMENTS, async run(k) { const { t } = await comments(k); await k.main(gw(k.target, 'GET', 'comments/', { query: { row_id: t.rows.a1 } })); } },
   createRowComment: {
     async run(k) {
       const t = await k.world.tables(k.target);
       await k.main(gw(k.target, 'POST', 'comments/', { query: { table_id: t.aId, row_id: t.rows.a2 }, json: { comment: `conformance ${tag()}` } }));
     },
   },
-  getComment: { async run(k) { const { id } = await comments(k); await k.main(gw(k.target, 'GET', `comments/${id}/`)); } },
+  getComment: { needs: COMMENTS, async run(k) { const { id } = await comments(k); await k.main(gw(k.target, 'GET', `comments/${id}/`)); } },
   deleteComment: {
+    needs: COMMENTS,
     async run(k) {
       const t = await k.world.tables(k.target);
       const id = await addComment(k.target, t, t.rows.a3, 'to delete');
       await k.main(gw(k.target, 'DELETE', `comments/${id}/`));
     },
   },
-  getRowCommentsCount: { async run(k) { const { t } = await comments(k); await k.main(gw(k.target, 'GET', 'comments-count/', { query: { row_id: t.rows.a1 } })); } },
-  listCommentsWithinDays: { async run(k) { await comments(k); await k.main(gw(k.target, 'GET', 'comments-within-days/', { query: { days: 7 } })); } },
+  getRowCommentsCount: { needs: COMMENTS, async run(k) { const { t } = await comments(k); await k.main(gw(k.target, 'GET', 'comments-count/', { query: { row_id: t.rows.a1 } })); } },
+  listCommentsWithinDays: { needs: COMMENTS, async run(k) { await comments(k); await k.main(gw(k.target, 'GET', 'comments-within-days/', { query: { days: 7 } })); } },
   getNumberOfComments: {
+    needs: COMMENTS,
     async run(k) {
       await comments(k);
       await k.main({ path: fillPath(endpoint('getNumberOfComments').path, { base_uuid: k.target.base(0).uuid }), auth: { base: 0 } });
