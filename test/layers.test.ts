@@ -37,7 +37,7 @@ test('every import of src/ goes down the layers, never up (the runner does not k
   for (const file of sources(SRC)) {
     const from = relative(SRC, file).split(/[\\/]/)[0]!;
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/(?:from\s+|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
+    for (const m of text.matchAll(/(?:from\s+|\bimport\s*\(?)\s*'(\.{1,2}\/[^']+)'/g)) {
       const target = relative(SRC, resolve(dirname(file), m[1]!));
       if (target.startsWith('..')) continue; // outside src/ (scripts, load scripts)
       seen++;
