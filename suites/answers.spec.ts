@@ -13,15 +13,9 @@
  */
 import { NOT_JSON, RESPONSES, offeredAt, type Endpoint } from '../src/spec/index.js';
 import { GROUPS, judgeOperation, RECIPES, settleGroup, settleOne, Skip, World, type OpResult } from '../src/harness/answers/index.js';
-import { clause, test as base } from '../src/harness/test.js';
+import { clause, withWorld } from '../src/harness/test.js';
 
-const test = base.extend<object, { world: World }>({
-  world: [async ({}, use) => {
-    const w = new World();
-    await use(w);
-    await w.drop().catch(() => undefined);
-  }, { scope: 'worker' }],
-});
+const test = withWorld(() => new World());
 
 const answered = (eps: readonly Endpoint[]) => eps.filter((e) => RESPONSES[e.id] && !(e.id in NOT_JSON));
 

@@ -15,7 +15,7 @@ import { COLUMNS, COLUMN_TYPES, linkValue, sameValue, type ClauseId, type Column
 import { expectStatus, shapeIssues } from '../src/harness/assert.js';
 import { fixtureMissing } from '../src/harness/outcome.js';
 import { appendAll, countRows, existingTable, scratchTable, type Scratch } from '../src/harness/tables.js';
-import { clause, expect, needsRelease, test as base } from '../src/harness/test.js';
+import { clause, expect, needsRelease, withWorld } from '../src/harness/test.js';
 import type { Reply, Target } from '../src/harness/target.js';
 import { buildTypeTables, LOOKUP_COLUMN, typeColumnName } from '../src/harness/type-table.js';
 
@@ -100,13 +100,7 @@ class World {
   }
 }
 
-const test = base.extend<object, { world: World }>({
-  world: [async ({}, use) => {
-    const w = new World();
-    await use(w);
-    await w.drop().catch(() => undefined);
-  }, { scope: 'worker' }],
-});
+const test = withWorld(() => new World());
 
 /** A single-row read, keyed by column names. */
 async function getRow(target: Target, t: Scratch, id: string, what = 'row get'): Promise<Row> {

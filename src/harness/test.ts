@@ -66,6 +66,20 @@ async function attachCalls(rec: Recorder, testInfo: TestInfo): Promise<void> {
   await testInfo.attach('curl reproducer', { body: rec.curl(), contentType: 'text/plain' });
 }
 
+/**
+ * `test` with a worker-scoped `world`: tables (or other things) a suite's checks share, made
+ * on first use and dropped when the worker ends; a failed drop is left to the end-of-run sweep.
+ */
+export function withWorld<W extends { drop(): Promise<void> }>(make: () => W) {
+  return test.extend<object, { world: W }>({
+    world: [async ({}, use) => {
+      const w = make();
+      await use(w);
+      await w.drop().catch(() => undefined);
+    }, { scope: 'worker' }],
+  });
+}
+
 export type Basis = 'spec' | 'compat';
 
 /**
