@@ -1,5 +1,4 @@
 /** The reference server's HTTP application: the pipeline, then each endpoint family at its prefix. */
-import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -40,7 +39,6 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   const held = new Set<Duplex>();
   app.server.on('connect', (req: IncomingMessage, socket: Duplex) => (ctx.faults.has('connect-hangs') ? holdOpen(held, socket) : refuseConnect(req, socket)));
   app.addHook('preClose', (done) => { for (const s of held) s.destroy(); done(); });
-  await app.register(formbody, { bodyLimit: BODY_LIMIT });
   installPipeline(app, ctx);
   registerPublic(app, ctx);
   // Multipart parsing adds hooks to every request of its scope: only the families that take

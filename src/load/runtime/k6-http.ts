@@ -3,7 +3,7 @@
  * its arguments into an HttpRequestSpec, hands it to the I/O thread and blocks until the
  * answer is back, then emits the http_req_* samples with k6's system tags.
  */
-import type { Expected, HttpRequestSpec, IoResult } from './protocol.js';
+import type { Expected, HttpRequestSpec } from './protocol.js';
 import { SAMPLE_REQUEST } from './protocol.js';
 import { baseKey, baseTags, exchange, exchangeAsync, state, use, type Reply } from './vu-state.js';
 import { Response } from './k6-response.js';

@@ -1,8 +1,8 @@
 /**
  * Request bodies, read the same way for every route before any handler sees them. JSON must
  * be an object at most INPUT_LIMITS.jsonDepth deep (deeper bodies overflow the stack of
- * whatever walks them later); an empty JSON body is no body. Forms come from @fastify/formbody,
- * multipart from routes/account/multipart.ts in the scopes that take it; any other type is a
+ * whatever walks them later), and UTF-8; an empty JSON body is no body. Forms are read by
+ * form.ts, multipart from routes/account/multipart.ts in the scopes that take it; any other type is a
  * 415 (text/plain included: no endpoint takes text). A body that cannot be read is a 400
  * saying why — a client error, never logged.
  */
@@ -11,6 +11,7 @@ import { jsonTextDepth } from '../../common/json-depth.js';
 import { INPUT_LIMITS } from '../../spec/index.js';
 import type { ServerContext } from '../context.js';
 import { HttpError } from '../errors.js';
+import { parseForm, utf8Text } from './form.js';
 import { styleOf } from './refusals.js';
 
 type Done = (err: Error | null, body?: unknown) => void;
@@ -26,12 +27,19 @@ function parseFailure(text: string): string {
 }
 
 export function installBodyParsers(app: FastifyInstance, ctx: ServerContext): void {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, raw, done: Done) => {
+    const form = parseForm(raw as Buffer);
+    if (!form.ok) return done(new HttpError(400, `Request body is not valid form data: ${form.why}.`, styleOf(req)), undefined);
+    done(null, form.fields);
+  });
   // The default parser (secure-json-parse: prototype keys refused) does the parsing itself.
   const parse = app.getDefaultJsonParser('error', 'error') as (req: FastifyRequest, body: string, done: Done) => void;
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, raw, done: Done) => {
-    const text = raw as string;
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, raw, done: Done) => {
     const refuse = (message: string) => done(new HttpError(400, message, styleOf(req)), undefined);
+    // Bytes that are no UTF-8 would be read as U+FFFD and the body acted on as some other text.
+    const text = utf8Text(raw as Buffer);
+    if (text === undefined) return refuse('Request body is not valid UTF-8.');
     // Official clients send DELETE with this Content-Type and no body: that is no body, not bad JSON.
     if (text.length === 0) return done(null, undefined);
     const max = INPUT_LIMITS.jsonDepth;

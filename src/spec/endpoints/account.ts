@@ -8,7 +8,7 @@ import { family, oa, p, WS, WS_BASE, type Endpoint } from './types.js';
 
 const WS_ID = p.path('workspace_id', 'integer');
 const APP = p.path('app_token');
-const HOOK = [p.multipart('url', 'string'), p.multipart('secret', 'integer', false, 'documented as an integer; any string in practice')];
+const HOOK = [p.multipart('url', 'string'), p.multipart('secret', 'string', false, 'the OpenAPI says integer; any string in practice, as the Python client sends it')];
 
 export const ACCOUNT: readonly Endpoint[] = [
   ...family('account', 'account', 'spec', [

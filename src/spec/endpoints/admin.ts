@@ -38,8 +38,8 @@ export const ADMIN: readonly Endpoint[] = [
     {
       id: 'updateTeam', method: 'PUT', path: '/api/v2.1/admin/organizations/{org_id}/', credential: 'admin', clauses: ['ROUTE-2', 'ACCT-2', 'RATE-8'], operation: 'Update Team',
       params: [
-        ORG_ID, p.json('org_name', 'string'), p.json('role', 'string', false, 'org_default, org_plus or org_enterprise'), p.json('row_limit', 'integer'), p.json('max_user_number', 'string'),
-        p.json('asset_quota_mb', 'string'), p.json('monthly_automation_limit_per_user', 'integer', false, '6.1+'),
+        ORG_ID, p.json('org_name', 'string'), p.json('role', 'string', false, 'org_default, org_plus or org_enterprise'), p.json('row_limit', 'integer'), p.json('max_user_number', 'integer', false, 'a string of digits in the OpenAPI form'),
+        p.json('asset_quota_mb', 'integer', false, 'a string of digits in the OpenAPI form'), p.json('monthly_automation_limit_per_user', 'integer', false, '6.1+'),
       ],
       openapi: oa('admin', 'updateTeam'),
     },
@@ -60,8 +60,8 @@ export const ADMIN: readonly Endpoint[] = [
       id: 'updateUser', method: 'PUT', path: '/api/v2.1/admin/users/{user_id}/', credential: 'admin', clauses: ['ROUTE-2', 'ACCT-2'], operation: 'Update User',
       params: [
         USER_ID, p.json('is_staff', 'boolean'), p.json('is_active', 'boolean'), p.json('role', 'string'), p.json('name', 'string'), p.json('login_id', 'string'), p.json('contact_email', 'string'),
-        p.json('id_in_org', 'string'), p.json('unit', 'string'), p.json('password', 'string'), p.json('institution', 'string'), p.json('row_limit', 'integer'), p.json('quota_total', 'string'),
-        p.json('asset_quota_mb', 'string'), p.json('monthly_automation_limit_per_user', 'integer', false, '6.1+'),
+        p.json('id_in_org', 'string'), p.json('unit', 'string'), p.json('password', 'string'), p.json('institution', 'string'), p.json('row_limit', 'integer'), p.json('quota_total', 'integer', false, 'a string of digits in the OpenAPI form'),
+        p.json('asset_quota_mb', 'integer', false, 'a string of digits in the OpenAPI form'), p.json('monthly_automation_limit_per_user', 'integer', false, '6.1+'),
       ],
       openapi: oa('admin', 'updateUser'),
     },

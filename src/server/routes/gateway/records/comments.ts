@@ -8,18 +8,18 @@ import type { ServerContext } from '../../../context.js';
 import { route } from '../../../pipeline/hooks.js';
 import { commentById, commentCount, commentsPerRow, commentsWithinDays, createComment, deleteComment, rowComments } from '../../../store/records/comments.js';
 import { actor, baseOf, bodyOf, intParam, tableOf } from '../common.js';
-import { pathId, query, requiredQuery } from './params.js';
+import { pathId, query, rowIdQuery } from './params.js';
 
 /** Days comments-within-days looks back when not told (the OpenAPI's example). */
 const DEFAULT_DAYS = 7;
 
 export function registerComments(app: FastifyInstance, ctx: ServerContext): void {
-  route(app, ctx, endpoint('listRowComments'), (req) => rowComments(ctx.db, baseOf(ctx, req), requiredQuery(req, 'row_id')));
+  route(app, ctx, endpoint('listRowComments'), (req) => rowComments(ctx.db, baseOf(ctx, req), rowIdQuery(req)));
   route(app, ctx, endpoint('createRowComment'), (req) => {
     const base = baseOf(ctx, req);
     const q = query(req);
     const table = tableOf(base, q.table_id ?? q.table_name, 'table_id');
-    createComment(ctx.store, base, table, requiredQuery(req, 'row_id'), bodyOf(req).comment, actor(req), ctx.now());
+    createComment(ctx.store, base, table, rowIdQuery(req), bodyOf(req).comment, actor(req), ctx.now());
     return { success: true };
   });
   route(app, ctx, endpoint('getComment'), (req) => commentById(ctx.db, baseOf(ctx, req), pathId(req, 'comment_id')));
@@ -27,7 +27,7 @@ export function registerComments(app: FastifyInstance, ctx: ServerContext): void
     deleteComment(ctx.db, baseOf(ctx, req), pathId(req, 'comment_id'), ctx.faults);
     return { success: true };
   });
-  route(app, ctx, endpoint('getRowCommentsCount'), (req) => commentCount(ctx.db, baseOf(ctx, req), requiredQuery(req, 'row_id'), ctx.faults));
+  route(app, ctx, endpoint('getRowCommentsCount'), (req) => commentCount(ctx.db, baseOf(ctx, req), rowIdQuery(req), ctx.faults));
   route(app, ctx, endpoint('listCommentsWithinDays'), (req) => {
     const days = Math.min(intParam(query(req).days, 'days', DEFAULT_DAYS, 1), 36_500);
     return commentsWithinDays(ctx.db, baseOf(ctx, req), days, ctx.now());

@@ -46,8 +46,9 @@ export function registerNotifications(app: FastifyInstance, ctx: ServerContext):
     const b = bodyOf(req);
     if (b.to_user !== undefined && (typeof b.to_user !== 'string' || !ctx.store.userByEmail(b.to_user))) throw badRequest('to_user must name a user');
     if (b.toast_type !== undefined && !TOAST_TYPES.has(b.toast_type as string)) throw badRequest('toast_type must be success, warning or error');
+    // The toast's text is detail.msg (the OpenAPI's example): a detail without it shows nothing.
     const detail = b.detail as { msg?: unknown } | undefined;
-    if (detail !== undefined && (detail === null || typeof detail !== 'object' || Array.isArray(detail) || (detail.msg !== undefined && typeof detail.msg !== 'string'))) {
+    if (detail !== undefined && (detail === null || typeof detail !== 'object' || Array.isArray(detail) || typeof detail.msg !== 'string')) {
       throw badRequest('detail must be an object {msg: "text"}');
     }
     return { success: true };

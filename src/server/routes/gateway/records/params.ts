@@ -2,12 +2,21 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest, type ErrorStyle } from '../../../errors.js';
 import { intParam } from '../common.js';
+import { nameProblem } from '../../../text.js';
 
 export const query = (req: FastifyRequest) => req.query as Record<string, string | undefined>;
 
 export function requiredQuery(req: FastifyRequest, name: string, style: ErrorStyle = 'gateway'): string {
   const v = query(req)[name];
   if (typeof v !== 'string' || v === '') throw badRequest(`${name} is required`, style);
+  return v;
+}
+
+/** A row id in the query: required, and a name (no control characters, not past the name limit). */
+export function rowIdQuery(req: FastifyRequest): string {
+  const v = requiredQuery(req, 'row_id');
+  const bad = nameProblem(v);
+  if (bad) throw badRequest(`row_id ${bad}`);
   return v;
 }
 
