@@ -123,9 +123,9 @@ export function widen(sel: Selection, files: SharedFiles | undefined): Selection
   return { kind: 'some', titles: [...titles].sort() };
 }
 
-/** Suite files with worker-scoped fixtures: their checks share data. */
+/** Suite files with worker-scoped fixtures (`scope: 'worker'`, or `withWorld` of src/harness/test.ts): their checks share data. */
 export function sharedStateFiles(suitesDir: string): Set<string> {
-  return new Set(readdirSync(suitesDir).filter((f) => f.endsWith('.spec.ts') && /scope:\s*'worker'/.test(readFileSync(join(suitesDir, f), 'utf8'))));
+  return new Set(readdirSync(suitesDir).filter((f) => f.endsWith('.spec.ts') && /scope:\s*'worker'|\bwithWorld\(/.test(readFileSync(join(suitesDir, f), 'utf8'))));
 }
 
 /** The checks a mutant with `faults` can affect, by what they reached in the clean run. */
