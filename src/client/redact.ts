@@ -15,6 +15,9 @@ export const SECRETS_FILE_ENV = 'CONFHARNESS_SECRETS_FILE';
 const secrets = new Set<string>();
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'x-seatable-signature', 'x-seafile-otp']);
 const SECRET_FIELDS = /^(password|token|access_token|api_token|account_token|secret|auth_token|external_link|app_token)$/i;
+/** File-server links whose path carries the credential (`/seafhttp/upload-api/<token>`, `/seafhttp/files/<token>/name`). */
+const LINK_FIELDS = /^(upload_link|download_link)$/i;
+const LINK_TOKEN = /^[0-9a-f-]{16,}$/i;
 /** Shorter values are too likely to occur by chance (a status, a small number) to be replaced everywhere. */
 const MIN_SECRET = 6;
 
@@ -88,6 +91,7 @@ export function redactValue(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(redactValue);
   if (v && typeof v === 'object') {
     return Object.fromEntries(Object.entries(v).map(([k, x]) => {
+      if (LINK_FIELDS.test(k) && typeof x === 'string') for (const seg of x.split(/[/?#]/)) if (LINK_TOKEN.test(seg)) registerSecret(seg);
       if (!SECRET_FIELDS.test(k) || (typeof x !== 'string' && typeof x !== 'number')) return [k, redactValue(x)];
       registerSecret(String(x));
       return [k, MASK];
