@@ -3,7 +3,7 @@
  * its arguments into an HttpRequestSpec, hands it to the I/O thread and blocks until the
  * answer is back, then emits the http_req_* samples with k6's system tags.
  */
-import type { Expected, HttpRequestSpec, IoResult } from './protocol.js';
+import type { Expected, HttpRequestSpec } from './protocol.js';
 import { SAMPLE_REQUEST } from './protocol.js';
 import { baseKey, baseTags, exchange, exchangeAsync, state, use, type Reply } from './vu-state.js';
 import { Response } from './k6-response.js';
@@ -12,7 +12,7 @@ import { stringTags } from './k6-core.js';
 import { parseDuration } from '../engine/duration.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-export const USER_AGENT = 'k6/0.49.0 (https://k6.io/) conformance-builtin';
+const USER_AGENT = 'k6/0.49.0 (https://k6.io/) conformance-builtin';
 
 /** What expectedStatuses() returns: opaque to scripts, as in k6. */
 export class ExpectedStatuses {
@@ -37,7 +37,7 @@ export function setResponseCallback(cb: ExpectedStatuses | null): void {
   defaultCallback = cb ? cb.ranges : null;
 }
 
-export let discardBodies = false;
+let discardBodies = false;
 export function setDiscardResponseBodies(v: boolean): void { discardBodies = v; }
 
 interface Params {
