@@ -1,9 +1,10 @@
 /**
- * `npm test`: the type check (`tsc --noEmit`) and the lint (typescript-eslint) first — any
- * finding fails the run — then the project's tests with Playwright, ending with one line
- * `N passed, N failed, N skipped` for CI. The count is read from this run's own report
- * (the previous one is removed first), so a run that broke before reporting never prints
- * an old count. Exit code: the first step's that failed, else Playwright's.
+ * `npm test`: the type check (`tsc --noEmit`), the lint (typescript-eslint) and the unused
+ * exports check (knip, configured in knip.jsonc) first — any finding fails the run — then
+ * the project's tests with Playwright, ending with one line `N passed, N failed, N skipped`
+ * for CI. The count is read from this run's own report (the previous one is removed first),
+ * so a run that broke before reporting never prints an old count. Exit code: the first
+ * step's that failed, else Playwright's.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -22,7 +23,11 @@ const step = (what: string, cmd: string, args: string[]): number => {
 const extra = process.argv.slice(2);
 // Arguments select tests (one file, a project): the checks of the whole tree still run first unless CONFHARNESS_SKIP_STATIC=1.
 const skipStatic = process.env.CONFHARNESS_SKIP_STATIC === '1';
-for (const [what, args] of skipStatic ? [] : [['type check', ['tsc', '--noEmit', '-p', '.']], ['lint', ['eslint', '--max-warnings', '0', '.']]] as const) {
+for (const [what, args] of skipStatic ? [] : [
+  ['type check', ['tsc', '--noEmit', '-p', '.']],
+  ['lint', ['eslint', '--max-warnings', '0', '.']],
+  ['unused exports', ['knip', '--include', 'exports,types', '--no-progress']],
+] as const) {
   const code = step(what, 'npx', [...args]);
   if (code !== 0) {
     process.stdout.write(`\n0 passed, 1 failed\n`);

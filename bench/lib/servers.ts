@@ -64,7 +64,7 @@ export async function json<T = Record<string, unknown>>(url: string, method: str
  * CPU time (user + system, ms) a child has used so far, from /proc (Linux); undefined elsewhere.
  * CPU per call is the figure that survives a busy machine: wall-clock rates do not.
  */
-export function cpuMs(c: Child): number | undefined {
+function cpuMs(c: Child): number | undefined {
   try {
     const fields = readFileSync(`/proc/${c.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;

@@ -6,7 +6,7 @@
 import { RATE_LIMITS, RATE_WINDOW_SECONDS, SIZE_LIMITS, type Edition } from '../../src/spec/limits.js';
 
 export interface Base { name: string; uuid: string; api_token: string }
-export interface Target {
+interface Target {
   url: string;
   edition: Edition;
   account_token?: string;

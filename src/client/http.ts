@@ -14,9 +14,9 @@ export interface Limits {
   maxBodyBytes: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { connectMs: 5_000, headersMs: 15_000, bodyMs: 30_000, maxBodyBytes: 32 * 1024 * 1024 };
+const DEFAULT_LIMITS: Limits = { connectMs: 5_000, headersMs: 15_000, bodyMs: 30_000, maxBodyBytes: 32 * 1024 * 1024 };
 
-export interface HttpRequest {
+interface HttpRequest {
   method: string;
   url: string;
   headers?: Record<string, string>;
@@ -31,13 +31,13 @@ export interface HttpResponse {
   ms: number;
 }
 
-export type HttpResult = HttpResponse | TransportError;
+type HttpResult = HttpResponse | TransportError;
 
 const agents = new Map<string, Agent>();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** One connection pool per (limits, local address): RATE-2 binds distinct source addresses. */
-export function agentFor(limits: Limits, localAddress?: string): Agent {
+function agentFor(limits: Limits, localAddress?: string): Agent {
   const key = `${limits.connectMs}/${limits.headersMs}/${limits.bodyMs}/${localAddress ?? ''}`;
   let a = agents.get(key);
   if (!a) {

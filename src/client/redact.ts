@@ -86,7 +86,7 @@ export function redactHeaders(h: Record<string, string | string[] | undefined>):
 }
 
 /** Deep copy with secret fields masked (and their values learnt) and known secrets replaced. */
-export function redactValue(v: unknown): unknown {
+function redactValue(v: unknown): unknown {
   if (typeof v === 'string') return redactText(v);
   if (Array.isArray(v)) return v.map(redactValue);
   if (v && typeof v === 'object') {

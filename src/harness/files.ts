@@ -13,7 +13,7 @@ const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   return c >>> 0;
 });
 
-export function crc32(buf: Buffer, crc = 0): number {
+function crc32(buf: Buffer, crc = 0): number {
   let c = ~crc >>> 0;
   for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
   return ~c >>> 0;
@@ -39,7 +39,7 @@ export function tinyPng(rgb: readonly [number, number, number], size = 4): Buffe
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-export interface ZipEntry { name: string; size: number; data: Buffer }
+interface ZipEntry { name: string; size: number; data: Buffer }
 
 /** The entries of a zip, each inflated and CRC-checked; a string says why the bytes are not a valid zip. */
 export async function readZip(buf: Buffer, maxEntries = 10_000): Promise<ZipEntry[] | string> {

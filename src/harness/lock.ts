@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Undecided } from './outcome.js';
 import { STATE_ENV } from './state.js';
 
-export async function withLock<T>(name: string, work: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
+async function withLock<T>(name: string, work: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
   const stateFile = process.env[STATE_ENV];
   const dir = join(stateFile ? dirname(stateFile) : tmpdir(), `lock-${name}`);
   const until = Date.now() + timeoutMs;

@@ -12,7 +12,6 @@ import { redactText } from '../client/redact.js';
 export const OUTCOME_ATTACHMENT = 'outcome.json';
 
 export const OUTCOMES = ['pass', 'fail', 'skip', 'error'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
 
 /** An assertion about the target that did not hold, with the call it was about. */
 export const Violation = z.object({

@@ -35,7 +35,7 @@ export function nowhereBase(state: RunState): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-export function placeholderValues(state: RunState, base = 0, ep?: Endpoint): Record<string, string | number> {
+function placeholderValues(state: RunState, base = 0, ep?: Endpoint): Record<string, string | number> {
   const t = state.target;
   const b = t.bases[base] ?? t.bases[0]!;
   return {
@@ -88,7 +88,7 @@ function probeQuery(ep: Endpoint, state: RunState): Record<string, string | numb
 }
 
 /** A body valid in form that names nothing existing outside the run's prefix (rules 2 and 3 above). */
-export function probeBody(ep: Endpoint, state: RunState): unknown {
+function probeBody(ep: Endpoint, state: RunState): unknown {
   if (ep.method === 'GET') return undefined;
   const table = `${state.tablePrefix}probe`;
   const noBase = `${state.tablePrefix}no-such-base`;

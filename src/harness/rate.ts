@@ -49,11 +49,11 @@ export interface Shot {
   date?: number;
 }
 
-export const intHeader = (v: string | undefined): number | undefined => (v !== undefined && /^\s*-?\d+\s*$/.test(v) ? Number(v) : undefined);
+const intHeader = (v: string | undefined): number | undefined => (v !== undefined && /^\s*-?\d+\s*$/.test(v) ? Number(v) : undefined);
 /** An `x-ratelimit-reset` that is a Unix time (not seconds-from-now). */
 export const isUnixTime = (n: number | undefined): n is number => n !== undefined && n > 1_000_000_000;
 
-export function shotOf(r: Reply, t0: number, t1: number, i = 0): Shot {
+function shotOf(r: Reply, t0: number, t1: number, i = 0): Shot {
   const date = r.header('date') ? Date.parse(r.header('date')!) : NaN;
   return {
     i, status: r.status, t0, t1, bytes: r.res.body.length, head: r.text.slice(0, 80),
@@ -100,7 +100,7 @@ export async function volley(n: number, fire: (i: number) => Promise<Reply>, o: 
  * `x-ratelimit-reset` values, else assumed aligned to the epoch), which keys this run has
  * used in the current window, and how fast calls go (to judge whether a burst fits).
  */
-export class RateClock {
+class RateClock {
   private grid?: number;
   private readonly busyUntil = new Map<string, number>();
   /** Calls per millisecond the harness reached in its last burst (optimistic until measured). */

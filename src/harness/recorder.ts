@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { jsonTextDepth } from '../common/json-depth.js';
 import { MASK, redactBody, redactHeaders, redactText, redactUrl } from '../client/redact.js';
 
-export interface Exchange {
+interface Exchange {
   method: string;
   url: string;
   requestHeaders: Record<string, string>;
@@ -27,7 +27,7 @@ export interface Exchange {
 }
 
 /** A request as a check sent it: the body as a string or the very bytes. */
-export interface SentRequest { method: string; url: string; headers: Record<string, string>; body?: string | Uint8Array }
+interface SentRequest { method: string; url: string; headers: Record<string, string>; body?: string | Uint8Array }
 
 const BODY_SHOWN = 4_000;
 /** Bodies kept for the curl line; larger ones are described, not reproduced. */
@@ -51,7 +51,7 @@ function readable(text: string, type: string): string {
 }
 
 /** The request part of an exchange, redacted; the body's bytes kept for the curl line. */
-export function requestPart(r: SentRequest): Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody' | 'requestBytes'> {
+function requestPart(r: SentRequest): Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody' | 'requestBytes'> {
   const type = r.headers['content-type'] ?? '';
   const bytes = r.body === undefined ? undefined : Buffer.from(r.body);
   const text = bytes && isUtf8(bytes) ? bytes.toString('utf8') : undefined;
@@ -78,7 +78,7 @@ function curlBody(x: Exchange): { pipe: string; arg: string } {
 }
 
 /** One curl line reproducing `x`, credentials left as placeholders. */
-export function curlLine(x: Exchange): string {
+function curlLine(x: Exchange): string {
   const headers = Object.entries(x.requestHeaders).filter(([k]) => !['content-length', 'host', 'connection'].includes(k.toLowerCase()))
     .map(([k, v]) => `-H ${quote(`${k}: ${v.replace(MASK, '$TOKEN')}`)}`);
   const { pipe, arg } = curlBody(x);

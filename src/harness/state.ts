@@ -9,7 +9,7 @@ import { registerSecret } from '../client/redact.js';
 import { fixtureMissing } from './outcome.js';
 import { descriptorSecrets, EDITIONS, KNOWN_VERSIONS, RATE_CLASSES, TargetDescriptor } from '../spec/index.js';
 
-export const Timeouts = z.object({
+const Timeouts = z.object({
   connectMs: z.number().int().positive(),
   headersMs: z.number().int().positive(),
   bodyMs: z.number().int().positive(),

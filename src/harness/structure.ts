@@ -36,7 +36,7 @@ export async function tablesOf(target: Target, base = 0): Promise<TableInfo[]> {
 }
 
 /** One table by name; undefined when metadata/ does not list it. */
-export async function findTableInfo(target: Target, name: string, base = 0): Promise<TableInfo | undefined> {
+async function findTableInfo(target: Target, name: string, base = 0): Promise<TableInfo | undefined> {
   return (await tablesOf(target, base)).find((t) => t.name === name);
 }
 
@@ -53,7 +53,7 @@ export function columnNamed(info: TableInfo, name: string): ColumnInfo {
   return col;
 }
 
-export interface OptionInfo { id?: unknown; name?: unknown; color?: unknown; textColor?: unknown }
+interface OptionInfo { id?: unknown; name?: unknown; color?: unknown; textColor?: unknown }
 export const optionsOf = (col: ColumnInfo | undefined): OptionInfo[] => (Array.isArray(col?.data?.options) ? (col.data.options as OptionInfo[]) : []);
 /** An option id as clients use it: a non-empty string (or number, where a server writes them so). */
 export const isOptionId = (id: unknown) => (typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isFinite(id));

@@ -15,7 +15,7 @@ import { Recorder } from './recorder.js';
 import { loadState, STATE_ENV, type RunState } from './state.js';
 import { tagCalls, Target } from './target.js';
 
-export interface Fixtures {
+interface Fixtures {
   target: Target;
   rec: Recorder;
   /** Automatic: outcome annotation and redacted errors after every check. */
@@ -23,7 +23,7 @@ export interface Fixtures {
   /** Automatic: calls tagged with the check's title (selftest coverage only). */
   _tag: void;
 }
-export interface WorkerFixtures {
+interface WorkerFixtures {
   state: RunState;
   sharedTarget: Target;
   /** Automatic: the worker's stdout/stderr redacted. */
@@ -80,7 +80,7 @@ export function withWorld<W extends { drop(): Promise<void> }>(make: () => W) {
   });
 }
 
-export type Basis = 'spec' | 'compat';
+type Basis = 'spec' | 'compat';
 
 /**
  * Title and details of a check of clause `id`: `test(...clause('RATE-3', 'a 429 has an empty body', 'spec'), async (...) => …)`.

@@ -15,7 +15,7 @@ export const typeColumnName = (type: ColumnType) => (type === 'text' ? 'Name' : 
 export const LOOKUP_COLUMN = 'c lookup';
 
 /** Column definitions of the every-type table that need no other table; link columns come after. */
-export function typeColumns(): (Column & { type: ColumnType })[] {
+function typeColumns(): (Column & { type: ColumnType })[] {
   return COLUMN_TYPES.filter((t) => t !== 'link' && t !== 'link-formula').map((t) => ({
     type: t,
     column_name: typeColumnName(t),
@@ -33,7 +33,7 @@ function linkColumns(types: string, linked: string): { key: ColumnType | typeof 
   ];
 }
 
-export interface TypeTables {
+interface TypeTables {
   types: string;
   linked: string;
   /** Column types (and the lookup column) the target would not create, with its answer. */

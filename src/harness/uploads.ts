@@ -11,7 +11,7 @@ import { fieldsOf } from './api-tokens.js';
 import { fixtureMissing } from './outcome.js';
 import type { CallOptions, Reply, Target } from './target.js';
 
-export interface UploadLinkAnswer { upload_link: string; parent_path: string; relative_path: string }
+interface UploadLinkAnswer { upload_link: string; parent_path: string; relative_path: string }
 
 /** The link of an upload-link answer; `relative` names the field with the folder (`file_relative_path`, `relative_path`). */
 export function uploadLinkOf(body: unknown, relative: string): UploadLinkAnswer | undefined {

@@ -73,7 +73,7 @@ export class Receiver {
 }
 
 /** Python's `json.dumps(value)` with its defaults: `", "` and `": "` separators, non-ASCII escaped. */
-export function pythonJsonDumps(value: unknown): string {
+function pythonJsonDumps(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return pythonNumber(value);

@@ -13,7 +13,7 @@ import { ArrivalSchedule, partOf, type Part } from './engine/plan.js';
 import { segmentString, type Tuple } from './engine/segment.js';
 import type { ScenarioInfo } from './scenarios.js';
 
-export interface Announcement { lines: string[]; loopback: boolean; host: string }
+interface Announcement { lines: string[]; loopback: boolean; host: string }
 
 const perSecond = (s: Scenario, p: Part) => (Math.max(s.startRate, ...s.stages.map((st) => st.target)) * 1000 / s.timeUnitMs) * p.rateShare;
 

@@ -25,7 +25,7 @@ export async function bundleFile(entry: string, name: string): Promise<Bundle> {
   return { name, file: entry, code: out.outputFiles[0]!.text };
 }
 
-export function scenarioFile(s: ScenarioInfo): string {
+function scenarioFile(s: ScenarioInfo): string {
   return join(LOAD_DIR, s.file);
 }
 

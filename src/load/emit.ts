@@ -12,7 +12,7 @@ import { SCENARIOS } from './scenarios.js';
 /** Instances per scenario in the example: the window-reset scenario is a single VU by design. */
 const PARALLELISM: Record<string, number> = { 'rate-per-base': 2, 'rate-per-ip': 1, 'rate-window': 1, 'row-limits': 2, capacity: 4 };
 
-export function testRunYaml(): string {
+function testRunYaml(): string {
   const docs = SCENARIOS.map((s) => {
     const p = PARALLELISM[s.name] ?? 1;
     return `# ${s.name}: ${s.describe} (${s.clauses.join(', ')})

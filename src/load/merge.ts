@@ -63,7 +63,7 @@ function targetMeta(env: Record<string, string>): { url: string; edition: string
   }
 }
 
-export interface MergeOptions {
+interface MergeOptions {
   p95BudgetMs: number;
   /** Scenario of k6 JSON input, and the target and __ENV its instances ran with. */
   scenario?: string;

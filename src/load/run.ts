@@ -19,9 +19,9 @@ import { parseSourceAddresses } from '../common/net.js';
 import { announce, needsConfirmation } from './announce.js';
 import { executionTuple } from './engine/segment.js';
 
-export type EngineChoice = 'auto' | 'k6' | 'builtin';
+type EngineChoice = 'auto' | 'k6' | 'builtin';
 
-export interface LoadRunOptions {
+interface LoadRunOptions {
   scenario: string;
   /** A bundle to run instead of the named scenario's (tests, custom scripts). */
   bundle?: Bundle;

@@ -7,7 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TargetDescriptor } from '../spec/descriptor.js';
 
-export interface ChildServerOptions {
+interface ChildServerOptions {
   rateWindowSeconds: number;
   unlimited: boolean;
   env: Record<string, string>;

@@ -11,14 +11,14 @@ import { startChildServer } from './server-child.js';
 import { TargetDescriptor, descriptorSecrets } from '../spec/descriptor.js';
 import { registerSecret } from '../client/redact.js';
 
-export interface LoadTarget {
+interface LoadTarget {
   descriptor: TargetDescriptor;
   /** Started for this run; closed by `close()`. */
   embedded: boolean;
   close(): Promise<void>;
 }
 
-export interface TargetRequest {
+interface TargetRequest {
   url?: string;
   file?: string;
   /** Self-started server: window length (s), no limits, extra environment (limit overrides). */

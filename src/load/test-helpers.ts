@@ -35,7 +35,7 @@ export async function stubServer(): Promise<StubServer> {
 
 /** The ways the runner runs VUs: many per awaited thread (two threads here, so VUs share and span threads), one per blocking thread. */
 export const VU_MODES = ['awaited', 'blocking'] as const;
-export type VuModeName = (typeof VU_MODES)[number];
+type VuModeName = (typeof VU_MODES)[number];
 
 /**
  * Run a k6 script (ES module source, as stock k6 takes it) on the built-in runner; with a
@@ -57,7 +57,7 @@ export function sinkOf(out: RunOutcome, selector: string) {
   return undefined;
 }
 
-export interface Rendered { canvases: { id: string; inked: number }[]; empty: string[]; problems: string[] }
+interface Rendered { canvases: { id: string; inked: number }[]; empty: string[]; problems: string[] }
 
 /**
  * Open an offline report in Debian's chromium and wait for its charts (`window.__chartsRendered`):

@@ -13,7 +13,7 @@ import type { Edition } from '../spec/index.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'conformance.js');
 
-export interface RunSpec {
+interface RunSpec {
   faults: readonly string[];
   edition: Edition;
   apiVersion: string;
@@ -50,7 +50,7 @@ export function killAllRuns(signal: NodeJS.Signals = 'SIGINT'): void {
   }
 }
 
-export function runArgs(s: RunSpec): string[] {
+function runArgs(s: RunSpec): string[] {
   return [
     BIN, 'run', '--edition', s.edition, '--api-version', s.apiVersion, '--report-dir', s.reportDir,
     '--workers', String(s.workers), '--embedded-window', String(s.window), '--reporter', 'dot',

@@ -112,7 +112,7 @@ function routesOf(fault: string): RegExp[] | undefined {
  * read) are selected together: a fault met while one builds the shared data reaches them all.
  * `files` maps each check title to its suite file and lists the files whose checks share data.
  */
-export interface SharedFiles { fileOf: ReadonlyMap<string, string>; shared: ReadonlySet<string> }
+interface SharedFiles { fileOf: ReadonlyMap<string, string>; shared: ReadonlySet<string> }
 
 export function widen(sel: Selection, files: SharedFiles | undefined): Selection {
   if (sel.kind !== 'some' || !files) return sel;

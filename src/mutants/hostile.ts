@@ -8,7 +8,7 @@
 import { createServer, request as upstreamRequest, Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-export const BEHAVIOURS = ['hang', 'slow-headers', 'reset', 'bad-json', 'huge', 'wrong-type', 'redirect-loop'] as const;
+const BEHAVIOURS = ['hang', 'slow-headers', 'reset', 'bad-json', 'huge', 'wrong-type', 'redirect-loop'] as const;
 export type Behaviour = (typeof BEHAVIOURS)[number];
 
 export interface Rule {
@@ -26,7 +26,7 @@ export interface HostileServer {
 }
 
 /** 50 MB: above the client's default 32 MiB cap. */
-export const HUGE_BYTES = 50 * 1024 * 1024;
+const HUGE_BYTES = 50 * 1024 * 1024;
 const TRICKLE_MS = 250;
 /** A trickle gives up after this many bytes (bounded loop; the client has long timed out). */
 const TRICKLE_MAX = 400;

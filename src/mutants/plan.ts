@@ -17,7 +17,7 @@ export function clausesOf(titles: readonly string[]): string[] | undefined {
   return ids.every(Boolean) ? [...new Set(ids as string[])] : undefined;
 }
 
-export interface Plan {
+interface Plan {
   selection: Selection;
   grep?: string;
   clauses?: string[];

@@ -9,7 +9,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 const ICON: Record<string, string> = { killed: '✅ killed', survived: '❌ survived', undecided: '⚠️ undecided', 'no-results': '⚠️ no results' };
 
 /** Why a mutant was not killed, as far as the results tell. */
-export function survivorCause(m: MutantReport): string {
+function survivorCause(m: MutantReport): string {
   if (m.problem) return m.problem;
   if (m.ran.checks === 0) return `no check reaches its fault(s): ${m.ran.why ?? ''} (coverage gap)`;
   if (m.verdict.status === 'undecided') return `its clause ended as error (the harness could not decide): ${m.verdict.evidence ?? ''}`;
@@ -18,7 +18,7 @@ export function survivorCause(m: MutantReport): string {
   return `the checks of ${m.clause} passed against the mutant (${m.verdict.clauseOutcome}): a suite gap, or the fault does not reach what they check${m.verdict.evidence ? ` — ${m.verdict.evidence}` : ''}`;
 }
 
-export function markdown(r: SelftestReport): string {
+function markdown(r: SelftestReport): string {
   const lines = [
     `# Selftest: ${r.ok ? 'PASSED' : 'FAILED'}`,
     '',

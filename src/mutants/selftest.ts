@@ -18,7 +18,7 @@ import { grepForTitles, sharedStateFiles, type Coverage } from './coverage.js';
 import { clausesOf, planRun, pool, readCoverage } from './plan.js';
 import { judgeClean, judgeMutant, mergeResults, type CleanVerdict, type MutantVerdict } from './verdict.js';
 
-export interface SelftestOptions {
+interface SelftestOptions {
   mutants: readonly Mutant[];
   parallel: number;
   workers: number;
@@ -37,7 +37,7 @@ export interface SelftestOptions {
 interface Combo { edition: Edition; apiVersion: string }
 const comboKey = (c: Combo) => `${c.edition}-${c.apiVersion}`;
 
-export interface RunInfo { exitCode: number | null; durationMs: number; reportDir: string; problem?: string }
+interface RunInfo { exitCode: number | null; durationMs: number; reportDir: string; problem?: string }
 export interface CleanRunReport extends RunInfo, Combo { label: string; verdict: CleanVerdict; checks: number }
 export interface MutantReport extends RunInfo, Combo {
   id: string; clause: string; faults: readonly string[]; description: string;
@@ -68,7 +68,7 @@ export interface SelftestReport {
 
 const DEFAULT_COMBOS: Combo[] = [{ edition: 'self-hosted', apiVersion: NEWEST_VERSION }, { edition: 'cloud', apiVersion: NEWEST_VERSION }];
 
-export function comboOf(m: Mutant): Combo {
+function comboOf(m: Mutant): Combo {
   return { edition: m.serverOptions?.edition ?? 'self-hosted', apiVersion: m.serverOptions?.apiVersion ?? NEWEST_VERSION };
 }
 

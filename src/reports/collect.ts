@@ -40,13 +40,13 @@ function callsOf(result: TestResult): { calls?: number; refused?: number } {
 }
 
 /** Playwright's error text of a result, redacted, without colour codes (for checks that never settled). */
-export function errorText(result: TestResult): string | undefined {
+function errorText(result: TestResult): string | undefined {
   const text = result.errors.map((e) => e.message ?? e.value ?? '').join('\n');
   return text ? redactText(stripAnsi(text)) : undefined;
 }
 
 /** The outcome the worker recorded; without one, what Playwright's status allows us to say. */
-export function outcomeOf(result: TestResult): CheckOutcome & { settled: boolean } {
+function outcomeOf(result: TestResult): CheckOutcome & { settled: boolean } {
   const parsed = CheckOutcome.safeParse(jsonAttachment(result, OUTCOME_ATTACHMENT));
   if (parsed.success) return { ...parsed.data, settled: true };
   const bare = { violations: [], warnings: [], settled: false };
@@ -59,7 +59,7 @@ export function outcomeOf(result: TestResult): CheckOutcome & { settled: boolean
 const first = (s: string) => s.split('\n')[0]!.slice(0, 500);
 
 /** The readable reason of an outcome: violations for a failure (and errors after them), causes for an error. */
-export function messageOf(o: Pick<CheckOutcome, 'violations' | 'errors'>): string | undefined {
+function messageOf(o: Pick<CheckOutcome, 'violations' | 'errors'>): string | undefined {
   const lines = [
     ...o.violations.map((v) => `${first(v.message)}${v.exchange ? ` [${v.exchange}]` : ''}`),
     ...o.errors.map((e) => `harness could not decide (${e.cause}): ${first(e.message)}`),

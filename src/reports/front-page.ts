@@ -38,7 +38,7 @@ function checkHtml(t: TestResultT, exchanges: Record<string, string>): string {
   return `${parts.join('\n')}</div>`;
 }
 
-export function frontPageHtml(r: Results, exchanges: Record<string, string> = {}): string {
+function frontPageHtml(r: Results, exchanges: Record<string, string> = {}): string {
   const t = r.totals;
   const verdict = r.runErrors.length ? 'INCOMPLETE' : t.fail ? 'FAILED' : t.error ? 'UNDECIDED' : 'PASSED';
   const head = [

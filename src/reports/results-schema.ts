@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { CheckError, OUTCOMES, StateWarning, Violation } from '../harness/outcome.js';
 
 export const RESULTS_SCHEMA_VERSION = 2;
-export { OUTCOMES };
-export const CLAUSE_OUTCOMES = [...OUTCOMES, 'not covered'] as const;
+const CLAUSE_OUTCOMES = [...OUTCOMES, 'not covered'] as const;
 
 export const TestResult = z.object({
   title: z.string(),
@@ -28,7 +27,7 @@ export const TestResult = z.object({
   refused: z.number().int().optional(),
 });
 
-export const ClauseResult = z.object({
+const ClauseResult = z.object({
   id: z.string(),
   family: z.string(),
   text: z.string(),

@@ -17,7 +17,7 @@ import type { Results } from '../reports/results-schema.js';
 /** Baselines written before versions were recorded are taken as the first release's. */
 const FIRST = HARNESS_RELEASES[0]!.version;
 
-export const BaselineFile = z.strictObject({
+const BaselineFile = z.strictObject({
   implementation: z.string().optional(),
   harness_version: z.string().regex(/^\d+(\.\d+)*$/, 'a harness version such as 0.2.0').optional(),
   clause_table: z.string().optional(),
@@ -25,9 +25,9 @@ export const BaselineFile = z.strictObject({
   /** The checks the harness had when the baseline was written (titles): later ones are new. */
   checks: z.array(z.string()).optional(),
 });
-export type BaselineFile = z.output<typeof BaselineFile>;
+type BaselineFile = z.output<typeof BaselineFile>;
 
-export interface Baseline {
+interface Baseline {
   file: string;
   version: string;
   /** Expected failures as the current clause table names them. */

@@ -19,7 +19,7 @@ function redactB64(b64: string): string {
 }
 
 /** Deep copy of a blob event with secrets replaced. */
-export function redactEvent(v: unknown, key = ''): unknown {
+function redactEvent(v: unknown, key = ''): unknown {
   if (typeof v === 'string') return BASE64_KEYS.has(key) ? redactB64(v) : redactText(v);
   if (Array.isArray(v)) return v.map((x) => redactEvent(x));
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactEvent(x, k)]));

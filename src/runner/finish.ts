@@ -31,14 +31,14 @@ export interface RunInfo { id?: string; target?: string; edition?: string; apiVe
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
-export function exitCodeOf(r: Results, newFailures: readonly string[], interrupted: boolean): number {
+function exitCodeOf(r: Results, newFailures: readonly string[], interrupted: boolean): number {
   if (interrupted || r.runErrors.length || r.warnings.some((w) => w.accountChanged)) return 2;
   if (newFailures.length) return 1;
   return r.totals.error ? 2 : 0;
 }
 
 /** What the phases' exit codes say beyond the checks: Playwright ends 0 (all passed) or 1 (a check did not pass), nothing else. */
-export function phaseErrors(r: Results, phases: readonly PhaseEnd[]): RunError[] {
+function phaseErrors(r: Results, phases: readonly PhaseEnd[]): RunError[] {
   const out: RunError[] = [];
   for (const p of phases) {
     const notPassed = r.tests.filter((t) => t.project === p.phase && (t.outcome === 'fail' || (t.outcome === 'error' && t.cause !== 'vacuous-pass'))).length;
@@ -49,7 +49,7 @@ export function phaseErrors(r: Results, phases: readonly PhaseEnd[]): RunError[]
 }
 
 /** Selected clauses that no check covered: the run was asked to judge them and did not. */
-export function uncoveredErrors(r: Results, selected: readonly string[]): RunError[] {
+function uncoveredErrors(r: Results, selected: readonly string[]): RunError[] {
   return r.clauses.filter((c) => selected.includes(c.id) && c.outcome === 'not covered')
     .map((c) => ({ reason: `clause ${c.id} was selected but no check of it ran (not covered)` }));
 }
@@ -71,7 +71,7 @@ function byClause(r: Results, outcome: 'fail' | 'error'): string {
   return [...n].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b)).map(([c, k]) => `${c} (${k})`).join(', ');
 }
 
-export function verdictOf(r: Results, exitCode: number, interrupted = false): string {
+function verdictOf(r: Results, exitCode: number, interrupted = false): string {
   if (interrupted) return 'INTERRUPTED';
   if (r.runErrors.length) return 'INCOMPLETE (run errors)';
   if (exitCode === 0) return 'PASSED';
@@ -81,7 +81,7 @@ export function verdictOf(r: Results, exitCode: number, interrupted = false): st
 }
 
 /** What changed since the harness version a baseline was written with (none when it is this version's). */
-export function baselineUpgradeLines(b: NonNullable<Results['baseline']>): string[] {
+function baselineUpgradeLines(b: NonNullable<Results['baseline']>): string[] {
   const out: string[] = [];
   const mapped = Object.entries(b.mapped ?? {});
   if (mapped.length) out.push(`baseline of harness ${b.harnessVersion}: clauses renamed or split since — ${mapped.map(([o, n]) => `${o} → ${n.join(', ')}`).join('; ')}`);
@@ -92,7 +92,7 @@ export function baselineUpgradeLines(b: NonNullable<Results['baseline']>): strin
   return out;
 }
 
-export function summaryLines(r: Results, exitCode: number, reportDir: string, timings: Timings, interrupted = false): string[] {
+function summaryLines(r: Results, exitCode: number, reportDir: string, timings: Timings, interrupted = false): string[] {
   const t = r.totals;
   const lines = [`conformance: ${verdictOf(r, exitCode, interrupted)} — ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped (${t.tests} checks)`];
   for (const e of r.runErrors) lines.push(`  run error${e.phase ? ` (${e.phase})` : ''}: ${e.reason}`);
@@ -111,7 +111,7 @@ export function summaryLines(r: Results, exitCode: number, reportDir: string, ti
   return lines;
 }
 
-export interface FinishInput {
+interface FinishInput {
   o: RunOptions;
   reportDir: string;
   workDir: string;

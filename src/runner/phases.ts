@@ -61,9 +61,9 @@ export function grepFor(clauses: string | undefined, grep: string | undefined): 
   return parts.length ? `^${parts.join('')}` : undefined;
 }
 
-export type Phase = 'functional' | 'rate';
+type Phase = 'functional' | 'rate';
 
-export const SUITES_DIR = process.env.CONFHARNESS_SUITES_DIR ?? join(HERE, '..', '..', 'suites');
+const SUITES_DIR = process.env.CONFHARNESS_SUITES_DIR ?? join(HERE, '..', '..', 'suites');
 
 /** The phases a run needs: no Playwright start (a second or two) for a phase that would run nothing. */
 export function phasesFor(clauses: string | undefined, suitesDir = SUITES_DIR): Phase[] {
@@ -74,7 +74,7 @@ export function phasesFor(clauses: string | undefined, suitesDir = SUITES_DIR): 
   return [...(other ? ['functional' as const] : []), ...(rate ? ['rate' as const] : [])];
 }
 
-export interface PhaseEnv {
+interface PhaseEnv {
   stateFile: string;
   secrets: SecretsFile;
   workDir: string;

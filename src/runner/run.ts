@@ -22,8 +22,6 @@ import { grepFor, interruptPhase, mergeReports, phasesFor, runPhase } from './ph
 import { SecretsFile } from './redact-stream.js';
 import { checkTargetOptions, resolveTarget, type ResolvedTarget, type RunHooks } from './target.js';
 
-export type { RunOutcome };
-
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 /** Remove the run's own tables; what could not be removed is said (terminal, and a warning in the reports). */
@@ -52,13 +50,13 @@ export function preflight(o: RunOptions): string | undefined {
 }
 
 /** The clauses a run was asked to judge: those `--clauses` names, or all of them unless only `--grep` picks checks. */
-export function selectedClauses(o: Pick<RunOptions, 'clauses' | 'grep'>): string[] {
+function selectedClauses(o: Pick<RunOptions, 'clauses' | 'grep'>): string[] {
   if (o.clauses) return matchClauses(o.clauses);
   return o.grep ? [] : CLAUSES.map((c) => c.id);
 }
 
 /** The limits the rate clauses hold the target to: what it was configured with (descriptor or limits file), else its edition's. */
-export function heldLimits(edition: Edition, configured: ResolvedTarget['configuredLimits']): RunState['limits'] {
+function heldLimits(edition: Edition, configured: ResolvedTarget['configuredLimits']): RunState['limits'] {
   const defaults = { ...RATE_LIMITS[edition] };
   if (!configured) return { source: `the ${edition} edition's defaults (§8.1)`, values: defaults };
   return { source: configured.source, values: { ...defaults, ...configuredRateLimits(configured.file) } };

@@ -43,7 +43,7 @@ function withFlags(base: Partial<TargetDescriptorInput>, o: RunOptions): TargetD
 }
 
 /** The descriptor a run with --target or --target-file judges (undefined: the embedded server); throws on a bad one. */
-export function givenDescriptor(o: RunOptions): TargetDescriptor | undefined {
+function givenDescriptor(o: RunOptions): TargetDescriptor | undefined {
   if (!o.target && !o.targetFile) return undefined;
   return withFlags(o.targetFile ? readDescriptorFile(o.targetFile) : {}, o);
 }

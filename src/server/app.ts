@@ -23,7 +23,7 @@ import { registerLegacy } from './routes/legacy.js';
 import { registerPublic } from './routes/public.js';
 import { registerZombies } from './routes/zombies.js';
 
-export const BODY_LIMIT = INPUT_LIMITS.bodyBytes;
+const BODY_LIMIT = INPUT_LIMITS.bodyBytes;
 
 export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   const app = Fastify({

@@ -54,5 +54,3 @@ export async function startServer(input: ServerOptionsInput & { clock?: () => nu
     },
   };
 }
-
-export { ServerOptions };

@@ -39,7 +39,7 @@ export interface EffectiveLimits {
   sources: Record<RateClass, 'edition' | 'config' | 'env'>;
 }
 
-export function readConfigFile(file: string): LimitsFile {
+function readConfigFile(file: string): LimitsFile {
   return readJsonFile(file, LimitsFile, 'configuration file');
 }
 

@@ -17,7 +17,7 @@ import { GW } from './endpoints/types.js';
 import type { Method } from './endpoints/index.js';
 
 /** How a call carries its arguments. `query+json`: the table in the query string, the rest in a JSON body. */
-export type Sends = 'none' | 'query' | 'json' | 'query+json';
+type Sends = 'none' | 'query' | 'json' | 'query+json';
 
 export interface ClientCall {
   readonly method: Method;
@@ -70,14 +70,6 @@ export const JS_CLIENT = {
     checksSqlSuccess: false,
   },
 } as const;
-
-/**
- * For comparison, the Python client (seatable-api-python, utils.parse_response): any status
- * >= 400 raises ConnectionError(status, body text); `error_msg` is read only to turn a 403
- * "Token expired." into AuthExpiredError; its SQL call raises `error_message` when
- * `success` is false.
- */
-export const PYTHON_CLIENT_ERRORS = { readsBodyField: ['error_msg', 'error_message'] } as const;
 
 const DS = '/dtable-server/api/v1/dtables/{base_uuid}';
 const call = (method: Method, path: string, endpoint: string | undefined, sends: Sends, fields: string[] = []): ClientCall =>

@@ -27,7 +27,7 @@ const geolocation = z.union([
 export const linkValue = z.object({ row_id: z.string().min(1), display_value: z.unknown() }).loose();
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
-export interface ColumnSpec {
+interface ColumnSpec {
   readonly type: ColumnType;
   /** Written through row append/update (else read-only: writes are ignored, or set through links/). */
   readonly writable: 'rows' | 'links' | 'no';
@@ -69,15 +69,9 @@ export const COLUMNS: Readonly<Record<ColumnType, ColumnSpec>> = {
   image: spec({ type: 'image', writable: 'rows', read: z.array(z.string()), write: z.array(z.string()), sample: ['https://example.com/images/x.png'], wrong: { url: 'x.png' } }),
 };
 
-/** Row fields every read may carry besides the columns (api-shapes §3). */
-export const ROW_INTERNALS = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', '_locked', '_locked_by', '_archived', '_participants'] as const;
-
 export function isColumnType(t: string): t is ColumnType {
   return (COLUMN_TYPES as readonly string[]).includes(t);
 }
-
-/** Column types whose values are kept by the server, not written by clients. */
-export const READ_ONLY_TYPES: readonly ColumnType[] = COLUMN_TYPES.filter((t) => COLUMNS[t].writable === 'no');
 
 /**
  * Does a value read back equal what was written? Real servers normalise some types

@@ -9,7 +9,7 @@
  */
 
 /** A date as written: calendar fields, an optional time, an optional zone (minutes east of UTC). */
-export interface DateParts {
+interface DateParts {
   y: number;
   mo: number;
   d: number;
@@ -24,7 +24,7 @@ export interface DateParts {
  */
 export const WRITTEN_DATE = /^\s*(?:(\d{4})([-/])(\d{1,2})\2(\d{1,2})|(\d{1,2})([/.])(\d{1,2})\6(\d{4}))(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?\s*$/i;
 
-export type DayOrder = 'dmy' | 'mdy';
+type DayOrder = 'dmy' | 'mdy';
 
 /** The day/month order a column's `format` gives (`DD/MM/YYYY`, `D.M.YYYY` → dmy; `M/D/YYYY` → mdy); none for year-first formats. */
 export function formatOrder(format: unknown): DayOrder | undefined {

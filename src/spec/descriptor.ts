@@ -4,7 +4,7 @@ import { EDITIONS, DEFAULT_EDITION, RATE_WINDOW_SECONDS } from './limits.js';
 import { LimitsFile } from './limits-file.js';
 import { NEWEST_VERSION, KNOWN_VERSIONS } from './versions.js';
 
-export const BaseDescriptor = z.strictObject({
+const BaseDescriptor = z.strictObject({
   name: z.string().min(1),
   uuid: z.string().min(1),
   api_token: z.string().min(1),
@@ -28,9 +28,6 @@ export const TargetDescriptor = z.strictObject({
 
 export type TargetDescriptor = z.output<typeof TargetDescriptor>;
 export type TargetDescriptorInput = z.input<typeof TargetDescriptor>;
-
-/** Fields that are not secrets (target-descriptor.md); everything else is redacted. */
-export const PUBLIC_DESCRIPTOR_FIELDS = ['url', 'edition', 'api_version', 'name', 'admin', 'org_id', 'workspace_id', 'rate_window_seconds', 'uuid', 'limits'] as const;
 
 /** The secrets a descriptor carries, for redaction. */
 export function descriptorSecrets(d: Partial<TargetDescriptor>): string[] {

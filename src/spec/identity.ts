@@ -19,7 +19,7 @@ const sha = (parts: (string | Buffer)[]) => {
   return h.digest('hex').slice(0, 12);
 };
 
-export interface Identity {
+interface Identity {
   name: string;
   version: string;
   /** The newest release the specification describes, and the hash of its files: `6.2+3f9a0c1d2e4b`. */

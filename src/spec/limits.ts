@@ -28,9 +28,6 @@ export const RATE_KEY_OF_CLASS: Readonly<Record<RateClass, 'base' | 'ip'>> = {
   'auth-token': 'ip',
 };
 
-/** Paths never rate-limited (§8.1.1). */
-export const RATE_EXEMPT_PATHS = ['/ping/', '/api2/ping/', '/server-info/'] as const;
-
 /**
  * §8.4: on dedicated and self-hosted editions the limits come from one configuration file.
  * The file is JSON; each key below overrides one limit (-1 = unlimited), and so does the
@@ -88,10 +85,6 @@ export const DEFAULT_QUOTA_FORMULA: QuotaFormula = {
 
 export function monthlyQuota(formula: QuotaFormula, plan: Plan, members: number): number {
   return formula.base[plan] + formula.perUser[plan] * members;
-}
-
-export function isEdition(e: string): e is Edition {
-  return (EDITIONS as readonly string[]).includes(e);
 }
 
 /** The rate limits a limits file sets, by class (`null` = unlimited); classes it leaves out are absent. */

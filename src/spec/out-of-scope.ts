@@ -7,7 +7,7 @@
  */
 import { OA } from './endpoints/types.js';
 
-export interface OutOfScope {
+interface OutOfScope {
   /** The OpenAPI file (of openapi_input/). */
   readonly file: string;
   readonly operationId: string;
@@ -111,8 +111,3 @@ export const OUT_OF_SCOPE: readonly OutOfScope[] = [
     'getBaseActivities', 'getBaseActivityDetails', 'getBigDataOperationLogs',
   ]),
 ];
-
-/** The reason an operation is out of scope, or undefined when it is not listed here. */
-export function outOfScope(file: string, operationId: string): OutOfScope | undefined {
-  return OUT_OF_SCOPE.find((o) => o.file === file && o.operationId === operationId);
-}

@@ -6,7 +6,7 @@
 import type { ClauseId } from './clauses.js';
 import type { Method } from './endpoints/index.js';
 
-export interface RemovedEndpoint {
+interface RemovedEndpoint {
   readonly clause: ClauseId;
   /** Methods the specification names; the suites also probe the others. */
   readonly methods: readonly Method[] | 'any';

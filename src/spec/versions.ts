@@ -69,7 +69,7 @@ export const BASELINE_BEHAVIOUR = {
 
 export type Behaviour = typeof BASELINE_BEHAVIOUR;
 
-export interface Release {
+interface Release {
   readonly version: string;
   /** Release date, ISO (the specification writes day.month.year). */
   readonly date: string;
@@ -171,7 +171,7 @@ export const RELEASES: readonly Release[] = [
 
 export const NEWEST_VERSION = RELEASES[RELEASES.length - 1]!.version;
 /** The oldest release the reference server emulates and the suites judge: the gateway family exists from 4.4. */
-export const OLDEST_EMULATED_VERSION = '4.4';
+const OLDEST_EMULATED_VERSION = '4.4';
 
 export function compareVersions(a: string, b: string): number {
   const pa = a.split('.').map(Number);
@@ -203,16 +203,4 @@ export function behaviourAt(version: string): Readonly<Behaviour> {
     cache.set(version, found);
   }
   return found;
-}
-
-/** The release that last changed a behaviour switch at or before `version` (for skip reasons). */
-export function releaseOf(feature: keyof Behaviour, value: Behaviour[keyof Behaviour]): string | undefined {
-  return RELEASES.find((r) => feature in r.changes && r.changes[feature] === value)?.version;
-}
-
-/** Behaviour switches that differ between two versions. */
-export function behaviourDiff(a: string, b: string): (keyof Behaviour)[] {
-  const ba = behaviourAt(a);
-  const bb = behaviourAt(b);
-  return (Object.keys(ba) as (keyof Behaviour)[]).filter((k) => ba[k] !== bb[k]);
 }

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-export const BIN = join(ROOT, 'bin', 'conformance.js');
+const BIN = join(ROOT, 'bin', 'conformance.js');
 
-export interface CliResult { code: number | null; stdout: string; stderr: string; output: string }
+interface CliResult { code: number | null; stdout: string; stderr: string; output: string }
 
-export interface CliOptions {
+interface CliOptions {
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
   /** Called with the child once it runs (to signal it mid-run). */

@@ -15,7 +15,7 @@ export function readResults(dir: string): Results {
 const TEMPLATE = /<template id="playwrightReportBase64">data:application\/zip;base64,([^<]+)<\/template>/;
 
 /** The HTML report's data files (report.json and one JSON per test file), decoded. */
-export async function htmlReportData(dir: string): Promise<Map<string, string>> {
+async function htmlReportData(dir: string): Promise<Map<string, string>> {
   const html = readFileSync(join(dir, 'html', 'playwright', 'index.html'), 'utf8');
   const m = TEMPLATE.exec(html);
   if (!m) throw new Error('index.html carries no embedded report data');
@@ -29,7 +29,7 @@ async function unzip(buf: Buffer): Promise<Map<string, string>> {
   return out;
 }
 
-export interface HtmlTest {
+interface HtmlTest {
   title: string;
   annotations: { type: string; description?: string }[];
   results: { annotations?: { type: string; description?: string }[]; attachments: { name: string; body?: string; path?: string }[] }[];
@@ -63,7 +63,7 @@ export async function everyArtefact(dir: string): Promise<[string, string][]> {
 }
 
 /** The secret and its base64 forms at each alignment (an attachment or buffer may carry it encoded). */
-export function needles(secret: string): string[] {
+function needles(secret: string): string[] {
   const out = [secret];
   for (let j = 0; j < 3; j++) {
     const tail = Buffer.from(secret).subarray(j);

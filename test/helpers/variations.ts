@@ -15,7 +15,7 @@ export interface Variation {
   rewrite?: (req: Seen, status: number, body: unknown) => unknown;
 }
 
-export interface VaryingTarget { url: string; close(): Promise<void> }
+interface VaryingTarget { url: string; close(): Promise<void> }
 
 const read = (req: IncomingMessage) => new Promise<Buffer>((resolve) => {
   const parts: Buffer[] = [];

@@ -16,7 +16,7 @@ import { GATEWAY_STRUCTURE } from '../../spec/endpoints/gateway-structure.js';
 import { Undecided } from '../outcome.js';
 import { test } from '../test.js';
 
-export interface Group { readonly name: string; readonly endpoints: readonly Endpoint[] }
+interface Group { readonly name: string; readonly endpoints: readonly Endpoint[] }
 
 const documented = (rows: readonly Endpoint[]) => rows.filter((e) => e.openapi);
 

@@ -38,7 +38,7 @@ export function setupOk(r: Reply, what: string): void {
 
 interface MetaTable { _id: string; name: string; columns?: { key: string; name: string; data?: { link_id?: unknown } | null }[]; views?: { _id: string; name: string }[] }
 
-export async function metaTables(target: Target, base = 0): Promise<MetaTable[]> {
+async function metaTables(target: Target, base = 0): Promise<MetaTable[]> {
   const r = await target.gw(base, 'GET', 'metadata/');
   setupOk(r, 'GET metadata/');
   return r.json<{ metadata?: { tables?: MetaTable[] } }>().metadata?.tables ?? [];

@@ -14,7 +14,7 @@ import type { OfficialClient } from './session.js';
 import type { TableInfo } from './sdk.js';
 
 export type Row = Record<string, unknown>;
-export interface ColumnDef { column_name: string; column_type: string; column_data?: Record<string, unknown> }
+interface ColumnDef { column_name: string; column_type: string; column_data?: Record<string, unknown> }
 
 /** Skip the check unless every one of `methods` is in scope (documented, offered by the release). */
 export function inScope(state: RunState, ...methods: string[]): void {

@@ -10,7 +10,7 @@ import { redactText } from '../../client/redact.js';
 import { Undecided } from '../outcome.js';
 import { clientAxios } from './sdk.js';
 
-export type Failure =
+type Failure =
   /** The target answered and the client could not use the answer: a violation where the method is under test. */
   | { kind: 'answer'; message: string }
   /** No answer (reset, refused, timeout): the harness cannot decide. */

@@ -6,7 +6,7 @@ import { CLIENT_METHODS, type ClientMethod } from '../../spec/client-methods.js'
 import { endpoint, offeredAt } from '../../spec/index.js';
 import type { RunState } from '../state.js';
 
-export function clientMethod(name: string): ClientMethod {
+function clientMethod(name: string): ClientMethod {
   const m = CLIENT_METHODS.find((x) => x.name === name);
   if (!m) throw new Error(`the official client has no method ${name} (src/spec/client-methods.ts)`);
   return m;

@@ -18,7 +18,7 @@ import { sendAll, sendProbe } from './send.js';
 import { changes, tablesOf, visibleState } from './visible.js';
 
 /** Requests in flight at once: enough to keep a few seconds for the family, few enough for a small target. */
-export const CONCURRENCY = 8;
+const CONCURRENCY = 8;
 /** Failing requests reported one by one; the rest are counted. */
 const SHOWN = 10;
 /** Clauses that say "nothing is written". */

@@ -7,8 +7,8 @@
 import { INPUT_LIMITS } from '../../spec/index.js';
 
 /** `no-boundary` and `unterminated` are ROBUST-1's named cases; the others are the reference server's own tests. */
-export type MultipartVariant = 'no-boundary' | 'unterminated' | 'other';
-export interface MultipartProbe { kind: string; variant: MultipartVariant; what: string; contentType: string; body: string }
+type MultipartVariant = 'no-boundary' | 'unterminated' | 'other';
+interface MultipartProbe { kind: string; variant: MultipartVariant; what: string; contentType: string; body: string }
 
 const B = 'malformed-probe';
 const ct = (boundary = B) => `multipart/form-data; boundary=${boundary}`;

@@ -25,7 +25,7 @@ export const robustBase = (state: RunState) => state.target.bases.length - 1;
 /** Names a check gives what it creates (`<run prefix>rb<n>_`): its own visible state, apart from other checks'. */
 export const tagOf = (state: RunState, clause: ClauseId) => `${state.tablePrefix}rb${clause.slice('ROBUST-'.length)}_`;
 
-export interface Plan {
+interface Plan {
   probes: Probe[];
   /** Rows left out, with why. */
   excluded: string[];

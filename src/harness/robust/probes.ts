@@ -46,7 +46,7 @@ export interface Probe {
   readonly style: 'error_message' | 'error_msg';
 }
 
-export interface ProbeSetup {
+interface ProbeSetup {
   /** The target's release: rows it does not serve are left out. */
   version: string;
   /** Values of path parameters; a parameter not given is filled with a value naming nothing. */
@@ -74,15 +74,15 @@ const wants = (setup: ProbeSetup, ...clauses: (ClauseId | undefined)[]) => !setu
 const SCOPE_PARAMS = new Set(['base_uuid', 'workspace_id', 'base_name']);
 const NOTHING = '999999';
 /** CONNECT reaches Node's `connect` event, TRACE and PROPFIND fastify's router, FOO only Node's HTTP parser. */
-export const METHODS_NOT_SERVED = ['CONNECT', 'TRACE', 'PROPFIND', 'FOO'] as const;
+const METHODS_NOT_SERVED = ['CONNECT', 'TRACE', 'PROPFIND', 'FOO'] as const;
 /** The methods ROBUST-5 names. */
 const CLAUSE_METHODS = new Set<string>(['CONNECT', 'TRACE', 'PROPFIND']);
 
 /** `[[…]]` with `levels` brackets (a value nested `levels` deep). */
-export const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 const styleOfRow = (e: Endpoint): Probe['style'] => (GATEWAY_STYLE.has(e.family) ? 'error_message' : 'error_msg');
 
-export function fill(ep: Endpoint, params: ProbeSetup['params']): { path: string; standIn: boolean } {
+function fill(ep: Endpoint, params: ProbeSetup['params']): { path: string; standIn: boolean } {
   let standIn = false;
   const path = ep.path.replace(/\{(\w+)\}/g, (_, k: string) => {
     // A DELETE names its target in the path and may read no body: naming a real one would let a body it ignores delete it.

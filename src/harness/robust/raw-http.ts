@@ -9,7 +9,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 
-export interface RawRequest {
+interface RawRequest {
   method: string;
   path: string;
   headers?: Record<string, string>;
@@ -20,15 +20,15 @@ export interface RawRequest {
   chunked?: boolean;
 }
 
-export interface RawAnswer { ok: true; status: number; headers: Headers; body: Buffer; text: string; ms: number }
-export interface RawFailure { ok: false; kind: 'reset' | 'timeout' | 'refused' | 'connect-timeout'; message: string; ms: number }
-export type RawOutcome = RawAnswer | RawFailure;
+interface RawAnswer { ok: true; status: number; headers: Headers; body: Buffer; text: string; ms: number }
+interface RawFailure { ok: false; kind: 'reset' | 'timeout' | 'refused' | 'connect-timeout'; message: string; ms: number }
+type RawOutcome = RawAnswer | RawFailure;
 
-export interface RawLimits { connectMs: number; answerMs: number }
+interface RawLimits { connectMs: number; answerMs: number }
 const DEFAULT_RAW_LIMITS: RawLimits = { connectMs: 5_000, answerMs: 10_000 };
 
 /** The bytes of a request: request line, headers, body. */
-export function requestBytes(r: RawRequest, host: string): Buffer {
+function requestBytes(r: RawRequest, host: string): Buffer {
   const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body);
   const headers: Record<string, string> = { host, connection: 'close', ...r.headers };
   if (r.chunked) headers['transfer-encoding'] = 'chunked';
@@ -76,7 +76,7 @@ function dechunk(b: Buffer): Buffer {
 }
 
 /** Send `bytes` to `url`'s host and read one answer. */
-export function rawExchange(url: string, bytes: Buffer, limits: RawLimits = DEFAULT_RAW_LIMITS): Promise<RawOutcome> {
+function rawExchange(url: string, bytes: Buffer, limits: RawLimits = DEFAULT_RAW_LIMITS): Promise<RawOutcome> {
   const u = new URL(url);
   const host = u.hostname.replace(/^\[|\]$/g, '');
   const secure = u.protocol === 'https:';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { ClauseId } from '../../spec/index.js';
 import type { Probe } from './probes.js';
 
-export interface SampleRule {
+interface SampleRule {
   /** Groups sent per row (one probe each); undefined: every group of the clause. */
   readonly groups?: readonly string[];
   /** Fields of a row probed (field-bound groups): the sample's bound on wide rows. */
@@ -19,7 +19,7 @@ export interface SampleRule {
 }
 
 /** What each clause sends per row; the counts are what keeps the family to a few seconds. */
-export const SAMPLE_RULES: Readonly<Partial<Record<ClauseId, SampleRule>>> = {
+const SAMPLE_RULES: Readonly<Partial<Record<ClauseId, SampleRule>>> = {
   'ROBUST-1': { groups: ['broken-json', 'content-type', 'multipart:no-boundary', 'multipart:unterminated', 'urlencoded'], fields: 0, groupsPerRow: 3 },
   'ROBUST-2': { groups: ['top-level', 'field-type'], fields: 3, groupsPerRow: 3 },
   'ROBUST-3': { groups: ['depth:over', 'depth:5000', 'size'], fields: 1 },
@@ -28,10 +28,10 @@ export const SAMPLE_RULES: Readonly<Partial<Record<ClauseId, SampleRule>>> = {
 };
 
 /** A stable rank of `parts` under `seed`. */
-export const rank = (seed: number, ...parts: string[]) => createHash('sha256').update([String(seed), ...parts].join('\u0000')).digest('hex');
+const rank = (seed: number, ...parts: string[]) => createHash('sha256').update([String(seed), ...parts].join('\u0000')).digest('hex');
 
 /** The `n` of `items` ranked first under (seed, key): a seeded choice that no other choice shifts. */
-export function choose<T>(seed: number, key: string, items: readonly T[], n: number, id: (t: T) => string): T[] {
+function choose<T>(seed: number, key: string, items: readonly T[], n: number, id: (t: T) => string): T[] {
   return [...items].map((t) => ({ t, r: rank(seed, key, id(t)) })).sort((a, b) => (a.r < b.r ? -1 : a.r > b.r ? 1 : 0)).slice(0, n).map((x) => x.t);
 }
 

@@ -10,7 +10,7 @@ import type { Target } from '../target.js';
 
 interface TableMeta { _id?: string; name?: string; columns?: { name?: string; type?: string }[]; views?: { name?: string }[] }
 
-export interface Visible {
+interface Visible {
   /** One line per table: `name [columns] {views}`, sorted. */
   tables: string[];
   /** `gone`: a malformed request removed or renamed it. */

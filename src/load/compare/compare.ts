@@ -11,7 +11,7 @@ import { TimeSeries } from '../metrics/timeseries.js';
 import { newHistogram } from '../metrics/sinks.js';
 import type { Results } from '../report/schema.js';
 
-export const MIN_REQUESTS = 20;
+const MIN_REQUESTS = 20;
 export const MIN_DELTA_MS = 2;
 
 export interface Figure {

@@ -44,7 +44,7 @@ function charts(c: Comparison): unknown {
     sets: (['before', 'after'] as const).map((side, i) => ({ label: side, color: i, dashed: false, data: endpoints.map((e) => p95.find((f) => f.endpoint === e)?.[side] ?? null) })) };
 }
 
-export function html(c: Comparison): string {
+function html(c: Comparison): string {
   const data = JSON.stringify(charts(c)).replace(/</g, '\\u003c');
   const rows = c.figures.map((f) => `<tr class="${f.regression ? 'bad' : ''}"><td>${esc(f.what)}</td><td>${esc(where(f).replace(/`/g, ''))}</td><td>${num(f.before)}</td><td>${num(f.after)}</td><td>${esc(change(f))}</td><td>${esc(verdict(f))}</td></tr>`).join('');
   return `<!doctype html>
@@ -74,7 +74,7 @@ After: <code>${esc(c.after.file)}</code> (${esc(c.after.startedAt)}, ${esc(c.aft
 `;
 }
 
-export interface CompareWritten { markdown: string; html: string; json: string }
+interface CompareWritten { markdown: string; html: string; json: string }
 
 export function writeComparison(dir: string, c: Comparison): CompareWritten {
   mkdirSync(dir, { recursive: true });

@@ -22,7 +22,7 @@ export interface ExecContext {
   owner: Map<VU, string>;
 }
 
-export interface ExecResult { completed: number; interrupted: boolean; dropped: number; attempted: number }
+interface ExecResult { completed: number; interrupted: boolean; dropped: number; attempted: number }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)).unref?.());
 

@@ -13,7 +13,7 @@ import type { IoRequest, Timings } from '../runtime/protocol.js';
 import type { Answer, RawHeaders } from '../runtime/mailbox.js';
 import { lookupFor, type Lookup, type NetOptions } from './net-options.js';
 
-export interface IoOptions {
+interface IoOptions {
   /** Cap on a response body; larger ones are an error (k6 code 1000), not an unbounded buffer. */
   maxBodyBytes?: number;
   /** TLS verification and name overrides (net-options.ts). */

@@ -5,7 +5,7 @@
  */
 import { parseDuration } from './duration.js';
 
-export const EXECUTORS = ['shared-iterations', 'per-vu-iterations', 'constant-vus', 'constant-arrival-rate', 'ramping-arrival-rate'] as const;
+const EXECUTORS = ['shared-iterations', 'per-vu-iterations', 'constant-vus', 'constant-arrival-rate', 'ramping-arrival-rate'] as const;
 export type ExecutorName = (typeof EXECUTORS)[number];
 
 export interface Stage { durationMs: number; target: number }

@@ -4,7 +4,7 @@
  * shared iterations and arrival-rate iterations by the tuple re-cut by VUs / maxVUs, their
  * global numbers taken from that tuple's stripe. Unsplit, every part is the whole.
  */
-import { globalIndex, stripeCount, WHOLE, type Stripe, type Tuple } from './segment.js';
+import { globalIndex, stripeCount, type Stripe, type Tuple } from './segment.js';
 import { startedBy, type Scenario } from './options.js';
 
 export interface Part {
@@ -40,11 +40,6 @@ export function partOf(s: Scenario, t: Tuple): Part {
       return { hasWork: re !== null, vus: 0, iterations: 0, preAllocatedVUs: t.scale(s.preAllocatedVUs), maxVUs, stripe: re ? re.stripe() : base, rateShare: re ? re.share : 0 };
     }
   }
-}
-
-/** The whole scenario, for an unsplit run. */
-export function wholePart(s: Scenario): Part {
-  return { hasWork: true, vus: s.vus, iterations: s.iterations, preAllocatedVUs: s.preAllocatedVUs, maxVUs: s.maxVUs, stripe: WHOLE, rateShare: 1 };
 }
 
 /**

@@ -22,9 +22,9 @@ import { parseHosts, type NetOptions } from './net-options.js';
 import { executionTuple, segmentString, type Tuple } from './segment.js';
 import { partOf, type Part } from './plan.js';
 
-export const EXIT_CODES = { ok: 0, thresholds: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
+const EXIT_CODES = { ok: 0, thresholds: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
 
-export interface RunInput {
+interface RunInput {
   bundleCode: string;
   scriptDir: string;
   env: Record<string, string>;

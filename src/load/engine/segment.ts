@@ -9,17 +9,17 @@
  */
 
 /** A non-negative rational, normalised (d > 0, gcd 1). */
-export interface Rat { readonly n: bigint; readonly d: bigint }
+interface Rat { readonly n: bigint; readonly d: bigint }
 
 const gcdBig = (a: bigint, b: bigint): bigint => { while (b) [a, b] = [b, a % b]; return a < 0n ? -a : a; };
-export const rat = (n: bigint, d = 1n): Rat => { const g = gcdBig(n, d) || 1n; return d < 0n ? { n: -n / g, d: -d / g } : { n: n / g, d: d / g }; };
+const rat = (n: bigint, d = 1n): Rat => { const g = gcdBig(n, d) || 1n; return d < 0n ? { n: -n / g, d: -d / g } : { n: n / g, d: d / g }; };
 const cmp = (a: Rat, b: Rat): number => { const x = a.n * b.d, y = b.n * a.d; return x < y ? -1 : x > y ? 1 : 0; };
 const sub = (a: Rat, b: Rat): Rat => rat(a.n * b.d - b.n * a.d, a.d * b.d);
 const ratString = (r: Rat): string => (r.d === 1n ? String(r.n) : `${r.n}/${r.d}`);
 const ZERO = rat(0n), ONE = rat(1n);
 
 /** k6's stringToRat: `50%` (whole percent), `0.5`, `1/2`, `1`. */
-export function parseRat(s: string): Rat {
+function parseRat(s: string): Rat {
   const t = s.trim();
   const pct = /^(\d+)%$/.exec(t);
   if (pct) return rat(BigInt(pct[1]!), 100n);
@@ -31,9 +31,9 @@ export function parseRat(s: string): Rat {
   throw new Error(`'${s}' is not a valid percentage, decimal, fraction or interval value`);
 }
 
-export interface Segment { readonly from: Rat; readonly to: Rat; readonly length: Rat }
+interface Segment { readonly from: Rat; readonly to: Rat; readonly length: Rat }
 
-export function segment(from: Rat, to: Rat): Segment {
+function segment(from: Rat, to: Rat): Segment {
   if (cmp(from, ZERO) < 0) throw new Error(`segment start value must be at least 0 but was ${ratString(from)}`);
   if (cmp(from, to) >= 0) throw new Error(`segment start (${ratString(from)}) must be less than its end (${ratString(to)})`);
   if (cmp(to, ONE) > 0) throw new Error(`segment end value can't be more than 1 but was ${ratString(to)}`);
@@ -51,7 +51,7 @@ export const segmentString = (s: Segment): string => `${ratString(s.from)}:${rat
 const sameSegment = (a: Segment, b: Segment) => cmp(a.from, b.from) === 0 && cmp(a.to, b.to) === 0;
 
 /** `0,1/3,2/3,1`: the points of consecutive segments (at least two). */
-export function parseSequence(text: string): Segment[] {
+function parseSequence(text: string): Segment[] {
   if (!text.trim()) return [];
   const points = text.split(',').map(parseRat);
   if (points.length < 2) throw new Error(`at least 2 points are needed for an execution segment sequence, ${points.length} given`);
@@ -70,7 +70,7 @@ function filled(sequence: readonly Segment[], fallback: Segment | undefined): Se
 const gcd = (a: number, b: number): number => { while (b) [a, b] = [b, a % b]; return a; };
 
 /** A filled sequence with its LCD and striped offsets (ExecutionSegmentSequenceWrapper). */
-export class Sequence {
+class Sequence {
   readonly lcd: number;
   /** Per segment: [start, ...offsets]; offsets sum to lcd, so the pattern repeats every lcd. */
   readonly offsets: number[][];
@@ -159,7 +159,6 @@ export class Tuple {
 }
 
 export interface Stripe { lcd: number; positions: number[] }
-export const WHOLE: Stripe = { lcd: 1, positions: [0] };
 
 /** The global (unscaled) index of this instance's n-th element (SegmentedIndex.Next, 0-based). */
 export function globalIndex(s: Stripe, n: number): number {

@@ -13,10 +13,10 @@ import type { IoPool } from './io-pool.js';
 import { globalIndex, type Stripe } from './segment.js';
 import type { NetOptions } from './net-options.js';
 
-export type DoneReport = Extract<Report, { t: 'done' }>;
+type DoneReport = Extract<Report, { t: 'done' }>;
 export type ReadyReport = Extract<Report, { t: 'ready' }>;
 
-export interface PoolConfig {
+interface PoolConfig {
   workerFile: string;
   /** The bundle as stock k6 runs it (blocking threads). */
   code: string;

@@ -13,7 +13,7 @@ import type { Contains, MetricType } from '../metrics/sinks.js';
 import { isLifecycle } from '../engine/collect.js';
 import type { DeclaredMetric } from '../runtime/protocol.js';
 
-export interface Ingested {
+interface Ingested {
   registry: Registry;
   series: TimeSeries;
   checks: CheckTally[];

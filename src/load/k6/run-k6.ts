@@ -27,7 +27,7 @@ export function findK6(pathEnv = process.env.PATH ?? ''): string | undefined {
   return undefined;
 }
 
-export interface K6Input {
+interface K6Input {
   k6: string;
   bundleCode: string;
   options: Record<string, unknown>;

@@ -7,13 +7,13 @@ import { newSink, sinkFromJSON, type Contains, type MetricType, type Sink, type 
 
 export type Tags = Readonly<Record<string, string>>;
 
-export interface Submetric {
+interface Submetric {
   readonly name: string;
   readonly tags: Tags;
   readonly sink: Sink;
 }
 
-export interface Metric {
+interface Metric {
   readonly name: string;
   readonly type: MetricType;
   readonly contains: Contains;
@@ -22,7 +22,7 @@ export interface Metric {
 }
 
 /** k6's built-in metrics (those this harness emits). */
-export const BUILTIN_METRICS: Readonly<Record<string, [MetricType, Contains]>> = {
+const BUILTIN_METRICS: Readonly<Record<string, [MetricType, Contains]>> = {
   vus: ['gauge', 'default'], vus_max: ['gauge', 'default'],
   iterations: ['counter', 'default'], iteration_duration: ['trend', 'time'], dropped_iterations: ['counter', 'default'],
   data_received: ['counter', 'data'], data_sent: ['counter', 'data'], checks: ['rate', 'default'], group_duration: ['trend', 'time'],
@@ -48,7 +48,7 @@ export function parseSelector(sel: string): { name: string; tags: Record<string,
   return { name, tags };
 }
 
-export const selectorName = (name: string, tags: Tags): string => {
+const selectorName = (name: string, tags: Tags): string => {
   const keys = Object.keys(tags);
   return keys.length === 0 ? name : `${name}{${keys.map((k) => `${k}:${tags[k]}`).join(',')}}`;
 };
@@ -126,7 +126,7 @@ export class Registry {
   }
 }
 
-export interface MetricJSON {
+interface MetricJSON {
   name: string;
   type: MetricType;
   contains: Contains;

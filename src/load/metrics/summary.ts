@@ -1,18 +1,16 @@
 /**
  * The end-of-test summary object k6 passes to handleSummary(data): metrics with their
  * aggregated `values` and threshold verdicts, the root group's checks, state and options.
- * Also a short text summary for runs without handleSummary.
  */
 import type { Registry } from './registry.js';
 import type { Sink } from './sinks.js';
 import type { ThresholdResult } from './thresholds.js';
-import { formatDuration } from '../engine/duration.js';
 
-export const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
+const DEFAULT_TREND_STATS = ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)'];
 
 export interface CheckTally { group: string; name: string; passes: number; fails: number }
 
-export function values(sink: Sink, durationMs: number, trendStats: readonly string[]): Record<string, number> {
+function values(sink: Sink, durationMs: number, trendStats: readonly string[]): Record<string, number> {
   const perSec = durationMs > 0 ? 1000 / durationMs : 0;
   switch (sink.type) {
     case 'counter': return { count: sink.sum, rate: sink.sum * perSec };
@@ -54,17 +52,4 @@ export function summaryData(reg: Registry, thresholds: readonly ThresholdResult[
     state: { isStdOutTTY: false, isStdErrTTY: false, testRunDurationMs: durationMs },
     metrics,
   };
-}
-
-/** A compact text summary in k6's spirit: thresholds first, then the metrics. */
-export function textSummary(data: Record<string, unknown>): string {
-  const metrics = data.metrics as Record<string, { type: string; contains: string; values: Record<string, number>; thresholds?: Record<string, { ok: boolean }> }>;
-  const lines: string[] = [];
-  const fmt = (contains: string, v: number) => (contains === 'time' ? formatDuration(v) : Number.isInteger(v) ? String(v) : v.toFixed(4));
-  for (const [name, m] of Object.entries(metrics).sort((a, b) => a[0].localeCompare(b[0]))) {
-    const mark = m.thresholds ? (Object.values(m.thresholds).every((t) => t.ok) ? '✓ ' : '✗ ') : '  ';
-    const vals = m.type === 'rate' ? `${(m.values.rate! * 100).toFixed(2)}% ✓ ${m.values.passes} ✗ ${m.values.fails}` : Object.entries(m.values).map(([k, v]) => `${k}=${fmt(m.contains, v)}`).join(' ');
-    lines.push(`  ${mark}${name.padEnd(48, '.')}: ${vals}`);
-  }
-  return lines.join('\n') + '\n';
 }

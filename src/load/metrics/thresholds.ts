@@ -68,7 +68,7 @@ export function bindThresholds(specs: readonly ThresholdSpec[], reg: Registry): 
   return undefined;
 }
 
-export function sinkOf(reg: Registry, selector: string): Sink | undefined {
+function sinkOf(reg: Registry, selector: string): Sink | undefined {
   const sel = parseSelector(selector);
   if ('error' in sel) return undefined;
   const m = reg.metrics.get(sel.name);
@@ -78,7 +78,7 @@ export function sinkOf(reg: Registry, selector: string): Sink | undefined {
 }
 
 /** The value an aggregation takes on a sink; `durationMs` is the run's length (for a counter's rate). */
-export function aggregate(sink: Sink, agg: string, durationMs: number): number {
+function aggregate(sink: Sink, agg: string, durationMs: number): number {
   switch (sink.type) {
     case 'counter': return agg === 'rate' ? (durationMs > 0 ? sink.sum / (durationMs / 1000) : 0) : sink.sum;
     case 'gauge': return sink.last;
@@ -94,7 +94,7 @@ export function aggregate(sink: Sink, agg: string, durationMs: number): number {
   }
 }
 
-export function compare(a: number, op: string, b: number): boolean {
+function compare(a: number, op: string, b: number): boolean {
   switch (op) {
     case '<': return a < b;
     case '<=': return a <= b;

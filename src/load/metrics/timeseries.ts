@@ -36,10 +36,10 @@ export interface Bucket {
 }
 
 type NameJSON = Omit<NameStats, 'dur'> & { dur: string };
-export interface BucketJSON extends Omit<Bucket, 'dur' | 'byName' | 'gen'> { t: number; dur: string; byName?: Record<string, NameJSON>; gen?: Health }
+interface BucketJSON extends Omit<Bucket, 'dur' | 'byName' | 'gen'> { t: number; dur: string; byName?: Record<string, NameJSON>; gen?: Health }
 
 /** Buckets of 100 ms while the run is short; by the second past this many. */
-export const FINE_MS = 100, COARSE_MS = 1000, FINE_BUCKETS = 100;
+const FINE_MS = 100, COARSE_MS = 1000, FINE_BUCKETS = 100;
 
 const empty = (): Bucket => ({ reqs: 0, failed: 0, errors: 0, s429: 0, iterations: 0, dropped: 0, offered: 0, vus: 0, byKey: {}, byName: {}, gen: undefined, dur: newHistogram(2) });
 

@@ -24,7 +24,7 @@ function verdict(i: number, b: Bucket, budget: number): { why: string; p95: numb
 }
 
 /** The generator was the bottleneck in this second: a description, or '' when it was not. */
-export function saturated(g: Health | undefined): string {
+function saturated(g: Health | undefined): string {
   if (!g || (g.elu < 0.9 && g.lag < 100 && g.cpu < 90)) return '';
   return `the generator was saturated (busiest VU thread busy ${Math.round(g.elu * 100)} %, event-loop delay ${Math.round(g.lag)} ms, CPU ${Math.round(g.cpu)} % of the machine)`;
 }

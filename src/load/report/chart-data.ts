@@ -9,10 +9,10 @@ import { histFromBase64, newHistogram } from '../metrics/sinks.js';
 import type { Results } from './schema.js';
 
 type Series = (number | null)[];
-export interface Chart { id: string; title: string; unit: string; kind: 'line' | 'bar'; sets: { label: string; data: Series; axis?: 'y' | 'y1' }[]; y1?: string }
-export interface Empty { id: string; title: string; why: string }
-export interface EndpointRow { name: string; reqs: number; failed: number; s429: number; p50: number; p95: number; p99: number }
-export interface ChartData { labels: number[]; charts: Chart[]; empty: Empty[]; endpoints: EndpointRow[]; health: string }
+interface Chart { id: string; title: string; unit: string; kind: 'line' | 'bar'; sets: { label: string; data: Series; axis?: 'y' | 'y1' }[]; y1?: string }
+interface Empty { id: string; title: string; why: string }
+interface EndpointRow { name: string; reqs: number; failed: number; s429: number; p50: number; p95: number; p99: number }
+interface ChartData { labels: number[]; charts: Chart[]; empty: Empty[]; endpoints: EndpointRow[]; health: string }
 
 const round = (n: number) => Math.round(n * 100) / 100;
 const pct = (h: hdr.Histogram, p: number) => round(h.getValueAtPercentile(p) / 1000);
@@ -58,7 +58,7 @@ export function chartData(r: Results): ChartData {
 }
 
 /** Per endpoint over the whole run, from the buckets' merged histograms. */
-export function endpointRows(r: Results, names: readonly string[], keep: (b: Results['series']['buckets'][number]) => boolean = () => true): EndpointRow[] {
+function endpointRows(r: Results, names: readonly string[], keep: (b: Results['series']['buckets'][number]) => boolean = () => true): EndpointRow[] {
   return names.map((name) => {
     const h = newHistogram(2);
     let reqs = 0, failed = 0, s429 = 0;

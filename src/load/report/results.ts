@@ -12,7 +12,7 @@ import type { RunOutcome } from '../engine/run.js';
 import { capacity } from './capacity.js';
 import { SCHEMA_VERSION, type Results } from './schema.js';
 
-export interface RunMeta {
+interface RunMeta {
   scenario: string;
   clauses: readonly string[];
   target: { url: string; edition: string; api_version: string };
@@ -30,7 +30,7 @@ export function fillOffered(series: TimeSeries, scenarios: readonly Scenario[], 
   }
 }
 
-export function clausesOf(selector: string, fallback: readonly string[]): string[] {
+function clausesOf(selector: string, fallback: readonly string[]): string[] {
   const sel = parseSelector(selector);
   if (!('error' in sel) && sel.tags.clause) return [sel.tags.clause];
   const named = /\b([A-Z]+-\d+)\b/.exec(selector);

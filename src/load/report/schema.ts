@@ -14,7 +14,7 @@ const sink = z.discriminatedUnion('type', [
   z.object({ type: z.literal('trend'), count: z.number().int().nonnegative(), sum: z.number(), min: z.number(), max: z.number(), hist: z.string(), values: z.array(z.number()).optional() }),
 ]);
 
-export const MetricSchema = z.object({
+const MetricSchema = z.object({
   name: z.string(),
   type: z.enum(['counter', 'gauge', 'rate', 'trend']),
   contains: z.enum(['default', 'time', 'data']),
@@ -22,7 +22,7 @@ export const MetricSchema = z.object({
   subs: z.array(z.object({ name: z.string(), tags: z.record(z.string(), z.string()), sink })),
 });
 
-export const BucketSchema = z.object({
+const BucketSchema = z.object({
   t: z.number().int().nonnegative(),
   reqs: z.number(), failed: z.number(), errors: z.number(), s429: z.number(),
   iterations: z.number(), dropped: z.number(), offered: z.number(), vus: z.number(),
@@ -34,7 +34,7 @@ export const BucketSchema = z.object({
   dur: z.string(),
 });
 
-export const ThresholdSchema = z.object({
+const ThresholdSchema = z.object({
   selector: z.string(), source: z.string(), ok: z.boolean(), measured: z.number(),
   clauses: z.array(z.string()),
 });

@@ -23,7 +23,7 @@ const BLOCKING: Record<string, ReadonlySet<string>> = {
   k6: new Set(['sleep', 'group']),
 };
 
-export type Awaitable = { ok: true; code: string; sites: number } | { ok: false; reason: string };
+type Awaitable = { ok: true; code: string; sites: number } | { ok: false; reason: string };
 
 /** Run by the runner's setup VU, never by an iteration. */
 const LIFECYCLE = new Set(['setup', 'teardown', 'handleSummary', 'options']);

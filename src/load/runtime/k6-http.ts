@@ -12,7 +12,7 @@ import { stringTags } from './k6-core.js';
 import { parseDuration } from '../engine/duration.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-export const USER_AGENT = 'k6/0.49.0 (https://k6.io/) conformance-builtin';
+const USER_AGENT = 'k6/0.49.0 (https://k6.io/) conformance-builtin';
 
 /** What expectedStatuses() returns: opaque to scripts, as in k6. */
 export class ExpectedStatuses {
@@ -37,7 +37,7 @@ export function setResponseCallback(cb: ExpectedStatuses | null): void {
   defaultCallback = cb ? cb.ranges : null;
 }
 
-export let discardBodies = false;
+let discardBodies = false;
 export function setDiscardResponseBodies(v: boolean): void { discardBodies = v; }
 
 interface Params {

@@ -7,7 +7,7 @@
 import type { HttpRequestSpec, IoResult, ResponseType, Timings } from './protocol.js';
 import { headerPairs, type RawHeaders } from './mailbox.js';
 
-export interface RequestInfo { method: string; url: string; headers: Record<string, string[]>; body: string }
+interface RequestInfo { method: string; url: string; headers: Record<string, string[]>; body: string }
 
 /** An answer whose body is still in its chunks (awaited VUs decode it only when read). */
 export interface RawBody { chunks: Buffer[] | null; responseType: ResponseType }

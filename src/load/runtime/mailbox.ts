@@ -164,7 +164,7 @@ export function readAnswers(r: Reader): IoResult[] | null {
 const canonical = new Map<string, string>();
 
 /** Go's canonical header name, as k6 exposes response headers (`X-Ratelimit-Limit`); memoised, it runs per header. */
-export function canonicalHeader(name: string): string {
+function canonicalHeader(name: string): string {
   let c = canonical.get(name);
   if (c === undefined) {
     c = name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, ch: string) => d + ch.toUpperCase());

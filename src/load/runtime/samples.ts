@@ -33,7 +33,7 @@ export function tagSetId(tags: Record<string, string>): number {
 }
 
 /** The number of the tag set `key` names; `build` makes the set the first time it is seen. */
-export function tagSetIdFor(key: string, build: () => Record<string, string>): number {
+function tagSetIdFor(key: string, build: () => Record<string, string>): number {
   let id = tagIds.get(key);
   if (id === undefined) {
     id = newTagSet(build());

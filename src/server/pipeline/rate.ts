@@ -19,7 +19,7 @@ export function clientIp(raw: string): string {
  * then allocates nothing but the key. Fault switches are still read per call, at the point
  * where they change behaviour (the selftest's coverage counts those reads).
  */
-export interface RateStep {
+interface RateStep {
   admit(ip: string, params: Record<string, string>): Admission | undefined;
   headers(reply: FastifyReply, a: Admission | undefined): void;
 }

@@ -35,7 +35,7 @@ const REWORDED: Record<string, (req: FastifyRequest, err: FastifyError) => strin
 };
 
 /** The refusal an error stands for, or undefined when it is a server fault. */
-export function refusalOf(err: unknown, req: FastifyRequest): HttpError | undefined {
+function refusalOf(err: unknown, req: FastifyRequest): HttpError | undefined {
   if (err instanceof HttpError) return err;
   if (err instanceof z.ZodError) return new HttpError(400, issuesLine(err), styleOf(req));
   const e = err as Partial<FastifyError> | undefined;

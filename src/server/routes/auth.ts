@@ -12,7 +12,7 @@ import type { ApiToken, User } from '../store/store.js';
 import { nameProblem, textProblem } from '../text.js';
 
 /** `exp` as the real service takes it: `5h`, `3d`, `30m` or seconds. */
-export function expirySeconds(exp: unknown, fallback: number): number {
+function expirySeconds(exp: unknown, fallback: number): number {
   if (exp === undefined || exp === '') return fallback;
   const m = /^(\d+)([smhd]?)$/.exec(String(exp));
   if (!m) throw badRequest('exp invalid: use e.g. 5h or 3d', 'web');

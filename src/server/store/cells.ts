@@ -21,7 +21,7 @@ export type ApiRow = Record<string, unknown>;
 /** Physical rows as arrays, with the column names of the statement that read them. */
 export interface PhysRows { columns: string[]; rows: unknown[][] }
 
-export interface ReadOptions {
+interface ReadOptions {
   /** Key the row by column names (`convert_keys=true`) or by column keys. */
   byName: boolean;
   /** Single-row read: omit `_ctime`/`_mtime` where the table defines ctime/mtime columns (SHAPE-5). */

@@ -33,7 +33,7 @@ function durationText(seconds: number): string {
 }
 
 /** A read value of a column of `from` as text, or null. */
-export function textOf(v: unknown, from: ColumnMeta): string | null {
+function textOf(v: unknown, from: ColumnMeta): string | null {
   if (isBlank(v)) return null;
   if (typeof v === 'string') {
     if (from.type === 'date') return /T00:00(:00)?([+-]|Z)/.test(v) && !String(from.data?.format ?? '').includes('HH') ? v.slice(0, 10) : v.slice(0, 16).replace('T', ' ');
@@ -50,7 +50,7 @@ export function textOf(v: unknown, from: ColumnMeta): string | null {
   return typeof o.country_region === 'string' ? o.country_region : JSON.stringify(v);
 }
 
-export function parseNumber(s: string): number | null {
+function parseNumber(s: string): number | null {
   const t = s.trim();
   const plain = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t) ? t : /^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t) ? t.replace(/,/g, '') : undefined;
   const n = plain === undefined ? NaN : Number(plain);

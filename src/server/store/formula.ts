@@ -16,7 +16,7 @@ const FUNCTIONS: Record<string, Fn> = {
   if: ([c, a, b]) => (c ? (a ?? null) : (b ?? null)),
 };
 
-export const FORMULA_ERROR = '#VALUE!';
+const FORMULA_ERROR = '#VALUE!';
 
 class Parser {
   private i = 0;

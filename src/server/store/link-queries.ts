@@ -30,7 +30,7 @@ const INTERNAL: Partial<Record<string, string>> = { ctime: '_ctime', mtime: '_mt
 export interface MatchingKey { table1_key: string; table2_key: string }
 
 /** The link named `linkId`, from the side of its `table_id` (table 1) to its other table (table 2). */
-export function linkById(base: Base, linkId: string): { col: ColumnMeta; t1: TableMeta; t2: TableMeta } {
+function linkById(base: Base, linkId: string): { col: ColumnMeta; t1: TableMeta; t2: TableMeta } {
   for (const t1 of base.meta.tables) {
     const col = t1.columns.find((c) => c.type === 'link' && c.data?.link_id === linkId && c.data.table_id === t1._id);
     const t2 = col && base.meta.tables.find((t) => t._id === linkData(col).other_table_id);

@@ -20,7 +20,7 @@ export function optionsOf(col: ColumnMeta): SelectOption[] {
   return data.options as SelectOption[];
 }
 
-export function newOptionId(taken: Iterable<string>): string {
+function newOptionId(taken: Iterable<string>): string {
   const used = new Set(taken);
   for (;;) {
     const id = String(randomInt(100000, 1000000));
@@ -29,7 +29,7 @@ export function newOptionId(taken: Iterable<string>): string {
 }
 
 /** A new option with an id and colours (the palette in turn when none is given). */
-export function newOption(existing: readonly SelectOption[], name: string, given: Record<string, unknown> = {}, withId = true): SelectOption {
+function newOption(existing: readonly SelectOption[], name: string, given: Record<string, unknown> = {}, withId = true): SelectOption {
   const color = typeof given.color === 'string' ? given.color : OPTION_COLORS[existing.length % OPTION_COLORS.length]!;
   const textColor = typeof given.textColor === 'string' ? given.textColor : TEXT_COLOR;
   const kept = typeof given.id === 'string' && given.id !== '' && !existing.some((o) => o.id === given.id) ? given.id : undefined;

@@ -3,13 +3,13 @@
  * is checked whole before anything is written and then written in one transaction, so a
  * refused batch writes nothing (SHAPE-7, SIZE-2..4).
  */
-import { COLUMNS, SIZE_LIMITS, type Behaviour } from '../../spec/index.js';
+import { COLUMNS, SIZE_LIMITS } from '../../spec/index.js';
 import { badRequest, notFound } from '../errors.js';
 import { fetchPhys, materialise, type ApiRow, type PhysRow, type ReadContext } from './cells.js';
 import { cachedStatement, qid, type Db } from './db.js';
 import type { CellChange, RowChange, RowEvents } from './events.js';
 import { dropLinksOfRows } from './links.js';
-import { findColumn, isoNow, newRowId, physColumn, type Base, type ColumnMeta, type TableMeta, type ViewMeta } from './model.js';
+import { isoNow, newRowId, physColumn, type Base, type ColumnMeta, type TableMeta, type ViewMeta } from './model.js';
 import { saveMeta, withMetaRollback } from './schema.js';
 import { hiddenKeys, viewOrder, viewWhere } from './view-query.js';
 import { encodeValue, looseStored, type Stored } from './values.js';
@@ -21,7 +21,7 @@ export interface RowsContext extends ReadContext {
 
 const INTERNAL: Record<string, string> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
 
-export interface ListQuery { start: number; limit: number; view?: ViewMeta; orderBy?: ColumnMeta; descending?: boolean; byName: boolean }
+interface ListQuery { start: number; limit: number; view?: ViewMeta; orderBy?: ColumnMeta; descending?: boolean; byName: boolean }
 
 export function listRows(ctx: RowsContext, base: Base, table: TableMeta, q: ListQuery): ApiRow[] {
   const where = viewWhere(table, q.view);
@@ -226,6 +226,3 @@ export function deleteRows(ctx: RowsContext, base: Base, table: TableMeta, idsIn
   if (doomed.length) ctx.events.emit(doomed.map((r) => change(base, table, r._id, 'delete_row', actor, rowName(table, r), [])));
   return { success: true, deleted_rows: deleted };
 }
-
-export { findColumn };
-export type { Behaviour };

@@ -18,7 +18,7 @@ export interface SeedCredentials {
 }
 
 const password = () => randomBytes(12).toString('base64url');
-export const BASE_NAMES = ['Conformance A', 'Conformance B'] as const;
+const BASE_NAMES = ['Conformance A', 'Conformance B'] as const;
 
 export function seed(store: Store): SeedCredentials {
   const saved = store.setting('seed');

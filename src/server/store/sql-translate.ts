@@ -15,10 +15,10 @@ const KEYWORDS = new Set(('select from where and or not in is null like glob bet
 const FORBIDDEN = new Set(['join', 'union', 'intersect', 'except', 'pragma', 'attach', 'detach', 'create', 'drop', 'alter', 'replace', 'vacuum', 'with', 'returning', 'window', 'over', 'natural', 'using']);
 /** Clauses that may follow the table of a SELECT (after an optional alias). */
 const SELECT_TAIL = new Set(['where', 'group', 'order', 'limit', 'having']);
-export const INTERNALS = new Set(['_id', '_ctime', '_mtime', '_creator', '_last_modifier', '_archived', '_locked', '_locked_by']);
-export const INTERNAL_OF_TYPE: Partial<Record<string, string>> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
+const INTERNALS = new Set(['_id', '_ctime', '_mtime', '_creator', '_last_modifier', '_archived', '_locked', '_locked_by']);
+const INTERNAL_OF_TYPE: Partial<Record<string, string>> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
 /** Column types computed at read time: no physical column. */
-export const COMPUTED = new Set(['link', 'link-formula', 'formula']);
+const COMPUTED = new Set(['link', 'link-formula', 'formula']);
 
 export type StatementKind = 'select' | 'insert' | 'update' | 'delete';
 
@@ -49,7 +49,7 @@ function findTable(base: Base, name: string): TableMeta | undefined {
   return base.meta.tables.find((t) => t.name === name) ?? base.meta.tables.find((t) => t.name.toLowerCase() === name.toLowerCase());
 }
 
-export function findSqlColumn(table: TableMeta, name: string): ColumnMeta | undefined {
+function findSqlColumn(table: TableMeta, name: string): ColumnMeta | undefined {
   return table.columns.find((c) => c.name === name) ?? table.columns.find((c) => c.key === name) ?? table.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
 }
 

@@ -20,7 +20,7 @@ import { anyStore } from './big-data/store.js';
 
 export { translate };
 
-export interface SqlResult {
+interface SqlResult {
   metadata: SqlColumn[];
   results: ApiRow[];
   success: true;

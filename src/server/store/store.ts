@@ -17,7 +17,7 @@ export interface ApiToken { token: string; base_uuid: string; app_name: string; 
 export interface BaseToken { token: string; base_uuid: string; permission: 'r' | 'rw'; app_name: string | null; username: string | null; expires_at: number }
 
 export const newToken = () => randomBytes(20).toString('hex');
-export const newUserId = () => `${randomBytes(16).toString('hex')}@auth.local`;
+const newUserId = () => `${randomBytes(16).toString('hex')}@auth.local`;
 
 export function hashPassword(password: string): string {
   const salt = randomBytes(16);

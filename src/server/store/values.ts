@@ -8,7 +8,7 @@ import type { ColumnMeta } from './model.js';
 import { ensureOptions } from './options.js';
 
 export type Stored = string | number | null;
-export type Encoded = { ok: true; stored: Stored; schemaChanged?: boolean } | { ok: false; message: string };
+type Encoded = { ok: true; stored: Stored; schemaChanged?: boolean } | { ok: false; message: string };
 
 const JSON_TYPES = new Set(['multiple-select', 'collaborator', 'image', 'file', 'geolocation']);
 /** Each named option must exist; unknown ones are created where the release does (SHAPE-4). */

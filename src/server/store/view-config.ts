@@ -15,7 +15,7 @@ const SCALAR = new Set([
 ]);
 /** Predicates over a set of options (single and multiple select): the term is a list. */
 const LIST = new Set(['is_any_of', 'is_none_of', 'has_any_of', 'has_all_of', 'has_none_of', 'is_exactly']);
-export const DATE_MODIFIERS = new Set([
+const DATE_MODIFIERS = new Set([
   'today', 'tomorrow', 'yesterday', 'one_week_ago', 'one_week_from_now', 'one_month_ago', 'one_month_from_now',
   'number_of_days_ago', 'number_of_days_from_now', 'exact_date',
 ]);

@@ -9,10 +9,10 @@ import { qid } from './db.js';
 import { physColumn, type ColumnMeta, type TableMeta, type ViewFilter, type ViewMeta, type ViewSort } from './model.js';
 import { queryable } from './view-config.js';
 
-export interface SqlPart { sql: string; params: unknown[] }
+interface SqlPart { sql: string; params: unknown[] }
 
 const INTERNAL: Record<string, string> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
-export const columnRef = (col: ColumnMeta) => INTERNAL[col.type] ?? qid(physColumn(col.key));
+const columnRef = (col: ColumnMeta) => INTERNAL[col.type] ?? qid(physColumn(col.key));
 
 /** The OpenAPI's spellings of one predicate, as one. */
 const ALIASES: Record<string, string> = { equal: 'is', not_equal: 'is_not', 'is empty': 'is_empty', 'is not empty': 'is_not_empty' };

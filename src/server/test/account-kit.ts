@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from '../index.js';
 import type { ServerOptionsInput } from '../options.js';
 import { call, type CallOptions, type Res } from './kit.js';
 
-export interface Upload { name: string; data: Uint8Array | string; type?: string }
+interface Upload { name: string; data: Uint8Array | string; type?: string }
 
 /** A multipart/form-data call (fields and files), answered as a value like `call`. */
 export async function multipart(url: string, method: string, path: string, token: string | undefined, fields: Record<string, string>, files: Record<string, Upload> = {}): Promise<Res> {

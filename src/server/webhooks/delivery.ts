@@ -18,7 +18,7 @@ import { hexUuid, recordDelivery, validWebhooks } from '../store/account/webhook
 import type { ColumnMeta } from '../store/model.js';
 import { decodeValue } from '../store/values.js';
 
-export interface DeliveryOptions {
+interface DeliveryOptions {
   db: Db;
   now: () => number;
   faults: ReadonlySet<string>;
@@ -34,7 +34,7 @@ interface Job { hook: Hook; change: RowChange; attempt: number }
 /** Beyond this many queued deliveries the oldest are dropped (a receiver far slower than the writes). */
 const MAX_QUEUE = 200_000;
 
-export function payload(c: RowChange) {
+function payload(c: RowChange) {
   return {
     event: 'update',
     data: {
@@ -48,7 +48,7 @@ export function payload(c: RowChange) {
   };
 }
 
-export const signature = (secret: string, body: string | Buffer) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+const signature = (secret: string, body: string | Buffer) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 export class WebhookDelivery implements RowEvents {
   readonly stats = { queued: 0, delivered: 0, failed: 0, retried: 0, dropped: 0 };

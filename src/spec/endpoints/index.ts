@@ -17,7 +17,7 @@ import { LEGACY } from './legacy.js';
 import { PUBLIC } from './public.js';
 import type { Endpoint } from './types.js';
 
-export type { Basis, Credential, Endpoint, EndpointFamily, Method, OpenApiRef, Param, ParamLocation, ParamType } from './types.js';
+export type { Credential, Endpoint, Method, Param } from './types.js';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...PUBLIC, ...AUTH, ...GATEWAY_ROWS, ...GATEWAY_STRUCTURE, ...GATEWAY_OTHER, ...ACCOUNT, ...ADMIN, ...FILES, ...LEGACY,
@@ -50,9 +50,4 @@ export function offeredAt(ep: Endpoint, version: string): boolean {
   if (ep.since && compareVersions(version, ep.since) < 0) return false;
   if (ep.removed && compareVersions(version, ep.removed) >= 0) return false;
   return true;
-}
-
-/** The row documented as `operationId` of OpenAPI file `file`, if the table has one. */
-export function endpointOfOperation(file: string, operationId: string): Endpoint | undefined {
-  return ENDPOINTS.find((e) => e.openapi?.file === file && e.openapi.operationId === operationId);
 }

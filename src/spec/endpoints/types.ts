@@ -61,7 +61,7 @@ export interface Endpoint {
   readonly openapi?: OpenApiRef;
 }
 
-export type Row = Omit<Endpoint, 'family' | 'rate' | 'basis'> & Partial<Pick<Endpoint, 'rate' | 'basis'>>;
+type Row = Omit<Endpoint, 'family' | 'rate' | 'basis'> & Partial<Pick<Endpoint, 'rate' | 'basis'>>;
 
 /** Rows of one family with its default rate class and basis (a row may override both). */
 export const family = (fam: EndpointFamily, rate: Endpoint['rate'], basis: Basis, rows: Row[]): Endpoint[] =>

@@ -11,7 +11,7 @@ import { AUTH_RESPONSES } from './auth.js';
 import { FILES_RESPONSES } from './files.js';
 import { GATEWAY_RESPONSES } from './gateway.js';
 
-export type EndpointId = Endpoint['id'];
+type EndpointId = Endpoint['id'];
 
 export const RESPONSES: Partial<Record<EndpointId, z.ZodType>> = {
   ...AUTH_RESPONSES, ...GATEWAY_RESPONSES, ...FILES_RESPONSES, ...ACCOUNT_RESPONSES,

@@ -18,7 +18,7 @@ export const userOf = (req: FastifyRequest): User => {
   return req.principal.user;
 };
 
-export interface Form { fields: Record<string, unknown>; files: Record<string, UploadedFile> }
+interface Form { fields: Record<string, unknown>; files: Record<string, UploadedFile> }
 
 /** The body's fields whatever its encoding (JSON, form, multipart); files apart. */
 export function formOf(req: FastifyRequest): Form {

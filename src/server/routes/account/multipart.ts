@@ -16,7 +16,7 @@ import { HttpError } from '../../errors.js';
 import { styleOf } from '../../pipeline/refusals.js';
 
 /** Uploads: team logos, CSV/Excel files, custom-folder files. */
-export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 /** Bytes of one plain field; busboy would cut a longer one short without a word. */
 const MAX_FIELD_BYTES = 1024 * 1024;
 

@@ -11,7 +11,7 @@ import { archiveView, archiveWhere } from '../../store/big-data/archive.js';
 import { isStatementError, sqlErrorMessage, translate } from '../../store/sql.js';
 import { baseOf, bodyOf, tableOf } from './common.js';
 
-export function archiveHandler(ctx: ServerContext): Handler {
+function archiveHandler(ctx: ServerContext): Handler {
   return (req) => {
     const base = baseOf(ctx, req);
     const b = bodyOf(req);

@@ -1,5 +1,5 @@
 /** `rows/` and `rows/{row_id}/` (§4.1, api-shapes §2.1). */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { endpoint, SIZE_LIMITS } from '../../../spec/index.js';
 import { cached, type ServerContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
@@ -92,5 +92,3 @@ export function registerRows(app: FastifyInstance, ctx: ServerContext): void {
   route(app, ctx, endpoint('updateRows'), h.update);
   route(app, ctx, endpoint('deleteRows'), h.remove);
 }
-
-export type { FastifyRequest };

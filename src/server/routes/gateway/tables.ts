@@ -10,9 +10,9 @@ import { viewJson } from '../../store/views.js';
 import { actor, baseOf, bodyOf, tableOf } from './common.js';
 
 /** A table as metadata and the table operations answer it: its columns and views, not its physical name. */
-export const tableJson = ({ phys: _phys, views, ...t }: TableMeta) => ({ ...t, views: views.map(viewJson) });
+const tableJson = ({ phys: _phys, views, ...t }: TableMeta) => ({ ...t, views: views.map(viewJson) });
 
-export function metadataOf(base: Base) {
+function metadataOf(base: Base) {
   return { metadata: { tables: base.meta.tables.map(tableJson), version: base.version, format_version: base.meta.format_version, settings: {} } };
 }
 

@@ -11,7 +11,7 @@ export interface App {
   id: number; token: string; dtable_uuid: string; app_name: string; app_type: string; app_config: string;
   creator: string; created_at: string; visit_times: number; can_anonymous_access: number; inactive: number;
 }
-export interface AppRole { id: number; app_id: number; name: string; permission: string }
+interface AppRole { id: number; app_id: number; name: string; permission: string }
 
 export const appByToken = (db: Db, token: string): App | undefined => prep(db, 'SELECT * FROM apps WHERE token = ?').get(token) as App | undefined;
 export const rolesOf = (db: Db, appId: number): AppRole[] => prep(db, 'SELECT * FROM app_roles WHERE app_id = ? ORDER BY id').all(appId) as AppRole[];

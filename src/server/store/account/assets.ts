@@ -7,8 +7,8 @@ import type { Db } from '../db.js';
 import { isoNow } from '../model.js';
 import { prep } from './prepared.js';
 
-export interface Asset { base_uuid: string; path: string; uuid: string; data: Buffer; mtime: string }
-export interface Dirent { is_file: boolean; obj_name: string; file_size: number; last_update: string; uuid?: string }
+interface Asset { base_uuid: string; path: string; uuid: string; data: Buffer; mtime: string }
+interface Dirent { is_file: boolean; obj_name: string; file_size: number; last_update: string; uuid?: string }
 
 /** `a/b/c.txt` from a client's path; undefined for paths escaping the root or with empty segments. */
 export function cleanPath(raw: string): string | undefined {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db.js';
 import { prep } from './prepared.js';
 
-export const LINK_MS = 3600_000;
+const LINK_MS = 3600_000;
 
 export type LinkKind = 'upload' | 'download';
 /** `path`: the folder an upload link may write into ('' = every folder), or the file a download link serves. */

@@ -11,7 +11,7 @@ import { prep } from './prepared.js';
 export const OPERATION_GROUPS = ['user', 'group', 'base'] as const;
 export type OperationGroup = (typeof OPERATION_GROUPS)[number];
 
-export interface Operation {
+interface Operation {
   orgId: number;
   actor: Pick<User, 'id' | 'name'>;
   operation: string;
@@ -25,7 +25,7 @@ export function recordOperation(db: Db, op: Operation): void {
     .run(op.orgId, op.actor.id, op.actor.name, op.operation, op.group, JSON.stringify(op.detail), op.at);
 }
 
-export interface LogQuery { start?: number; end?: number; page: number; perPage: number }
+interface LogQuery { start?: number; end?: number; page: number; perPage: number }
 
 function where(q: LogQuery, extra: [string, unknown][]): { sql: string; params: unknown[] } {
   const parts: [string, unknown][] = [...extra];

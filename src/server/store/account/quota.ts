@@ -18,7 +18,7 @@ import type { Db } from '../db.js';
 import { memberCount, orgById, orgOfBase, planOf } from './orgs.js';
 import { prep } from './prepared.js';
 
-export interface QuotaDeps {
+interface QuotaDeps {
   db: Db;
   now: () => number;
   edition: Edition;
@@ -26,10 +26,10 @@ export interface QuotaDeps {
   faults: ReadonlySet<string>;
 }
 
-export interface QuotaUsage { count: number; limit: number | null }
+interface QuotaUsage { count: number; limit: number | null }
 
 const FLUSH_MS = 1000;
-export const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
+const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 
 export class QuotaService {
   private readonly counters = new Map<number, { month: string; count: number; dirty: boolean }>();

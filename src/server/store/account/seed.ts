@@ -17,7 +17,7 @@ export const SEED_ASSET_PATH = 'images/2024-01/seed.png';
 
 const at = (iso: string) => Date.parse(iso);
 
-export function seedAccount(store: Store, creds: SeedCredentials): void {
+function seedAccount(store: Store, creds: SeedCredentials): void {
   const db = store.db;
   ensureAccountSchema(db);
   const now = Date.now();

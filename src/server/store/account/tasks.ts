@@ -6,7 +6,7 @@
 import type { Db } from '../db.js';
 import { prep } from './prepared.js';
 
-export interface Task {
+interface Task {
   id: string; kind: string; base_uuid: string; user_id: string; params: string;
   status: 'running' | 'success' | 'failed'; error: string | null; result: Buffer | null; created_at: number; finished_at: number | null;
 }

@@ -6,13 +6,13 @@
 import type { Db } from '../db.js';
 import { prep } from './prepared.js';
 
-export interface Webhook {
+interface Webhook {
   id: number; dtable_uuid: string; url: string; secret: string | null; creator: string;
   created_at: string; is_valid: number; failures: string;
 }
 
-export const MAX_FAILURES = 5;
-export const FAILURE_WINDOW_MS = 24 * 3600 * 1000;
+const MAX_FAILURES = 5;
+const FAILURE_WINDOW_MS = 24 * 3600 * 1000;
 
 /** Base uuids go out as 32 hex digits without dashes, as the real service writes them. */
 export const hexUuid = (uuid: string) => uuid.replace(/-/g, '');

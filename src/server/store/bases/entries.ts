@@ -7,7 +7,7 @@ import { prep } from '../account/prepared.js';
 import type { Db } from '../db.js';
 import type { User } from '../store.js';
 
-export interface BaseEntry {
+interface BaseEntry {
   id: number; workspace_id: number; uuid: string; name: string; creator: string; modifier: string;
   created_at: string; updated_at: string; color: string | null; text_color: string | null; icon: string | null; starred: boolean;
 }
@@ -24,7 +24,7 @@ export function baseEntry(db: Db, uuid: string): BaseEntry | undefined {
   return r && entry(r);
 }
 
-export function workspaceEntries(db: Db, workspaceId: number): BaseEntry[] {
+function workspaceEntries(db: Db, workspaceId: number): BaseEntry[] {
   return (prep(db, `${ENTRY_SQL} WHERE b.workspace_id = ? ORDER BY b.name`).all(workspaceId) as Raw[]).map(entry);
 }
 

@@ -10,7 +10,7 @@ import type { Base, BaseMeta } from '../model.js';
 import { saveMeta } from '../schema.js';
 import type { Store } from '../store.js';
 
-export interface BaseStyle { icon: string | null; color: string | null; text_color: string | null }
+interface BaseStyle { icon: string | null; color: string | null; text_color: string | null }
 
 /** Run `make` in a transaction; a base it registered in memory is forgotten again if the transaction fails. */
 function made(store: Store, make: (track: (b: Base) => Base) => Base): Base {
@@ -27,7 +27,7 @@ function saveStyle(db: Db, uuid: string, style: BaseStyle): void {
   db.prepare('INSERT INTO base_styles (base_uuid, icon, color, text_color) VALUES (?, ?, ?, ?)').run(uuid, style.icon, style.color, style.text_color);
 }
 
-export function styleOf(db: Db, uuid: string): BaseStyle {
+function styleOf(db: Db, uuid: string): BaseStyle {
   return (db.prepare('SELECT icon, color, text_color FROM base_styles WHERE base_uuid = ?').get(uuid) as BaseStyle | undefined) ?? { icon: null, color: null, text_color: null };
 }
 

@@ -10,12 +10,12 @@ import { physColumn, type Base, type TableMeta } from '../model.js';
 import type { PhysRow } from '../cells.js';
 import { ensureBigStore, rowsIn } from './store.js';
 
-export type BigOpType = 'add_row' | 'delete_row';
+type BigOpType = 'add_row' | 'delete_row';
 
 interface OpRow { id: number; base_uuid: string; table_id: string; row_id: string; op_type: BigOpType; author: string; op_time: number; operation: string; restored: number }
 
 /** A physical row as the log keeps it: row internals as they are, cells under their column keys. */
-export function loggedRow(table: TableMeta, phys: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function loggedRow(table: TableMeta, phys: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of ['_id', '_ctime', '_mtime', '_creator', '_last_modifier']) out[k] = phys[k] ?? null;
   for (const c of table.columns) if (physColumn(c.key) in phys) out[c.key] = phys[physColumn(c.key)] ?? null;

@@ -63,7 +63,7 @@ function unpack(baseUuid: string, text: string): RowChange[] {
   }));
 }
 
-export class ActivityLog implements RowEvents {
+class ActivityLog implements RowEvents {
   constructor(private readonly db: Db) {}
 
   wants(): boolean {

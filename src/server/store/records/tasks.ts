@@ -8,7 +8,7 @@ import { notFound } from '../../errors.js';
 import { cachedStatement, type Db } from '../db.js';
 import type { Base } from '../model.js';
 
-export type TaskStatus = 'success' | 'failed' | 'running';
+type TaskStatus = 'success' | 'failed' | 'running';
 
 export function recordTask(db: Db, base: Base, kind: string, status: TaskStatus, detail: Record<string, unknown>, at: number): string {
   const id = randomUUID();
