@@ -10,7 +10,7 @@ const PROTOTYPE_KEY = /^(?:__proto__|constructor|prototype)(?:\[|$)|\[(?:__proto
 const RAW_CONTROL = /[\u0000-\u001f\u007f]/;
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 
-export type FormResult = { ok: true; fields: Record<string, string | string[]> } | { ok: false; why: string };
+type FormResult = { ok: true; fields: Record<string, string | string[]> } | { ok: false; why: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -6,7 +6,7 @@ import { nameProblem } from '../../../text.js';
 
 export const query = (req: FastifyRequest) => req.query as Record<string, string | undefined>;
 
-export function requiredQuery(req: FastifyRequest, name: string, style: ErrorStyle = 'gateway'): string {
+function requiredQuery(req: FastifyRequest, name: string, style: ErrorStyle = 'gateway'): string {
   const v = query(req)[name];
   if (typeof v !== 'string' || v === '') throw badRequest(`${name} is required`, style);
   return v;
