@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chartSource } from '../report/html.js';
+import { chartPrelude } from '../report/html.js';
 import { MIN_DELTA_MS, type Comparison, type Figure } from './compare.js';
 
 const esc = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
@@ -58,12 +58,7 @@ After: <code>${esc(c.after.file)}</code> (${esc(c.after.startedAt)}, ${esc(c.aft
 <div class="chart"><canvas id="p95" aria-label="p95 before and after"></canvas></div>
 <table><tr><th>figure</th><th>where</th><th>before</th><th>after</th><th>change</th><th>verdict</th></tr>${rows}</table>
 <p>Latency is compared per endpoint at each offered rate both runs had; capacity and p95 are judged in % of the before value (a p95 must also move by ${MIN_DELTA_MS} ms or more), the error share in percentage points.</p>
-<script>${chartSource()}</script>
-<script id="data" type="application/json">${data}</script>
-<script>
-(function(){
-  var d = JSON.parse(document.getElementById('data').textContent);
-  var colors = ['#1f77b4','#d62728','#2ca02c','#ff7f0e','#9467bd','#8c564b','#e377c2','#17becf'];
+${chartPrelude(data)}
   var sets = d.sets.map(function(s){ var c = colors[s.color % colors.length]; return {label: s.label, data: s.data, borderColor: c, backgroundColor: c + (s.dashed ? '55' : 'bb'), borderDash: s.dashed ? [6, 4] : [], pointRadius: 2, borderWidth: 2, spanGaps: true}; });
   new Chart(document.getElementById(d.id), {type: d.kind, data: {labels: d.labels, datasets: sets},
     options: {animation: false, responsive: true, maintainAspectRatio: false, plugins: {title: {display: true, text: d.title}},

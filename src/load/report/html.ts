@@ -13,7 +13,19 @@ import type { Results } from './schema.js';
 
 const require = createRequire(import.meta.url);
 let chartJs: string | undefined;
-export const chartSource = () => (chartJs ??= readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8').replace(/<\/script/gi, '<\\/script'));
+const chartSource = () => (chartJs ??= readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8').replace(/<\/script/gi, '<\\/script'));
+
+/**
+ * The start of a report page's chart code: Chart.js inline (the page fetches nothing), the
+ * page's data as JSON, and an open function with `d` (that data) and `colors`; the caller
+ * writes the charts and closes it with `})();</script>`.
+ */
+export const chartPrelude = (data: string): string => `<script>${chartSource()}</script>
+<script id="data" type="application/json">${data}</script>
+<script>
+(function(){
+  var d = JSON.parse(document.getElementById('data').textContent);
+  var colors = ['#1f77b4','#d62728','#2ca02c','#ff7f0e','#9467bd','#8c564b','#e377c2','#17becf'];`;
 
 const esc = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
 
@@ -52,12 +64,7 @@ ${cd.empty.map((e) => `<p class="empty" id="${e.id}">${esc(e.title)}: ${esc(e.wh
 <h2>Thresholds</h2><table><tr><th></th><th>clause</th><th>metric</th><th>threshold</th><th>measured</th></tr>${rows}</table>
 <h2>Checks</h2><table><tr><th>group</th><th>check</th><th>passes</th><th>fails</th></tr>${checks}</table>
 ${r.errors.length ? `<h2>Errors</h2><pre>${esc(r.errors.slice(0, 20).join('\n'))}</pre>` : ''}
-<script>${chartSource()}</script>
-<script id="data" type="application/json">${data}</script>
-<script>
-(function(){
-  var d = JSON.parse(document.getElementById('data').textContent);
-  var colors = ['#1f77b4','#d62728','#2ca02c','#ff7f0e','#9467bd','#8c564b','#e377c2','#17becf'];
+${chartPrelude(data)}
   function ds(label, values, i, extra){ var o = {label: label, data: values, borderColor: colors[i % colors.length], backgroundColor: colors[i % colors.length] + '55', pointRadius: 0, borderWidth: 2, spanGaps: true}; for (var k in (extra||{})) o[k] = extra[k]; return o; }
   function chart(id, type, sets, y){
     return new Chart(document.getElementById(id), {type: type, data: {labels: d.labels, datasets: sets},
