@@ -25,7 +25,7 @@ const SELF_HOSTED = { edition: 'self-hosted' } as const;
 
 export const MUTANTS: readonly Mutant[] = [
   // Routes
-  m('ROUTE-1', 'delete-missing-404', ['delete-missing-404'], 'Delete Rows answers 404 when no row matched ("nothing to delete"), as if the operation did not exist.'),
+  m('ROUTE-1', 'delete-missing-404', ['delete-missing-404'], 'Delete Rows answers the generic 404 (the unknown-route answer) when no row matched: to a client the operation does not exist. A 404 in its own words would be the answer of an existing route.'),
   // AUTH-4 and RATE-1 leave a route that answers 404 even with credentials to ROUTE-1/2: one verdict per deviation.
   // ROUTE-8 holds every documented operation to exist, this one among them.
   m('ROUTE-2', 'plugins-count-missing', ['drop:pluginsInstallCount'], 'List Plugin Installations not implemented: the route answers 404.', { alsoFails: ['ROUTE-8'] }),

@@ -69,6 +69,13 @@ export const COLUMNS: Readonly<Record<ColumnType, ColumnSpec>> = {
   image: spec({ type: 'image', writable: 'rows', read: z.array(z.string()), write: z.array(z.string()), sample: ['https://example.com/images/x.png'], wrong: { url: 'x.png' } }),
 };
 
+/**
+ * The row fields every row carries (api-shapes: `_id`, times, authors, the row flags), and the
+ * one a column of a time or author type reads: a `ctime` column shows `_ctime`, and so on.
+ */
+export const INTERNAL_FIELDS = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', '_archived', '_locked', '_locked_by'] as const;
+export const INTERNAL_FIELD_OF_TYPE: Readonly<Partial<Record<string, string>>> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
+
 export function isColumnType(t: string): t is ColumnType {
   return (COLUMN_TYPES as readonly string[]).includes(t);
 }

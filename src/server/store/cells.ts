@@ -6,7 +6,7 @@
  * Physical rows are fetched as arrays (`PhysRows`): better-sqlite3 then builds no object
  * per row, and each API row is built once, in column order, from a per-call plan.
  */
-import type { Behaviour } from '../../spec/index.js';
+import { INTERNAL_FIELD_OF_TYPE, type Behaviour } from '../../spec/index.js';
 import { anyStore } from './big-data/store.js';
 import { cachedStatement, type Db } from './db.js';
 import { evaluateFormula } from './formula.js';
@@ -34,7 +34,6 @@ export interface ReadContext {
   faults: ReadonlySet<string>;
 }
 
-const INTERNAL_OF_TYPE: Partial<Record<string, string>> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
 
 /** Run a SELECT of whole physical rows, as arrays. */
 export function fetchPhys(db: Db, sql: string, params: readonly unknown[]): PhysRows {
@@ -77,7 +76,7 @@ function displayOf(l: Linked, rowId: string, key?: string): unknown {
   if (!l.other || !row) return null;
   const col = l.other.columns.find((c) => c.key === key) ?? l.other.columns[0];
   if (!col) return null;
-  const i = l.at.get(INTERNAL_OF_TYPE[col.type] ?? physColumn(col.key));
+  const i = l.at.get(INTERNAL_FIELD_OF_TYPE[col.type] ?? physColumn(col.key));
   return i === undefined ? null : decoderOf(col)(row[i]);
 }
 
@@ -86,7 +85,7 @@ interface Cell { col: ColumnMeta; out: string; kind: Kind; at: number; decode: (
 
 function planOf(table: TableMeta, at: Map<string, number>, byName: boolean): Cell[] {
   return table.columns.map((col) => {
-    const internal = INTERNAL_OF_TYPE[col.type];
+    const internal = INTERNAL_FIELD_OF_TYPE[col.type];
     const kind: Kind = internal ? 'internal' : col.type === 'link' ? 'link' : col.type === 'formula' || col.type === 'link-formula' ? 'computed' : 'stored';
     return { col, out: byName ? col.name : col.key, kind, at: at.get(internal ?? physColumn(col.key)) ?? -1, decode: decoderOf(col) };
   });

@@ -3,6 +3,7 @@
  * link creation order, BASE-5) and auto-links (link the rows of the two tables whose
  * matching columns hold equal values).
  */
+import { INTERNAL_FIELD_OF_TYPE } from '../../spec/index.js';
 import { badRequest } from '../errors.js';
 import { anyStore } from './big-data/store.js';
 import { linkDisplayValues, type ReadContext } from './cells.js';
@@ -25,7 +26,6 @@ export function queryLinks(ctx: ReadContext, base: Base, table: TableMeta, col: 
 
 /** Column types auto-links cannot match on (computed, or no value of their own). */
 const UNMATCHABLE = new Set(['link', 'link-formula', 'formula', 'button']);
-const INTERNAL: Partial<Record<string, string>> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
 
 export interface MatchingKey { table1_key: string; table2_key: string }
 
@@ -51,7 +51,7 @@ export function autoLink(ctx: ReadContext, base: Base, linkId: string, keys: rea
   const { t1, t2 } = linkById(base, linkId);
   const pairs = keys.map((k) => [matchColumn(t1, k.table1_key, 'table1_key'), matchColumn(t2, k.table2_key, 'table2_key')] as const);
   for (const [a, b] of pairs) if ((a.type === 'single-select') !== (b.type === 'single-select')) throw badRequest(`a single-select column cannot be matched with a ${a.type === 'single-select' ? b.type : a.type} column`);
-  const read = (t: TableMeta, cols: ColumnMeta[]) => ctx.db.prepare(`SELECT _id, ${cols.map((c) => INTERNAL[c.type] ?? qid(physColumn(c.key))).join(', ')} FROM ${anyStore(ctx.db, t)}`).raw().all() as unknown[][];
+  const read = (t: TableMeta, cols: ColumnMeta[]) => ctx.db.prepare(`SELECT _id, ${cols.map((c) => INTERNAL_FIELD_OF_TYPE[c.type] ?? qid(physColumn(c.key))).join(', ')} FROM ${anyStore(ctx.db, t)}`).raw().all() as unknown[][];
   const keyOf = (r: unknown[]) => (r.slice(1).some((v) => v === null || v === '') ? undefined : JSON.stringify(r.slice(1).map(String)));
   const byValue = new Map<string, string[]>();
   for (const r of read(t2, pairs.map(([, b]) => b))) {

@@ -3,7 +3,7 @@
  * is checked whole before anything is written and then written in one transaction, so a
  * refused batch writes nothing (SHAPE-7, SIZE-2..4).
  */
-import { COLUMNS, SIZE_LIMITS } from '../../spec/index.js';
+import { COLUMNS, INTERNAL_FIELD_OF_TYPE, SIZE_LIMITS } from '../../spec/index.js';
 import { badRequest, notFound } from '../errors.js';
 import { fetchPhys, materialise, type ApiRow, type PhysRow, type ReadContext } from './cells.js';
 import { cachedStatement, qid, type Db } from './db.js';
@@ -19,7 +19,6 @@ export interface RowsContext extends ReadContext {
   events: RowEvents;
 }
 
-const INTERNAL: Record<string, string> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
 
 interface ListQuery { start: number; limit: number; view?: ViewMeta; orderBy?: ColumnMeta; descending?: boolean; byName: boolean }
 
@@ -27,7 +26,7 @@ export function listRows(ctx: RowsContext, base: Base, table: TableMeta, q: List
   const where = viewWhere(table, q.view);
   // Mutant (BASE-1): the row list keeps the table's order whatever the view's sorts say.
   const sorted = ctx.faults.has('view-sorts-ignored') ? { sql: '', params: [] } : viewOrder(table, q.view);
-  const order = q.orderBy ? `${INTERNAL[q.orderBy.type] ?? qid(physColumn(q.orderBy.key))} ${q.descending ? 'DESC' : 'ASC'}, rowid` : sorted.sql ? `${sorted.sql}, rowid` : 'rowid';
+  const order = q.orderBy ? `${INTERNAL_FIELD_OF_TYPE[q.orderBy.type] ?? qid(physColumn(q.orderBy.key))} ${q.descending ? 'DESC' : 'ASC'}, rowid` : sorted.sql ? `${sorted.sql}, rowid` : 'rowid';
   const params = [...where.params, ...(q.orderBy ? [] : sorted.params), q.limit, q.start];
   const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, params);
   const rows = materialise(ctx, base, table, phys, { byName: q.byName });
@@ -221,7 +220,7 @@ export function deleteRows(ctx: RowsContext, base: Base, table: TableMeta, idsIn
     deleted = ctx.db.prepare(`DELETE FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`).run(list).changes;
     dropLinksOfRows(ctx.db, base, ids as string[]);
   })();
-  if (deleted === 0 && ctx.faults.has('delete-missing-404')) throw notFound('rows not found'); // mutant: "nothing to delete" as 404
+  if (deleted === 0 && ctx.faults.has('delete-missing-404')) throw notFound('Not found.'); // mutant: "nothing to delete" as the generic 404
   touch(ctx, base);
   if (doomed.length) ctx.events.emit(doomed.map((r) => change(base, table, r._id, 'delete_row', actor, rowName(table, r), [])));
   return { success: true, deleted_rows: deleted };

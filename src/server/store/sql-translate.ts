@@ -5,6 +5,7 @@
  * subqueries) is refused here, because the physical database also holds accounts and
  * tokens. Values are never spliced; `?` parameters pass through to be bound by SQLite.
  */
+import { INTERNAL_FIELD_OF_TYPE, INTERNAL_FIELDS } from '../../spec/index.js';
 import { badRequest } from '../errors.js';
 import { qid } from './db.js';
 import { physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
@@ -15,8 +16,7 @@ const KEYWORDS = new Set(('select from where and or not in is null like glob bet
 const FORBIDDEN = new Set(['join', 'union', 'intersect', 'except', 'pragma', 'attach', 'detach', 'create', 'drop', 'alter', 'replace', 'vacuum', 'with', 'returning', 'window', 'over', 'natural', 'using']);
 /** Clauses that may follow the table of a SELECT (after an optional alias). */
 const SELECT_TAIL = new Set(['where', 'group', 'order', 'limit', 'having']);
-const INTERNALS = new Set(['_id', '_ctime', '_mtime', '_creator', '_last_modifier', '_archived', '_locked', '_locked_by']);
-const INTERNAL_OF_TYPE: Partial<Record<string, string>> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
+const INTERNALS = new Set<string>(INTERNAL_FIELDS);
 /** Column types computed at read time: no physical column. */
 const COMPUTED = new Set(['link', 'link-formula', 'formula']);
 
@@ -175,7 +175,7 @@ export function translate(base: Base, sqlIn: string): Translated {
     }
     const col = findSqlColumn(table, name);
     if (!col) { out.push(qid(name)); continue; } // SQLite answers "no such column" (or it is a result alias)
-    const internal = INTERNAL_OF_TYPE[col.type];
+    const internal = INTERNAL_FIELD_OF_TYPE[col.type];
     const computed = COMPUTED.has(col.type);
     if ((internal || computed) && isWriteTarget(t)) throw badRequest(`column ${col.name} (${col.type}) cannot be changed`);
     if (inSelectList(t) && (internal || computed)) {

@@ -5,14 +5,14 @@
  * or sort whose column can no longer be queried (deleted, or changed to a computed type) is
  * skipped too.
  */
+import { INTERNAL_FIELD_OF_TYPE } from '../../spec/index.js';
 import { qid } from './db.js';
 import { physColumn, type ColumnMeta, type TableMeta, type ViewFilter, type ViewMeta, type ViewSort } from './model.js';
 import { queryable } from './view-config.js';
 
 interface SqlPart { sql: string; params: unknown[] }
 
-const INTERNAL: Record<string, string> = { ctime: '_ctime', mtime: '_mtime', creator: '_creator', 'last-modifier': '_last_modifier' };
-const columnRef = (col: ColumnMeta) => INTERNAL[col.type] ?? qid(physColumn(col.key));
+const columnRef = (col: ColumnMeta) => INTERNAL_FIELD_OF_TYPE[col.type] ?? qid(physColumn(col.key));
 
 /** The OpenAPI's spellings of one predicate, as one. */
 const ALIASES: Record<string, string> = { equal: 'is', not_equal: 'is_not', 'is empty': 'is_empty', 'is not empty': 'is_not_empty' };
