@@ -5,6 +5,7 @@
  * Each check makes a token of its own on base #1, named with the run's prefix, and deletes it.
  */
 import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import { accessOf, apiTokenOf, appAccess, createApiToken, deleteApiToken, fieldsOf, form, onBase, pathOf, sameUuid } from '../src/harness/api-tokens.js';
 import { expectShape, expectStatus } from '../src/harness/assert.js';
 import { fixtureMissing } from '../src/harness/outcome.js';
@@ -43,12 +44,17 @@ async function withToken(target: Target, state: RunState, label: string, use: (t
   }
 }
 
+/**
+ * What AUTH-5 reads of List API-Tokens: each token's name and permission. The other fields
+ * of the answer (generated_at, last_access…) are SHAPE-8's to judge, not this clause's.
+ */
+const TokenList = z.object({ api_tokens: z.array(z.looseObject({ app_name: z.string(), permission: z.string() })) });
+
 /** The listed entry of `app`, from List API-Tokens. */
 async function listed(target: Target, ws: number, app: string): Promise<Record<string, unknown> | undefined> {
   const r = await target.account('GET', endpoint('listApiTokens').path, { workspace_id: ws, base_name: target.base(0).name });
   expectStatus(r, 200, 'List API-Tokens');
-  const list = expectShape(r, RESPONSES.listApiTokens!, 'List API-Tokens') as { api_tokens: Record<string, unknown>[] };
-  return list.api_tokens.find((t) => t.app_name === app);
+  return expectShape(r, TokenList, 'List API-Tokens (name and permission of each token)').api_tokens.find((t) => t.app_name === app);
 }
 
 test(...clause('AUTH-5', 'Create API-Token answers 201 with the documented fields; the token is listed and opens its base', 'spec'), async ({ target, state }) => {

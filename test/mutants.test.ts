@@ -25,6 +25,27 @@ function sources(dir: string): string[] {
 }
 const serverCode = sources(SERVER).join('\n');
 
+/**
+ * Clauses whose every mutant also fails a declared overlap, and why no mutant can fail the
+ * clause alone: the overlapping clause holds a superset of it by definition.
+ */
+const NO_SOLE_MUTANT: Record<string, string> = {
+  'ROUTE-2': 'each route ROUTE-2 holds to exist is a documented operation, and ROUTE-8 holds every documented operation to exist',
+  'ROUTE-5': "the auth-token answer is AUTH-1's token and one of SHAPE-8's documented answers",
+  'GONE-1': 'GONE-8 is GONE-1 ∪ GONE-4',
+  'GONE-4': 'GONE-8 is GONE-1 ∪ GONE-4',
+  'GONE-8': 'GONE-8 is GONE-1 ∪ GONE-4: either way in fails one of them too',
+  'RATE-5': 'RATE-7 measures the configured limits by counting admissions: a limiter that admits a wrong count misstates them',
+  'BASE-3': "the official client calls every BASE-3 operation (type change, column options, cascade settings): CLIENT-1 reads back what they did",
+};
+
+test('every clause has a mutant that fails it alone, or says why none can', () => {
+  const sole = new Set(MUTANTS.filter((m) => !m.alsoFails?.length).map((m) => m.clause));
+  const without = CLAUSES.map((c) => c.id).filter((id) => !sole.has(id));
+  expect(without.filter((id) => !NO_SOLE_MUTANT[id]), 'clauses whose every mutant fails other clauses too, with no reason given').toEqual([]);
+  expect(Object.keys(NO_SOLE_MUTANT).filter((id) => sole.has(id)), 'stale exemptions: these clauses have a mutant of their own now').toEqual([]);
+});
+
 test('every clause of clauses.ts has at least one mutant', () => {
   const missing = CLAUSES.map((c) => c.id).filter((id) => !MUTANTS.some((m) => m.clause === id));
   expect(missing).toEqual([]);

@@ -1,6 +1,7 @@
 /**
  * `conformance selftest` end to end (black box, the CLI in a child process): every mutant of
- * the catalog is caught by its clause, the clean runs pass, exit 0. The longest project test;
+ * the catalog is caught by its clause and fails no other clause (beyond
+ * its declared overlaps), the clean runs pass, exit 0. The longest project test;
  * CI runs it through `npm test`. CONFHARNESS_SKIP_SELFTEST=1 leaves it out of a local run.
  */
 import { expect, test } from '@playwright/test';
@@ -33,6 +34,8 @@ test('conformance selftest kills every mutant and passes the clean runs', async 
   const report = JSON.parse(readFileSync(join(dir, 'selftest.json'), 'utf8')) as SelftestReport;
   expect(report.clean.filter((c) => !c.verdict.ok).map((c) => `${c.label}: ${c.verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ')}`), 'clean runs').toEqual([]);
   expect(report.survivors, `survivors:\n${tail}`).toEqual([]);
+  const collateral = report.mutants.filter((m) => m.verdict.collateral.length).map((m) => `${m.id} (${m.clause}) also broke ${m.verdict.collateral.map((c) => `${c.clause}: ${c.message ?? c.outcome}`).join('; ')}`);
+  expect(collateral, 'mutants that fail clauses beyond their own and their declared overlaps').toEqual([]);
   expect(report.score).toEqual({ killed: MUTANTS.length, total: MUTANTS.length });
   expect(code, tail).toBe(0);
 });

@@ -161,6 +161,7 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
     schemaVersion: 1, startedAt: new Date(started).toISOString(), wallMs: Date.now() - started,
     parallel: o.parallel, workers: o.workers, rateWindowSeconds: o.window, selection: o.full || !o.clean ? 'full' : 'coverage',
     score: { killed, total: mutants.length }, clean, mutants, survivors, collateral,
-    ok: survivors.length === 0 && clean.every((c) => c.verdict.ok),
+    // A mutant that fails a clause beyond its own and its declared overlaps is a check (or a mutant) that judges too much.
+    ok: survivors.length === 0 && collateral.length === 0 && clean.every((c) => c.verdict.ok),
   };
 }

@@ -49,8 +49,8 @@ export function countRows(db: Db, table: TableMeta): number {
   return (db.prepare(`SELECT count(*) AS n FROM ${qid(table.phys)}`).get() as { n: number }).n;
 }
 
-/** Check and encode one row object written by a client: column name → stored value. `byName`: the table's columns. */
-export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMeta>, row: unknown, index: number): { values: Map<ColumnMeta, Stored>; schemaChanged: boolean } {
+/** Check and encode one row object written by a client (`op`: by append or update): column name → stored value. `byName`: the table's columns. */
+export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMeta>, row: unknown, index: number, op: 'append' | 'update'): { values: Map<ColumnMeta, Stored>; schemaChanged: boolean } {
   if (ctx.faults.has('lax-rows-body') && (row === null || typeof row !== 'object' || Array.isArray(row))) row = {}; // mutant: a row that is no object read as an empty row
   if (row === null || typeof row !== 'object' || Array.isArray(row)) throw badRequest(`row ${index} must be an object`);
   const values = new Map<ColumnMeta, Stored>();
@@ -70,7 +70,8 @@ export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMe
     }
     // Mutants: each deviates only where its clause looks (a well-typed select value; a value of the wrong type).
     const wellTyped = COLUMNS[col.type].write.safeParse(value).success;
-    if (ctx.faults.has('drop-unknown-options') && (col.type === 'single-select' || col.type === 'multiple-select') && wellTyped) {
+    // drop-unknown-options: option creation lives in the append path only; an update drops what it does not know.
+    if (op === 'update' && ctx.faults.has('drop-unknown-options') && (col.type === 'single-select' || col.type === 'multiple-select') && wellTyped) {
       const known = ((col.data?.options as { name: string }[] | undefined) ?? []).map((o) => o.name);
       const keep = Array.isArray(value) ? value.filter((v) => known.includes(v)) : known.includes(value as string) ? value : null;
       values.set(col, keep === null ? null : Array.isArray(keep) ? JSON.stringify(keep) : (keep as Stored));
@@ -138,7 +139,7 @@ export function appendRows(ctx: RowsContext, base: Base, table: TableMeta, rowsI
   // Encoding may create select options: a refused batch must not leave them behind.
   const encoded = withMetaRollback(base, () => {
     const byName = new Map(table.columns.map((c) => [c.name, c]));
-    const enc = rows.map((r, i) => encodeRow(ctx, byName, r, i));
+    const enc = rows.map((r, i) => encodeRow(ctx, byName, r, i, 'append'));
     ctx.db.transaction(() => {
       for (const { values } of enc) {
         const id = newRowId();
@@ -166,8 +167,8 @@ function change(base: Base, table: TableMeta, rowId: string, op: RowChange['op_t
 }
 
 /** A write happened: the base-unchanged check (ROUTE-7) must not serve what was cached before. */
-export function touch(ctx: RowsContext, base: Base): void {
-  if (!ctx.faults.has('stale-cache')) base.version++;
+export function touch(_ctx: RowsContext, base: Base): void {
+  base.version++;
 }
 
 export function updateRows(ctx: RowsContext, base: Base, table: TableMeta, updatesIn: unknown, actor: string): { success: true } {
@@ -184,7 +185,7 @@ export function updateRows(ctx: RowsContext, base: Base, table: TableMeta, updat
       const { row_id: rowId, row } = u as { row_id?: unknown; row?: unknown };
       if (typeof rowId !== 'string' || !rowId) throw badRequest(`update ${i}: row_id is required`);
       const newId = row && typeof row === 'object' && typeof (row as { _id?: unknown })._id === 'string' ? (row as { _id: string })._id : undefined;
-      return { rowId, ...encodeRow(ctx, byName, row, i), newId };
+      return { rowId, ...encodeRow(ctx, byName, row, i, 'update'), newId };
     });
     const ids = [...new Set(list.map((p) => p.rowId))];
     existing = new Map((ctx.db.prepare(`SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids)) as PhysRow[]).map((r) => [r._id, r]));
@@ -201,7 +202,7 @@ export function updateRows(ctx: RowsContext, base: Base, table: TableMeta, updat
     })();
     return list;
   });
-  touch(ctx, base);
+  if (!ctx.faults.has('stale-cache')) touch(ctx, base); // mutant: an update leaves the base-unchanged check as it was
   if (ctx.events.wants(base.uuid)) {
     ctx.events.emit(parsed.map((p) => change(base, table, p.rowId, 'modify_row', actor, rowName(table, existing.get(p.rowId)!), cellChanges(table, p.values, existing.get(p.rowId)))));
   }

@@ -188,7 +188,7 @@ function write(ctx: RowsContext, base: Base, tr: Translated, sql: string, params
     if (listened) changed = [...changed, ...big];
     if (ctx.faults.has('sql-write-cap') && affected > SIZE_LIMITS.sqlList) throw badRequest(`the statement touches ${affected} rows, more than ${SIZE_LIMITS.sqlList}`);
   })();
-  if (!ctx.faults.has('stale-cache')) base.version++;
+  base.version++;
   if (changed.length) ctx.events.emit(sqlChanges(base, tr.table, tr.kind as 'insert' | 'update' | 'delete', changed, actor, Date.now()), 'sql');
   return { ...ok([], []), affected_rows: affected };
 }

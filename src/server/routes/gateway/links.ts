@@ -46,7 +46,7 @@ export function linkHandler(ctx: ServerContext, op: Op, base: Base | ((req: impo
       if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw badRequest('link exists');
       throw e;
     }
-    if (!ctx.faults.has('stale-cache')) theBase.version++;
+    theBase.version++;
     return op === 'remove' ? { deleted_links_count: changed } : { success: true };
   };
 }

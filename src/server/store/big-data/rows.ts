@@ -22,7 +22,7 @@ export function addBigRows(ctx: RowsContext, base: Base, table: TableMeta, rowsI
   const now = isoNow(at);
   withMetaRollback(base, () => {
     const byName = new Map(table.columns.map((c) => [c.name, c]));
-    const encoded = rows.map((r, i) => encodeRow(ctx, byName, r, i));
+    const encoded = rows.map((r, i) => encodeRow(ctx, byName, r, i, 'append'));
     ctx.db.transaction(() => {
       // Mutant: the rows land in the normal store, where the row list shows them.
       const into = ctx.faults.has('big-rows-to-normal') ? table.phys : ensureBigStore(ctx.db, table);
