@@ -11,7 +11,7 @@
  * Calls carry the check's title (src/harness/target.ts `tagCalls`); the server side needs no
  * change: its HTTP listener runs inside an AsyncLocalStorage holding the tag.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -73,7 +73,12 @@ export function recordCoverage(servers: RunningServer[], file: string): void {
       const raw = req.headers[CALL_TAG_HEADER];
       const tag = typeof raw === 'string' ? decodeURIComponent(raw) : UNTAGGED;
       add(requests, tag, `${req.method} ${normalise((req.url ?? '/').split('?')[0]!)}`, MAX_REQUESTS_PER_CHECK);
-      als.run(tag, () => { for (const l of listeners) l.call(http, req, res); });
+      als.run(tag, () => {
+        // The body arrives in the socket's async context, not the request's: bound here, the
+        // body parsers (and the fault switches they query) stay attributed to the check.
+        req.emit = AsyncResource.bind(req.emit.bind(req));
+        for (const l of listeners) l.call(http, req, res);
+      });
     });
     const close = srv.close.bind(srv);
     srv.close = async () => { write(); await close(); };

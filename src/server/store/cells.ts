@@ -100,7 +100,7 @@ export function materialise(ctx: ReadContext, base: Base, table: TableMeta, phys
   const omitTimes = !!opts.single && b.rowGetOmitsTimes && table.columns.some((c) => c.type === 'ctime' || c.type === 'mtime') && !ctx.faults.has('keep-times-in-row-get');
   const links = new Map<string, Linked>();
   for (const c of plan) if (c.kind === 'link') links.set(c.col.key, linked(ctx, base, table, c.col, rowIds));
-  const linksAsString = ctx.faults.has('links-as-string') || !b.linkObjects;
+  const linksAsString = links.size > 0 && (!b.linkObjects || ctx.faults.has('links-as-string'));
 
   const out = phys.rows.map((r): ApiRow => {
     const row: ApiRow = omitTimes

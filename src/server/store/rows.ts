@@ -25,7 +25,8 @@ interface ListQuery { start: number; limit: number; view?: ViewMeta; orderBy?: C
 export function listRows(ctx: RowsContext, base: Base, table: TableMeta, q: ListQuery): ApiRow[] {
   const where = viewWhere(table, q.view);
   // Mutant (BASE-1): the row list keeps the table's order whatever the view's sorts say.
-  const sorted = ctx.faults.has('view-sorts-ignored') ? { sql: '', params: [] } : viewOrder(table, q.view);
+  const ordered = viewOrder(table, q.view);
+  const sorted = ordered.sql && ctx.faults.has('view-sorts-ignored') ? { sql: '', params: [] } : ordered;
   const order = q.orderBy ? `${INTERNAL_FIELD_OF_TYPE[q.orderBy.type] ?? qid(physColumn(q.orderBy.key))} ${q.descending ? 'DESC' : 'ASC'}, rowid` : sorted.sql ? `${sorted.sql}, rowid` : 'rowid';
   const params = [...where.params, ...(q.orderBy ? [] : sorted.params), q.limit, q.start];
   const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, params);
@@ -51,7 +52,7 @@ export function countRows(db: Db, table: TableMeta): number {
 
 /** Check and encode one row object written by a client (`op`: by append or update): column name → stored value. `byName`: the table's columns. */
 export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMeta>, row: unknown, index: number, op: 'append' | 'update'): { values: Map<ColumnMeta, Stored>; schemaChanged: boolean } {
-  if (ctx.faults.has('lax-rows-body') && (row === null || typeof row !== 'object' || Array.isArray(row))) row = {}; // mutant: a row that is no object read as an empty row
+  if ((row === null || typeof row !== 'object' || Array.isArray(row)) && ctx.faults.has('lax-rows-body')) row = {}; // mutant: a row that is no object read as an empty row
   if (row === null || typeof row !== 'object' || Array.isArray(row)) throw badRequest(`row ${index} must be an object`);
   const values = new Map<ColumnMeta, Stored>();
   let schemaChanged = false;
@@ -71,13 +72,14 @@ export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMe
     // Mutants: each deviates only where its clause looks (a well-typed select value; a value of the wrong type).
     const wellTyped = COLUMNS[col.type].write.safeParse(value).success;
     // drop-unknown-options: option creation lives in the append path only; an update drops what it does not know.
-    if (op === 'update' && ctx.faults.has('drop-unknown-options') && (col.type === 'single-select' || col.type === 'multiple-select') && wellTyped) {
-      const known = ((col.data?.options as { name: string }[] | undefined) ?? []).map((o) => o.name);
-      const keep = Array.isArray(value) ? value.filter((v) => known.includes(v)) : known.includes(value as string) ? value : null;
+    const known = () => ((col.data?.options as { name: string }[] | undefined) ?? []).map((o) => o.name);
+    const unknownOption = () => (Array.isArray(value) ? value : [value]).some((v) => v !== null && v !== '' && !known().includes(v as string));
+    if (op === 'update' && (col.type === 'single-select' || col.type === 'multiple-select') && wellTyped && unknownOption() && ctx.faults.has('drop-unknown-options')) {
+      const keep = Array.isArray(value) ? value.filter((v) => known().includes(v)) : known().includes(value as string) ? value : null;
       values.set(col, keep === null ? null : Array.isArray(keep) ? JSON.stringify(keep) : (keep as Stored));
       continue;
     }
-    if (ctx.faults.has('lax-types') && !wellTyped) {
+    if (!wellTyped && ctx.faults.has('lax-types')) {
       values.set(col, looseStored(value));
       continue;
     }
@@ -96,7 +98,7 @@ function insertStatement(db: Db, table: TableMeta, stored: ColumnMeta[]) {
 }
 
 export function requireArray(value: unknown, field: string, ctx?: RowsContext): unknown[] {
-  if (ctx?.faults.has('lax-rows-body') && value !== null && typeof value === 'object' && !Array.isArray(value)) return [value]; // mutant: one object taken for a list of one
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && ctx?.faults.has('lax-rows-body')) return [value]; // mutant: one object taken for a list of one
   if (!Array.isArray(value)) throw badRequest(`${field} must be an array`);
   return value;
 }
@@ -129,7 +131,7 @@ export function nextAutoNumbers(_table: TableMeta): ((col: ColumnMeta) => string
 
 export function appendRows(ctx: RowsContext, base: Base, table: TableMeta, rowsIn: unknown, actor: string): { inserted_row_count: number; row_ids: { _id: string }[]; first_row: ApiRow | null } {
   const rows = requireArray(rowsIn, 'rows', ctx);
-  checkCount(rows.length, SIZE_LIMITS.appendRows, 'append', ctx.faults.has('append-1001') && rows.length <= SIZE_LIMITS.appendRows + 1);
+  checkCount(rows.length, SIZE_LIMITS.appendRows, 'append', rows.length === SIZE_LIMITS.appendRows + 1 && ctx.faults.has('append-1001'));
   const stored = table.columns.filter((c) => !['link', 'link-formula', 'formula', 'ctime', 'mtime', 'creator', 'last-modifier'].includes(c.type));
   const autoNumbers = stored.filter((c) => c.type === 'auto-number');
   const nextAuto = nextAutoNumbers(table);
@@ -173,8 +175,8 @@ export function touch(_ctx: RowsContext, base: Base): void {
 
 export function updateRows(ctx: RowsContext, base: Base, table: TableMeta, updatesIn: unknown, actor: string): { success: true } {
   const updates = requireArray(updatesIn, 'updates', ctx);
-  checkCount(updates.length, SIZE_LIMITS.updateRows, 'update', ctx.faults.has('update-1001') && updates.length <= SIZE_LIMITS.updateRows + 1);
-  const idChangeable = !ctx.behaviour.rowIdImmutable || ctx.faults.has('id-changeable');
+  checkCount(updates.length, SIZE_LIMITS.updateRows, 'update', updates.length === SIZE_LIMITS.updateRows + 1 && ctx.faults.has('update-1001'));
+  const idChangeable = () => !ctx.behaviour.rowIdImmutable || ctx.faults.has('id-changeable');
   const now = isoNow();
   let existing = new Map<string, PhysRow>();
   // Encoding may create select options: a refused batch must not leave them behind.
@@ -195,7 +197,7 @@ export function updateRows(ctx: RowsContext, base: Base, table: TableMeta, updat
       for (const p of list) {
         const sets = [...p.values.keys()].map((c) => `${qid(physColumn(c.key))} = ?`);
         const params: unknown[] = [...p.values.values()];
-        if (idChangeable && p.newId && p.newId !== p.rowId) { sets.push('_id = ?'); params.push(p.newId); }
+        if (p.newId && p.newId !== p.rowId && idChangeable()) { sets.push('_id = ?'); params.push(p.newId); }
         cachedStatement(ctx.db, `UPDATE ${qid(table.phys)} SET ${[...sets, '_mtime = ?', '_last_modifier = ?'].join(', ')} WHERE _id = ?`).run(...params, now, actor, p.rowId);
       }
       if (list.some((p) => p.schemaChanged)) saveMeta(ctx.db, base);
@@ -211,7 +213,7 @@ export function updateRows(ctx: RowsContext, base: Base, table: TableMeta, updat
 
 export function deleteRows(ctx: RowsContext, base: Base, table: TableMeta, idsIn: unknown, actor: string): { success: true; deleted_rows: number } {
   const ids = requireArray(idsIn, 'row_ids');
-  const cap = ctx.faults.has('delete-cap-1000') ? 1000 : ctx.faults.has('delete-10001') ? SIZE_LIMITS.deleteRows + 1 : SIZE_LIMITS.deleteRows;
+  const cap = ids.length > 1000 && ctx.faults.has('delete-cap-1000') ? 1000 : ids.length > SIZE_LIMITS.deleteRows && ctx.faults.has('delete-10001') ? SIZE_LIMITS.deleteRows + 1 : SIZE_LIMITS.deleteRows;
   checkCount(ids.length, cap, 'delete', false);
   if (ids.some((id) => typeof id !== 'string')) throw badRequest('row_ids must be strings');
   const list = JSON.stringify(ids);

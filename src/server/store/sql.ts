@@ -72,10 +72,12 @@ export function runSql(ctx: RowsContext, base: Base, body: { sql?: unknown; para
   selectBothStores(ctx, tr);
   if (tr.paramCount !== params.length) throw badRequest(`the statement has ${tr.paramCount} parameters, ${params.length} given`);
   const byName = ck === true || ck === 'true';
-  const spliced = ctx.faults.has('sql-splice');
+  const spliced = params.length > 0 && ctx.faults.has('sql-splice');
   const bound = spliced ? [] : params;
-  const hardCap = ctx.faults.has('sql-no-cap') ? SIZE_LIMITS.sqlList + 1 : SIZE_LIMITS.sqlList;
-  const list = tr.kind === 'select' ? capped(tr, hardCap, ctx.faults.has('sql-no-default-limit')) : { sql: tr.sql, plain: tr.sql };
+  // The switches are queried only where they change something (coverage, src/mutants/coverage.ts): a LIMIT over the cap or not a number; no LIMIT.
+  const overCap = tr.kind === 'select' && tr.hasLimit && (tr.limitPart < 0 || Number(tr.parts[tr.limitPart]) > SIZE_LIMITS.sqlList);
+  const hardCap = overCap && ctx.faults.has('sql-no-cap') ? SIZE_LIMITS.sqlList + 1 : SIZE_LIMITS.sqlList;
+  const list = tr.kind === 'select' ? capped(tr, hardCap, !tr.hasLimit && ctx.faults.has('sql-no-default-limit')) : { sql: tr.sql, plain: tr.sql };
   const sql = spliced ? splice(list.sql, params) : list.sql;
   try {
     if (tr.kind === 'select') return select(ctx, base, tr, sql, bound, byName, list);
