@@ -38,8 +38,11 @@ for (const [what, args] of skipStatic ? [] : [
 const run = spawnSync('npx', ['playwright', 'test', '--config', 'playwright.config.ts', ...extra], { stdio: 'inherit', env: process.env });
 let line = '0 passed, 1 failed';
 try {
-  const s = (JSON.parse(readFileSync(REPORT, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } }).stats;
-  line = `${s.expected + s.flaky} passed, ${s.unexpected} failed, ${s.skipped} skipped`;
+  const report = JSON.parse(readFileSync(REPORT, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; errors?: unknown[] };
+  const s = report.stats;
+  // A file that fails to load is no test but an error of the run: counted as a failure, so the line never says "0 failed" for a broken run.
+  const failed = s.unexpected + (report.errors?.length ?? 0) + (run.status !== 0 && s.unexpected === 0 && !report.errors?.length ? 1 : 0);
+  line = `${s.expected + s.flaky} passed, ${failed} failed, ${s.skipped} skipped`;
 } catch {
   // No report of this run: Playwright could not start; count that as one failure.
 }

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { MUTANTS, catalogFaults, selectMutants } from '../src/mutants/catalog.js';
 import { UNTAGGED, grepForTitles, selectChecks, sharedStateFiles, widen, type Coverage } from '../src/mutants/coverage.js';
 import { judgeClean, judgeMutant, mergeResults } from '../src/mutants/verdict.js';
-import { clauseTable } from '../src/reports/outcomes.js';
-import type { Results } from '../src/reports/results-schema.js';
+import { fakeResults } from './helpers/reports.js';
 import { ZOMBIE_CLAUSES } from '../src/server/routes/zombies.js';
 import { CLAUSES, ENDPOINTS, EMULATED_VERSIONS, isClauseId } from '../src/spec/index.js';
 
@@ -117,31 +116,24 @@ test('the --grep for selected checks matches exactly those titles', () => {
   expect(re.test('shapes.spec.ts XSHAPE-1 a (x) [y]')).toBe(false);
 });
 
-function results(tests: [string, string, Results['tests'][number]['outcome']][]): Results {
-  const list = tests.map(([clause, title, outcome]) => ({ title, clause, basis: 'spec' as const, family: clause.split('-')[0]!, project: 'functional', file: 'x.spec.ts', outcome, durationMs: 1, message: outcome === 'pass' ? undefined : `${outcome}: because` }));
-  const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: list.length };
-  for (const t of list) totals[t.outcome]++;
-  return { schemaVersion: 2, tool: { name: 't', version: '0', specRevision: 's', clauseTableHash: 'c' }, run: { startedAt: '', durationMs: 0 }, totals, runErrors: [], warnings: [], clauses: clauseTable(list), tests: list };
-}
-
 test('verdicts: killed, survived, undecided, collateral and declared overlaps', () => {
   const m = MUTANTS.find((x) => x.id === 'external-link-token-stub')!; // GONE-1, also fails GONE-8
-  const clean = results([['GONE-1', 'g1', 'pass'], ['GONE-8', 'g8', 'pass'], ['SHAPE-1', 's1', 'pass'], ['ROUTE-2', 'r2', 'fail']]);
+  const clean = fakeResults([['GONE-1', 'g1', 'pass'], ['GONE-8', 'g8', 'pass'], ['SHAPE-1', 's1', 'pass'], ['ROUTE-2', 'r2', 'fail']]);
   expect(judgeClean(clean).ok).toBe(false);
-  const killed = judgeMutant(m, results([['GONE-1', 'g1', 'fail'], ['GONE-8', 'g8', 'fail'], ['SHAPE-1', 's1', 'pass'], ['ROUTE-2', 'r2', 'fail']]), clean);
+  const killed = judgeMutant(m, fakeResults([['GONE-1', 'g1', 'fail'], ['GONE-8', 'g8', 'fail'], ['SHAPE-1', 's1', 'pass'], ['ROUTE-2', 'r2', 'fail']]), clean);
   expect(killed).toMatchObject({ status: 'killed', collateral: [], overlapsMissed: [] });
-  const messy = judgeMutant(m, results([['GONE-1', 'g1', 'fail'], ['GONE-8', 'g8', 'pass'], ['SHAPE-1', 's1', 'fail'], ['SQL-1', 'q1', 'error']]), clean);
+  const messy = judgeMutant(m, fakeResults([['GONE-1', 'g1', 'fail'], ['GONE-8', 'g8', 'pass'], ['SHAPE-1', 's1', 'fail'], ['SQL-1', 'q1', 'error']]), clean);
   expect(messy.collateral.map((c) => c.clause)).toEqual(['SHAPE-1']);
   expect(messy.undecidedElsewhere.map((c) => c.clause)).toEqual(['SQL-1']);
   expect(messy.overlapsMissed).toEqual(['GONE-8']);
-  expect(judgeMutant(m, results([['GONE-1', 'g1', 'pass']])).status).toBe('survived');
-  expect(judgeMutant(m, results([['GONE-1', 'g1', 'error']])).status).toBe('undecided');
+  expect(judgeMutant(m, fakeResults([['GONE-1', 'g1', 'pass']])).status).toBe('survived');
+  expect(judgeMutant(m, fakeResults([['GONE-1', 'g1', 'error']])).status).toBe('undecided');
   expect(judgeMutant(m, undefined).status).toBe('no-results');
 });
 
 test('a selected run is completed by the clean run\'s other checks', () => {
-  const clean = results([['GONE-1', 'g1', 'pass'], ['SHAPE-1', 's1', 'pass'], ['SHAPE-1', 's2', 'pass']]);
-  const merged = mergeResults(clean, results([['SHAPE-1', 's2', 'fail']]));
+  const clean = fakeResults([['GONE-1', 'g1', 'pass'], ['SHAPE-1', 's1', 'pass'], ['SHAPE-1', 's2', 'pass']]);
+  const merged = mergeResults(clean, fakeResults([['SHAPE-1', 's2', 'fail']]));
   expect(merged.tests.map((t) => `${t.title}:${t.outcome}`).sort()).toEqual(['g1:pass', 's1:pass', 's2:fail']);
   expect(merged.clauses.find((c) => c.id === 'SHAPE-1')?.outcome).toBe('fail');
   expect(merged.totals).toMatchObject({ pass: 2, fail: 1, tests: 3 });

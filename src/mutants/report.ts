@@ -34,7 +34,7 @@ function markdown(r: SelftestReport): string {
     '',
     '| Mutant | Clause | Faults | Edition | Checks run | Verdict | Also broke | Time |',
     '|---|---|---|---|---|---|---|---|',
-    ...r.mutants.map((m) => `| ${m.id} | ${m.clause} | ${m.faults.map((f) => `\`${f}\``).join(' ')} | ${m.edition} ${m.apiVersion} | ${m.ran.checks} | ${ICON[m.verdict.status]}${m.attempts > 1 ? ` (attempt ${m.attempts})` : ''} | ${cell([...m.verdict.collateral.map((c) => `${c.clause} (${c.outcome})`), ...m.verdict.undecidedElsewhere.map((c) => `${c.clause} (error)`)].join(', '))} | ${secs(m.durationMs)} |`),
+    ...r.mutants.map((m) => `| ${m.id} | ${m.clause} | ${m.faults.map((f) => `\`${f}\``).join(' ')} | ${m.edition} ${m.apiVersion} | ${m.ran.checks} | ${ICON[m.verdict.status]}${m.attempts > 1 ? ` (attempt ${m.attempts})` : ''} | ${cell([...m.verdict.collateral.map((c) => `${c.clause} (${c.outcome})`), ...m.verdict.undecidedElsewhere.map((c) => `${c.clause} (error)`)].join(', '))} | ${secs(m.durationMs)}${m.batch ? ` (${m.batch})` : ''} |`),
   ];
   const notKilled = r.mutants.filter((m) => m.verdict.status !== 'killed');
   if (notKilled.length) lines.push('', '## Survivors', '', ...notKilled.map((m) => `- **${m.id}** (${m.clause}, ${m.description}) — ${cell(survivorCause(m))}`));

@@ -5,14 +5,16 @@
  * nothing else. Runs go through a bounded pool of child `conformance run`s, each against
  * its own embedded servers (own ports, so per-IP rate keys never collide across runs).
  *
- * Speed: the clean runs record which check reaches which fault switch (coverage.ts); a
- * mutant then runs only the checks that reach its faults, and every other check keeps its
- * clean verdict. `full: true` runs every check against every mutant instead.
+ * Speed: the clean runs (first) record which check reaches which fault switch (coverage.ts);
+ * a mutant then runs only the checks that reach its faults, and every other check keeps its
+ * clean verdict; mutants whose checks are disjoint share a run (batch.ts). `full: true` runs
+ * every check against every mutant instead, a run each.
  */
 import { join } from 'node:path';
 import type { Results } from '../reports/results-schema.js';
 import { NEWEST_VERSION, type Edition } from '../spec/index.js';
 import type { Mutant } from './catalog.js';
+import { contamination, formBatches, memberResults } from './batch.js';
 import { runConformance, type RunResult } from './child-run.js';
 import { grepForTitles, sharedStateFiles, type Coverage } from './coverage.js';
 import { clausesOf, planRun, pool, readCoverage } from './plan.js';
@@ -31,6 +33,8 @@ interface SelftestOptions {
   subset: boolean;
   /** Every check against every mutant (no coverage selection). */
   full: boolean;
+  /** Mutants whose checks are disjoint share a run (batch.ts); false: a run each. */
+  batch: boolean;
   log: (line: string) => void;
 }
 
@@ -48,6 +52,8 @@ export interface MutantReport extends RunInfo, Combo {
   cleanOutcome?: string;
   /** Runs it took: an undecided verdict (timing on a loaded machine) is tried once more. */
   attempts: number;
+  /** The batched run that judged it (durationMs is that run's), when it shared one. */
+  batch?: string;
 }
 
 export interface SelftestReport {
@@ -75,6 +81,7 @@ function comboOf(m: Mutant): Combo {
 const secs = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 
 interface CleanState { results?: Results; coverage?: Coverage }
+interface Planned { m: Mutant; combo: Combo; base: CleanState; plan: ReturnType<typeof planRun> }
 
 const SUITES = join(import.meta.dirname, '..', '..', 'suites');
 
@@ -84,17 +91,11 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
   const combos = new Map<string, Combo>();
   // The whole catalog: both default combos; a subset: only the clean runs its mutants need.
   if (o.clean) for (const c of [...(o.subset ? [] : DEFAULT_COMBOS), ...o.mutants.map(comboOf)]) combos.set(comboKey(c), c);
-  // Mutants wait for the clean run of their edition and release: its coverage selects their checks.
-  const cleanDone = new Map<string, { promise: Promise<CleanState>; resolve: (s: CleanState) => void }>();
-  for (const k of combos.keys()) {
-    let resolve!: (s: CleanState) => void;
-    cleanDone.set(k, { promise: new Promise<CleanState>((r) => { resolve = r; }), resolve });
-  }
-  type Job = { kind: 'clean'; combo: Combo } | { kind: 'mutant'; mutant: Mutant };
-  const jobs: Job[] = [...[...combos.values()].map((combo) => ({ kind: 'clean' as const, combo })), ...o.mutants.map((mutant) => ({ kind: 'mutant' as const, mutant }))];
   const clean: CleanRunReport[] = [];
   const mutants: MutantReport[] = [];
+  const cleanStates = new Map<string, CleanState>();
   let done = 0;
+  let total = combos.size + o.mutants.length;
   const run = (label: string, faults: readonly string[], combo: Combo, extra: { grep?: string; clauses?: string[]; coverageFile?: string } = {}): Promise<RunResult & { reportDir: string }> => {
     const reportDir = join(o.reportDir, 'runs', label);
     return runConformance({ faults, ...combo, reportDir, logFile: join(o.reportDir, 'logs', `${label}.log`), workers: o.workers, window: o.window, timeoutMs: o.runTimeoutMs, ...extra })
@@ -117,37 +118,76 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
       if (again.results) { results = mergeResults(results, again.results); verdict = judgeClean(results); }
     }
     clean.push({ label, ...combo, exitCode: r.exitCode, durationMs, reportDir: r.reportDir, problem: r.problem, verdict, checks: results?.tests.length ?? 0 });
-    cleanDone.get(comboKey(combo))!.resolve({ results, coverage: o.full ? undefined : readCoverage(coverageFile) });
-    o.log(`[${++done}/${jobs.length}] ${verdict.ok ? 'clean ok ' : 'CLEAN BROKEN'} ${label} (${secs(durationMs)})${verdict.ok ? '' : `: ${verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ')}`}${r.problem ? ` — ${r.problem}` : ''}`);
+    cleanStates.set(comboKey(combo), { results, coverage: o.full ? undefined : readCoverage(coverageFile) });
+    o.log(`[${++done}/${total}] ${verdict.ok ? 'clean ok ' : 'CLEAN BROKEN'} ${label} (${secs(durationMs)})${verdict.ok ? '' : `: ${verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ')}`}${r.problem ? ` — ${r.problem}` : ''}`);
+  };
+  // The clean runs first: their coverage selects each mutant's checks and lets mutants share runs.
+  await pool([...combos.values()], o.parallel, cleanJob);
+
+  const planned: Planned[] = o.mutants.map((m) => {
+    const combo = comboOf(m);
+    const base = cleanStates.get(comboKey(combo)) ?? {};
+    return { m, combo, base, plan: planRun(m, o.full ? undefined : base, sharedFiles, o.full ? 'full selftest' : 'no clean coverage') };
+  });
+
+  const report = (p: Planned, r: RunInfo, verdict: MutantVerdict, attempts: number, batch?: string) => {
+    mutants.push({ id: p.m.id, clause: p.m.clause, faults: p.m.faults, description: p.m.description, ...p.combo, exitCode: r.exitCode, durationMs: r.durationMs, reportDir: r.reportDir, problem: r.problem, verdict, ran: p.plan.ran, attempts, ...(batch ? { batch } : {}) });
+    const extra = verdict.collateral.length ? ` — also broke ${verdict.collateral.map((c) => `${c.clause} (${c.outcome})`).join(', ')}` : '';
+    const checks = p.plan.ran.checks === 'all' ? 'all checks' : `${p.plan.ran.checks} check(s)`;
+    o.log(`[${++done}/${total}] ${verdict.status.padEnd(9)} ${p.m.clause} ${p.m.id} (${checks}, ${batch ? `with ${batch}` : secs(r.durationMs)})${extra}${r.problem ? ` — ${r.problem}` : ''}`);
   };
 
-  const mutantJob = async (m: Mutant) => {
-    const combo = comboOf(m);
-    const base = await (cleanDone.get(comboKey(combo))?.promise ?? Promise.resolve<CleanState>({}));
-    const { selection, grep, clauses, ran } = planRun(m, o.full ? undefined : base, sharedFiles, o.full ? 'full selftest' : 'no clean coverage');
+  const solo = async (p: Planned) => {
+    const { selection, grep, clauses } = p.plan;
     const attempt = async (label: string) => {
       const r: RunResult & { reportDir: string } = selection.kind === 'none'
-        ? { exitCode: null, durationMs: 0, timedOut: false, results: base.results, reportDir: '' }
-        : await run(label, m.faults, combo, { grep, clauses });
-      const results = r.results && selection.kind === 'some' && base.results ? mergeResults(base.results, r.results) : r.results;
-      return { r, verdict: judgeMutant(m, results, base.results) };
+        ? { exitCode: null, durationMs: 0, timedOut: false, results: p.base.results, reportDir: '' }
+        : await run(label, p.m.faults, p.combo, { grep, clauses });
+      const results = r.results && selection.kind === 'some' && p.base.results ? mergeResults(p.base.results, r.results) : r.results;
+      return { r, verdict: judgeMutant(p.m, results, p.base.results) };
     };
-    let { r, verdict } = await attempt(m.id);
+    let { r, verdict } = await attempt(p.m.id);
     let attempts = 1;
     const spent = r.durationMs;
     if ((verdict.status === 'undecided' || (verdict.status === 'no-results' && !r.timedOut)) && selection.kind !== 'none') {
-      o.log(`      ${m.id}: ${verdict.status} — one more try`);
-      ({ r, verdict } = await attempt(`${m.id}.2`));
+      o.log(`      ${p.m.id}: ${verdict.status} — one more try`);
+      ({ r, verdict } = await attempt(`${p.m.id}.2`));
       attempts = 2;
     }
-    const total = spent + (attempts > 1 ? r.durationMs : 0);
-    mutants.push({ id: m.id, clause: m.clause, faults: m.faults, description: m.description, ...combo, exitCode: r.exitCode, durationMs: total, reportDir: r.reportDir, problem: r.problem, verdict, ran, attempts });
-    const extra = verdict.collateral.length ? ` — also broke ${verdict.collateral.map((c) => `${c.clause} (${c.outcome})`).join(', ')}` : '';
-    const checks = ran.checks === 'all' ? 'all checks' : `${ran.checks} check(s)`;
-    o.log(`[${++done}/${jobs.length}] ${verdict.status.padEnd(9)} ${m.clause} ${m.id} (${checks}, ${secs(total)})${extra}${r.problem ? ` — ${r.problem}` : ''}`);
+    report(p, { ...r, durationMs: spent + (attempts > 1 ? r.durationMs : 0) }, verdict, attempts);
   };
 
-  await pool(jobs, o.parallel, (job) => (job.kind === 'clean' ? cleanJob(job.combo) : mutantJob(job.mutant)));
+  // Several mutants in one run (batch.ts): a member is kept only with a clean kill its own checks decided.
+  const together = async (group: Planned[], label: string) => {
+    const titles = group.flatMap((p) => (p.plan.selection.kind === 'some' ? p.plan.selection.titles : []));
+    const coverageFile = join(o.reportDir, 'runs', `${label}.coverage.json`);
+    const r = await run(label, [...new Set(group.flatMap((p) => p.m.faults))], group[0]!.combo, { grep: grepForTitles(titles), clauses: clausesOf(titles), coverageFile });
+    const cov = readCoverage(coverageFile);
+    const again: Planned[] = [];
+    for (const p of group) {
+      const own = p.plan.selection.kind === 'some' ? p.plan.selection.titles : [];
+      const tainted = contamination(cov, { faults: p.m.faults, titles: own }, group.filter((q) => q !== p).map((q) => q.m));
+      const verdict = r.results && p.base.results ? judgeMutant(p.m, memberResults(p.base.results, r.results, own), p.base.results) : undefined;
+      const clear = verdict && verdict.status === 'killed' && !verdict.collateral.length && !verdict.undecidedElsewhere.length;
+      if (!tainted && clear) report(p, r, verdict, 1, label);
+      else {
+        o.log(`      ${p.m.id}: ${tainted ?? `${verdict?.status ?? 'no results'} in ${label}`} — run alone`);
+        again.push(p);
+      }
+    }
+    for (const p of again) await solo(p);
+  };
+
+  // Longest first (every check, then the most checks), so no long run is left for the end.
+  const weight = (p: Planned) => (p.plan.ran.checks === 'all' ? Infinity : p.plan.ran.checks);
+  const batchable = planned.filter((p) => o.batch && p.plan.selection.kind === 'some' && p.base.coverage);
+  const groups = formBatches(batchable.map((p) => ({ item: p, key: comboKey(p.combo), faults: p.m.faults, titles: p.plan.selection.kind === 'some' ? p.plan.selection.titles : [] })))
+    .map((g) => g.map((b) => b.item));
+  const jobs: Planned[][] = [...planned.filter((p) => !batchable.includes(p)).map((p) => [p]), ...groups]
+    .sort((a, b) => Math.max(...b.map(weight)) - Math.max(...a.map(weight)) || b.length - a.length);
+  total = done + o.mutants.length;
+  let batches = 0;
+  await pool(jobs, o.parallel, (g) => (g.length === 1 ? solo(g[0]!) : together(g, `batch-${++batches}`)));
 
   const cleanBy = new Map(clean.map((c) => [comboKey(c), c]));
   for (const m of mutants) m.cleanOutcome = cleanBy.get(comboKey(m))?.verdict.clauses?.[m.clause];

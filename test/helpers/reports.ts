@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import JSZip from 'jszip';
+import { clauseTable } from '../../src/reports/outcomes.js';
 import { Results } from '../../src/reports/results-schema.js';
 
 export function readResults(dir: string): Results {
@@ -81,4 +82,12 @@ export function findSecrets(texts: [string, string][], secrets: readonly string[
     for (const n of needles(s)) for (const [label, text] of texts) if (text.includes(n)) hits.push(`${label}: secret #${i} (${n === s ? 'plain' : 'base64'}) ${s.slice(0, 3)}…`);
   });
   return [...new Set(hits)];
+}
+
+/** A results.json of the given checks — [clause, title, outcome] each — for the selftest's verdict tests. */
+export function fakeResults(tests: [string, string, Results['tests'][number]['outcome']][]): Results {
+  const list = tests.map(([clause, title, outcome]) => ({ title, clause, basis: 'spec' as const, family: clause.split('-')[0]!, project: 'functional', file: 'x.spec.ts', outcome, durationMs: 1, message: outcome === 'pass' ? undefined : `${outcome}: because` }));
+  const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: list.length };
+  for (const t of list) totals[t.outcome]++;
+  return { schemaVersion: 2, tool: { name: 't', version: '0', specRevision: 's', clauseTableHash: 'c' }, run: { startedAt: '', durationMs: 0 }, totals, runErrors: [], warnings: [], clauses: clauseTable(list), tests: list };
 }

@@ -19,6 +19,7 @@ interface Args {
   reportDir?: string;
   clean: boolean;
   full: boolean;
+  batch: boolean;
 }
 
 export const command = 'selftest';
@@ -34,7 +35,8 @@ export function builder(y: Argv): Argv<Args> {
     .option('run-timeout', { type: 'number', default: 600, describe: 'Seconds one run may take before it is stopped' })
     .option('report-dir', { type: 'string', describe: 'Where the reports go (default: reports/selftest/<timestamp>/)' })
     .option('clean', { type: 'boolean', default: true, describe: 'Also run the clean targets (--no-clean: mutants only, every check)' })
-    .option('full', { type: 'boolean', default: false, describe: 'Run every check against every mutant (default: only the checks that reach its faults in the clean run)' }) as unknown as Argv<Args>;
+    .option('full', { type: 'boolean', default: false, describe: 'Run every check against every mutant (default: only the checks that reach its faults in the clean run)' })
+    .option('batch', { type: 'boolean', default: true, describe: 'Mutants whose checks are disjoint share a run; a member is run again alone unless that run killed it cleanly (--no-batch: a run each)' }) as unknown as Argv<Args>;
 }
 
 export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
@@ -56,7 +58,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   try {
     const report = await selftest({
       mutants: list, parallel: Math.floor(argv.parallel), workers: Math.floor(argv.workers), window: argv.window,
-      runTimeoutMs: argv.runTimeout * 1000, reportDir: dir, clean: argv.clean, subset: !!argv.mutants, full: argv.full || !argv.clean, log,
+      runTimeoutMs: argv.runTimeout * 1000, reportDir: dir, clean: argv.clean, subset: !!argv.mutants, full: argv.full || !argv.clean, batch: argv.batch && !argv.full, log,
     });
     writeReports(dir, report);
     process.stdout.write(summary(report, dir));

@@ -1,0 +1,59 @@
+/**
+ * Mutants run together: one child run whose reference server carries the faults of several
+ * mutants, each judged on its own checks only. Sound because the clean run's coverage says
+ * which checks reach which fault: mutants whose selected checks are disjoint never meet each
+ * other's faults along the clean run's paths. A mutant's faults may still lead a check onto a
+ * path the clean run never took; the batched run records coverage too, and a mutant whose
+ * checks reached another member's fault there — or whose verdict is anything but a clean kill
+ * — is run again alone, so every verdict that counts is the one a run of its own gives.
+ */
+import type { Results } from '../reports/results-schema.js';
+import { selectChecks, type Coverage } from './coverage.js';
+import { mergeResults } from './verdict.js';
+
+interface Batchable<T> { item: T; key: string; faults: readonly string[]; titles: readonly string[] }
+
+/** Bounds of one batch: long runs balance badly over the pool, and a contaminated batch costs its members a second run. */
+const MAX_MEMBERS = 8;
+const MAX_CHECKS = 150;
+
+/**
+ * Greedy packing, largest selection first: a mutant joins the first batch of its edition and
+ * release whose checks it shares none of, within the bounds; else it opens one.
+ */
+export function formBatches<T>(list: readonly Batchable<T>[]): Batchable<T>[][] {
+  const batches: { key: string; titles: Set<string>; members: Batchable<T>[] }[] = [];
+  for (const b of [...list].sort((x, y) => y.titles.length - x.titles.length)) {
+    const home = batches.find((g) => g.key === b.key && g.members.length < MAX_MEMBERS && g.titles.size + b.titles.length <= MAX_CHECKS && b.titles.every((t) => !g.titles.has(t)));
+    if (home) {
+      home.members.push(b);
+      for (const t of b.titles) home.titles.add(t);
+    } else batches.push({ key: b.key, titles: new Set(b.titles), members: [b] });
+  }
+  return batches.map((g) => g.members);
+}
+
+/**
+ * Why `member`'s checks cannot be judged from the batched run, or undefined when they can:
+ * in that run (coverage `cov`) one of them reached another member's fault, or some fault was
+ * reached outside any check, or there is no coverage to tell.
+ */
+export function contamination(cov: Coverage | undefined, member: { faults: readonly string[]; titles: readonly string[] }, others: readonly { faults: readonly string[] }[]): string | undefined {
+  if (!cov) return 'the batched run recorded no coverage';
+  const mine = new Set(member.titles);
+  for (const o of others) {
+    const sel = selectChecks(cov, o.faults);
+    if (sel.kind === 'all') return `another member's fault: ${sel.reason}`;
+    if (sel.kind === 'some') {
+      const met = sel.titles.find((t) => mine.has(t));
+      if (met) return `its check "${met}" reached another member's fault (${o.faults.join(', ')})`;
+    }
+  }
+  return undefined;
+}
+
+/** The member's view of a batched run: its own checks from the run, every other check as the clean run judged it. */
+export function memberResults(clean: Results, batch: Results, titles: readonly string[]): Results {
+  const own = new Set(titles);
+  return mergeResults(clean, { ...batch, tests: batch.tests.filter((t) => own.has(t.title)) });
+}
