@@ -15,6 +15,7 @@ import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { CALL_TAG_HEADER } from '../harness/target.js';
 import type { RunningServer } from '../server/index.js';
 import { zombieRoutes } from '../server/routes/zombies.js';
@@ -69,10 +70,21 @@ export function recordCoverage(servers: RunningServer[], file: string): void {
     const http = srv.app.server;
     const listeners = http.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
     http.removeAllListeners('request');
-    http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const tagOf = (req: IncomingMessage) => {
       const raw = req.headers[CALL_TAG_HEADER];
       const tag = typeof raw === 'string' ? decodeURIComponent(raw) : UNTAGGED;
       add(requests, tag, `${req.method} ${normalise((req.url ?? '/').split('?')[0]!)}`, MAX_REQUESTS_PER_CHECK);
+      return tag;
+    };
+    // CONNECT never reaches the request listeners: Node hands it to `connect` (ROBUST-5).
+    const connectListeners = http.listeners('connect') as ((req: IncomingMessage, socket: Duplex, head: Buffer) => void)[];
+    http.removeAllListeners('connect');
+    http.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const tag = tagOf(req);
+      als.run(tag, () => { for (const l of connectListeners) l.call(http, req, socket, head); });
+    });
+    http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const tag = tagOf(req);
       als.run(tag, () => {
         // The body arrives in the socket's async context, not the request's: bound here, the
         // body parsers (and the fault switches they query) stay attributed to the check.

@@ -8,6 +8,7 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
+import { callTagHeader } from '../target.js';
 
 interface RawRequest {
   method: string;
@@ -30,7 +31,8 @@ const DEFAULT_RAW_LIMITS: RawLimits = { connectMs: 5_000, answerMs: 10_000 };
 /** The bytes of a request: request line, headers, body. */
 function requestBytes(r: RawRequest, host: string): Buffer {
   const body = r.body === undefined ? Buffer.alloc(0) : Buffer.from(r.body);
-  const headers: Record<string, string> = { host, connection: 'close', ...r.headers };
+  // The selftest's coverage tag too (empty unless it records coverage): CONNECT reaches no request listener that could name the check otherwise.
+  const headers: Record<string, string> = { host, connection: 'close', ...callTagHeader(), ...r.headers };
   if (r.chunked) headers['transfer-encoding'] = 'chunked';
   else if (r.body !== undefined || r.contentLength !== undefined) headers['content-length'] = String(r.contentLength ?? body.length);
   const head = `${r.method} ${r.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
