@@ -60,14 +60,20 @@ async function duplicate(target: Target, t: Scratch, withRows: boolean): Promise
   const before = new Set((await tablesOf(target, t.base)).map((x) => x.name));
   const r = await target.gw(t.base, 'POST', 'tables/duplicate-table/', { json: { table_name: t.name, is_duplicate_records: withRows } });
   const tables = await tablesOf(target, t.base);
+  // Other checks make tables meanwhile (parallel workers), all with the run's prefix: a new table
+  // is this call's when it carries the original's (unique) name, or at least not another check's.
   const fresh = tables.filter((x) => !before.has(x.name));
+  const derived = fresh.filter((x) => x.name.includes(t.name));
+  const mine = fresh.filter((x) => x.name.includes(t.name) || !x.name.startsWith(target.state.tablePrefix));
   const answered = r.status === 200 ? r.json<{ name?: unknown }>().name : undefined;
-  const name = typeof answered === 'string' && tables.some((x) => x.name === answered) ? answered : fresh.length === 1 ? fresh[0]!.name : undefined;
-  // Whatever it is called, a new table this call made is dropped with the check.
-  for (const x of fresh) if (x.name !== name) await existingTable(target, x.name, t.base).drop();
+  const name = typeof answered === 'string' && tables.some((x) => x.name === answered) ? answered
+    : derived.length === 1 ? derived[0]!.name : mine.length === 1 ? mine[0]!.name : undefined;
+  // Whatever it is called, a new table this call made is dropped with the check; other checks' tables are theirs.
+  for (const x of derived) if (x.name !== name) await existingTable(target, x.name, t.base).drop();
   expectStatus(r, 200, `duplicate table (POST tables/duplicate-table/, is_duplicate_records ${withRows})`);
   if (!name) {
-    expect(fresh.map((x) => x.name), 'metadata/ lists no one new table after the duplicate').toHaveLength(1);
+    if (mine.length > 1) throw fixtureMissing(`the copy is not named in the answer and cannot be told apart from ${mine.length} other new tables`);
+    expect(mine.map((x) => x.name), 'metadata/ lists no new table after the duplicate').toHaveLength(1);
     throw fixtureMissing('no copy to look at');
   }
   return { copy: existingTable(target, name, t.base), info: tables.find((x) => x.name === name) };
