@@ -95,7 +95,7 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
   const mutants: MutantReport[] = [];
   const cleanStates = new Map<string, CleanState>();
   let done = 0;
-  let total = combos.size + o.mutants.length;
+  const total = combos.size + o.mutants.length;
   const run = (label: string, faults: readonly string[], combo: Combo, extra: { grep?: string; clauses?: string[]; coverageFile?: string } = {}): Promise<RunResult & { reportDir: string }> => {
     const reportDir = join(o.reportDir, 'runs', label);
     return runConformance({ faults, ...combo, reportDir, logFile: join(o.reportDir, 'logs', `${label}.log`), workers: o.workers, window: o.window, timeoutMs: o.runTimeoutMs, ...extra })
@@ -185,7 +185,6 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
     .map((g) => g.map((b) => b.item));
   const jobs: Planned[][] = [...planned.filter((p) => !batchable.includes(p)).map((p) => [p]), ...groups]
     .sort((a, b) => Math.max(...b.map(weight)) - Math.max(...a.map(weight)) || b.length - a.length);
-  total = done + o.mutants.length;
   let batches = 0;
   await pool(jobs, o.parallel, (g) => (g.length === 1 ? solo(g[0]!) : together(g, `batch-${++batches}`)));
 

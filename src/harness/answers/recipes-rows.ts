@@ -3,6 +3,7 @@
  * (base_operations.yaml). Everything acts on the worker's scratch tables; a row a recipe
  * changes or deletes is one it appended itself.
  */
+import { fixtureMissing } from '../outcome.js';
 import { appendAll } from '../tables.js';
 import { gw, tag } from './calls.js';
 import { need, type Kit, type Recipes } from './kit.js';
@@ -35,7 +36,7 @@ async function bigDataRow(k: Kit, big: { t: { name: string } }, name: string): P
   const normal = await k.target.gw(0, 'GET', 'rows/', { query: { table_name: big.t.name, limit: 1000 } });
   setupOk(normal, 'list the normal rows of the big table');
   const inNormal = new Set((normal.json<{ rows?: { _id?: unknown }[] }>().rows ?? []).map((r) => r._id));
-  need(ids.every((id) => !inNormal.has(id)) || undefined, `the row "${name}" added with add-archived-rows is in the normal row list, not in big data`);
+  if (ids.some((id) => inNormal.has(id))) throw fixtureMissing(`the row "${name}" added with add-archived-rows is in the normal row list, not in big data`);
   return ids;
 }
 

@@ -32,6 +32,6 @@ export function setRowLocks(ctx: RowsContext, base: Base, table: TableMeta, idsI
     ctx.db.prepare(`UPDATE ${qid(table.phys)} SET _locked = ?, _locked_by = ? WHERE _id IN (SELECT value FROM json_each(?))`)
       .run(lock ? 1 : null, lock ? actor : null, JSON.stringify(list));
   })();
-  touch(ctx, base);
+  touch(base);
   return { success: true };
 }

@@ -72,12 +72,14 @@ export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMe
     // Mutants: each deviates only where its clause looks (a well-typed select value; a value of the wrong type).
     const wellTyped = COLUMNS[col.type].write.safeParse(value).success;
     // drop-unknown-options: option creation lives in the append path only; an update drops what it does not know.
-    const known = () => ((col.data?.options as { name: string }[] | undefined) ?? []).map((o) => o.name);
-    const unknownOption = () => (Array.isArray(value) ? value : [value]).some((v) => v !== null && v !== '' && !known().includes(v as string));
-    if (op === 'update' && (col.type === 'single-select' || col.type === 'multiple-select') && wellTyped && unknownOption() && ctx.faults.has('drop-unknown-options')) {
-      const keep = Array.isArray(value) ? value.filter((v) => known().includes(v)) : known().includes(value as string) ? value : null;
-      values.set(col, keep === null ? null : Array.isArray(keep) ? JSON.stringify(keep) : (keep as Stored));
-      continue;
+    if (op === 'update' && (col.type === 'single-select' || col.type === 'multiple-select') && wellTyped) {
+      const known = new Set(((col.data?.options as { name: string }[] | undefined) ?? []).map((o) => o.name));
+      const given = (Array.isArray(value) ? value : [value]) as unknown[];
+      if (given.some((v) => v !== null && v !== '' && !known.has(v as string)) && ctx.faults.has('drop-unknown-options')) {
+        const keep = Array.isArray(value) ? value.filter((v) => known.has(v as string)) : known.has(value as string) ? value : null;
+        values.set(col, keep === null ? null : Array.isArray(keep) ? JSON.stringify(keep) : (keep as Stored));
+        continue;
+      }
     }
     if (!wellTyped && ctx.faults.has('lax-types')) {
       values.set(col, looseStored(value));
@@ -152,7 +154,7 @@ export function appendRows(ctx: RowsContext, base: Base, table: TableMeta, rowsI
     })();
     return enc;
   });
-  touch(ctx, base);
+  touch(base);
   if (ctx.events.wants(base.uuid)) {
     ctx.events.emit(encoded.map((e, i) => change(base, table, ids[i]!, 'insert_row', actor, rowName(table, e.values), cellChanges(table, e.values))));
   }
@@ -169,7 +171,7 @@ function change(base: Base, table: TableMeta, rowId: string, op: RowChange['op_t
 }
 
 /** A write happened: the base-unchanged check (ROUTE-7) must not serve what was cached before. */
-export function touch(_ctx: RowsContext, base: Base): void {
+export function touch(base: Base): void {
   base.version++;
 }
 
@@ -204,7 +206,7 @@ export function updateRows(ctx: RowsContext, base: Base, table: TableMeta, updat
     })();
     return list;
   });
-  if (!ctx.faults.has('stale-cache')) touch(ctx, base); // mutant: an update leaves the base-unchanged check as it was
+  if (!ctx.faults.has('stale-cache')) touch(base); // mutant: an update leaves the base-unchanged check as it was
   if (ctx.events.wants(base.uuid)) {
     ctx.events.emit(parsed.map((p) => change(base, table, p.rowId, 'modify_row', actor, rowName(table, existing.get(p.rowId)!), cellChanges(table, p.values, existing.get(p.rowId)))));
   }
@@ -224,7 +226,7 @@ export function deleteRows(ctx: RowsContext, base: Base, table: TableMeta, idsIn
     dropLinksOfRows(ctx.db, base, ids as string[]);
   })();
   if (deleted === 0 && ctx.faults.has('delete-missing-404')) throw notFound('Not found.'); // mutant: "nothing to delete" as the generic 404
-  touch(ctx, base);
+  touch(base);
   if (doomed.length) ctx.events.emit(doomed.map((r) => change(base, table, r._id, 'delete_row', actor, rowName(table, r), [])));
   return { success: true, deleted_rows: deleted };
 }

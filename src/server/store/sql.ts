@@ -9,7 +9,7 @@ import { badRequest, HttpError } from '../errors.js';
 import { fetchPhys, materialise, type ApiRow, type PhysRow, type PhysRows } from './cells.js';
 import { dropLinksOfRows } from './links.js';
 import { physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
-import type { RowsContext } from './rows.js';
+import { touch, type RowsContext } from './rows.js';
 import { selectCellsAsIds, sqlColumn, type SqlColumn } from './sql-keys.js';
 import { translate, type Translated } from './sql-translate.js';
 import { SqlSyntaxError } from './sql-tokens.js';
@@ -190,7 +190,7 @@ function write(ctx: RowsContext, base: Base, tr: Translated, sql: string, params
     if (listened) changed = [...changed, ...big];
     if (ctx.faults.has('sql-write-cap') && affected > SIZE_LIMITS.sqlList) throw badRequest(`the statement touches ${affected} rows, more than ${SIZE_LIMITS.sqlList}`);
   })();
-  base.version++;
+  touch(base);
   if (changed.length) ctx.events.emit(sqlChanges(base, tr.table, tr.kind as 'insert' | 'update' | 'delete', changed, actor, Date.now()), 'sql');
   return { ...ok([], []), affected_rows: affected };
 }

@@ -7,6 +7,7 @@ import { route, type Handler } from '../../pipeline/hooks.js';
 import { changeLinks, type LinkMap } from '../../store/links.js';
 import { anyStore } from '../../store/big-data/store.js';
 import type { Base } from '../../store/model.js';
+import { touch } from '../../store/rows.js';
 import { baseOf, bodyOf, tableOf } from './common.js';
 
 type Op = 'add' | 'replace' | 'remove';
@@ -46,7 +47,7 @@ export function linkHandler(ctx: ServerContext, op: Op, base: Base | ((req: impo
       if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw badRequest('link exists');
       throw e;
     }
-    theBase.version++;
+    touch(theBase);
     return op === 'remove' ? { deleted_links_count: changed } : { success: true };
   };
 }

@@ -39,8 +39,8 @@ export function rowHandlers(ctx: ServerContext) {
     const body = cached(ctx, base.uuid, base.version, req.url, () => {
       const view = q.view_name || q.view_id ? table.views.find((v) => v.name === q.view_name || v._id === q.view_id) : undefined;
       if ((q.view_name || q.view_id) && !view) throw badRequest(`view ${q.view_name ?? q.view_id} not found`);
-      const cap = Number(q.limit) > SIZE_LIMITS.listRows && ctx.faults.has('list-no-cap') ? Number.MAX_SAFE_INTEGER : SIZE_LIMITS.listRows;
-      const limit = Math.min(intParam(q.limit, 'limit', SIZE_LIMITS.listRows, 1), cap);
+      const asked = intParam(q.limit, 'limit', SIZE_LIMITS.listRows, 1);
+      const limit = asked > SIZE_LIMITS.listRows && ctx.faults.has('list-no-cap') ? asked : Math.min(asked, SIZE_LIMITS.listRows);
       const start = intParam(q.start, 'start', 0, 0);
       const orderBy = q.order_by && (ctx.behaviour.rowListOrderBy || ctx.faults.has('honour-order-by')) ? findColumn(table, q.order_by) : undefined;
       const rows = listRows(ctx, base, table, { start, limit, view, orderBy, descending: q.direction === 'desc', byName: flag(q.convert_keys) });

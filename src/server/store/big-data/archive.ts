@@ -31,7 +31,7 @@ function archiveIds(ctx: RowsContext, base: Base, table: TableMeta, selectIds: s
     if (ctx.faults.has('archive-flags-only')) moved = ctx.db.prepare(`UPDATE ${qid(table.phys)} SET _archived = 1 WHERE _id IN (SELECT value FROM json_each(?))`).run(JSON.stringify(ids)).changes;
     else moved = moveRows(ctx.db, table, ids, 'big');
   })();
-  touch(ctx, base);
+  touch(base);
   return moved;
 }
 
@@ -45,6 +45,6 @@ export function unarchiveRows(ctx: RowsContext, base: Base, table: TableMeta, id
     if (ctx.faults.has('unarchive-noop')) return; // mutant: the task is reported, the rows stay in big data
     moved = moveRows(ctx.db, table, ids, 'normal');
   })();
-  touch(ctx, base);
+  touch(base);
   return moved;
 }

@@ -39,6 +39,6 @@ export function addBigRows(ctx: RowsContext, base: Base, table: TableMeta, rowsI
       if (stored.some((c) => c.type === 'auto-number') || encoded.some((e) => e.schemaChanged)) saveMeta(ctx.db, base);
     })();
   });
-  touch(ctx, base);
+  touch(base);
   return { inserted_row_count: rows.length };
 }

@@ -33,7 +33,7 @@ export function registerBigData(app: FastifyInstance, ctx: ServerContext): void 
   route(app, ctx, endpoint('restoreBigDataOperations'), (req) => {
     const base = baseOf(ctx, req);
     restoreBigOp(ctx.db, base, pathId(req, 'op_id'));
-    touch(ctx, base);
+    touch(base);
     return { success: true };
   });
 }

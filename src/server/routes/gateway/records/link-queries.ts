@@ -67,7 +67,7 @@ export function registerLinkQueries(app: FastifyInstance, ctx: ServerContext): v
     const b = bodyOf(req);
     if (typeof b.link_id !== 'string' || !b.link_id) throw badRequest('link_id is required');
     const made = autoLink(ctx, base, b.link_id, keysOf(b.matching_keys), ctx.now());
-    touch(ctx, base);
+    touch(base);
     return { task_id: recordTask(ctx.db, base, 'auto-links', 'success', { link_id: b.link_id, links: made }, ctx.now()) };
   });
   route(app, ctx, endpoint('autoLinkTask'), async (req) => taskStatus(ctx.db, baseOf(ctx, req), await taskIdOf(req), 'auto-links'));
