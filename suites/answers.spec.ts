@@ -15,7 +15,7 @@ import { NOT_JSON, RESPONSES, offeredAt, type Endpoint } from '../src/spec/index
 import { GROUPS, judgeOperation, RECIPES, settleGroup, settleOne, Skip, World, type OpResult } from '../src/harness/answers/index.js';
 import { clause, withWorld } from '../src/harness/test.js';
 
-const test = withWorld(() => new World());
+const test = withWorld('answers: world', () => new World());
 
 const answered = (eps: readonly Endpoint[]) => eps.filter((e) => RESPONSES[e.id] && !(e.id in NOT_JSON));
 

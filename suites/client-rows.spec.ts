@@ -11,12 +11,11 @@ import { inScope, keyOf, linkedIds, pick, rowsMade, tableInfo, withTable, withTa
 import type { OfficialClient as Client } from '../src/harness/official/session.js';
 import { SharedClient } from '../src/harness/official/session.js';
 import type { Target } from '../src/harness/target.js';
-import { clause, expect, test as base } from '../src/harness/test.js';
+import { clause, expect, withWorld } from '../src/harness/test.js';
 
-const test = base.extend<{ client: Client }, { official: SharedClient }>({
-  official: [async ({ sharedTarget }, use) => use(new SharedClient(sharedTarget)), { scope: 'worker' }],
+const test = withWorld('client-rows.spec.ts: official client', (target) => new SharedClient(target)).extend<{ client: Client }>({
   // After `target`, so the check's recorder hears the authentication.
-  client: async ({ official, target: _target }, use) => use(await official.get()),
+  client: async ({ world, target: _target }, use) => use(await world.get()),
 });
 
 const NAME = { column_name: 'Name', column_type: 'text' };

@@ -12,12 +12,11 @@ import { failureOf } from '../src/harness/official/failures.js';
 import type { ColumnInfo } from '../src/harness/official/sdk.js';
 import { OfficialClient, SharedClient, violation } from '../src/harness/official/session.js';
 import { existingTable } from '../src/harness/tables.js';
-import { clause, expect, test as base } from '../src/harness/test.js';
+import { clause, expect, withWorld } from '../src/harness/test.js';
 
-const test = base.extend<{ client: OfficialClient }, { official: SharedClient }>({
-  official: [async ({ sharedTarget }, use) => use(new SharedClient(sharedTarget)), { scope: 'worker' }],
+const test = withWorld('client.spec.ts: official client', (target) => new SharedClient(target)).extend<{ client: OfficialClient }>({
   // After `target`, so the check's recorder hears the authentication.
-  client: async ({ official, target: _target }, use) => use(await official.get()),
+  client: async ({ world, target: _target }, use) => use(await world.get()),
 });
 
 const NAME = { column_name: 'Name', column_type: 'text' };

@@ -14,7 +14,7 @@ import { SIZE_LIMITS } from '../src/spec/index.js';
 import { expectStatus } from '../src/harness/assert.js';
 import { Undecided } from '../src/harness/outcome.js';
 import { appendAll, countRows, scratchTable, type Scratch } from '../src/harness/tables.js';
-import { clause, expect, test as base } from '../src/harness/test.js';
+import { clause, expect, withWorld } from '../src/harness/test.js';
 import type { Reply, Target } from '../src/harness/target.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -31,6 +31,11 @@ class BigTable {
   t?: Scratch;
   ids: string[] = [];
   private next = 0;
+
+  /** At the worker's end; a failed drop is left to the end-of-run sweep. */
+  async drop(): Promise<void> {
+    await this.t?.drop();
+  }
 
   async table(target: Target): Promise<Scratch> {
     this.t ??= await scratchTable(target, 'big', [
@@ -64,12 +69,8 @@ class BigTable {
   }
 }
 
-const test = base.extend<object, { big: BigTable }>({
-  big: [async ({}, use) => {
-    const b = new BigTable();
-    await use(b);
-    await b.t?.drop().catch(() => undefined);
-  }, { scope: 'worker' }],
+const test = withWorld('limits: big table', () => new BigTable()).extend<{ big: BigTable }>({
+  big: async ({ world }, use) => use(world),
 });
 
 test.describe.configure({ mode: 'default' });

@@ -100,7 +100,7 @@ class World {
   }
 }
 
-const test = withWorld(() => new World());
+const test = withWorld('shapes: world', () => new World());
 
 /** A single-row read, keyed by column names. */
 async function getRow(target: Target, t: Scratch, id: string, what = 'row get'): Promise<Row> {

@@ -9,6 +9,7 @@
  * that private file so the runner can scrub the phase's terminal output and blob reports.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { SecretFinder } from './secret-finder.js';
 
 export const MASK = '«redacted»';
 export const SECRETS_FILE_ENV = 'CONFHARNESS_SECRETS_FILE';
@@ -24,6 +25,7 @@ const MIN_SECRET = 6;
 export function registerSecret(value: string | undefined | null): void {
   if (typeof value !== 'string' || value.length < MIN_SECRET || value === MASK || secrets.has(value)) return;
   secrets.add(value);
+  matcher = undefined;
   const file = process.env[SECRETS_FILE_ENV];
   if (file) {
     try {
@@ -46,17 +48,38 @@ export function knownSecrets(): readonly string[] {
   return [...secrets];
 }
 
+/** The secrets longest first, and a finder that says at once whether a text holds any (most hold none). Rebuilt when a secret is learnt. */
+interface Matcher { sorted: string[]; finder: SecretFinder }
+let matcher: Matcher | undefined;
+function currentMatcher(): Matcher | undefined {
+  if (secrets.size === 0) return undefined;
+  if (!matcher) {
+    const sorted = [...secrets].sort((a, b) => b.length - a.length);
+    matcher = { sorted, finder: new SecretFinder(sorted, MIN_SECRET) };
+  }
+  return matcher;
+}
+
+/** Could this text hold a known secret, as is or JSON-escaped? False is certain. */
+export function mayHoldSecret(text: string): boolean {
+  return !!currentMatcher()?.finder.inText(text);
+}
+
 export function redactText(text: string): string {
+  const m = currentMatcher();
+  if (!m?.finder.inText(text)) return text;
   let out = text;
   // Longest first: a secret that contains another is replaced whole.
-  for (const s of [...secrets].sort((a, b) => b.length - a.length)) if (out.includes(s)) out = out.split(s).join(MASK);
+  for (const s of m.sorted) if (out.includes(s)) out = out.split(s).join(MASK);
   return out;
 }
 
 /** The same, on bytes (attachments of any type); unchanged input comes back as is. */
 export function redactBytes(buf: Buffer): Buffer {
+  const m = currentMatcher();
+  if (!m?.finder.inBytes(buf)) return buf;
   let out = buf;
-  for (const s of [...secrets].sort((a, b) => b.length - a.length)) {
+  for (const s of m.sorted) {
     const needle = Buffer.from(s);
     if (out.indexOf(needle) < 0) continue;
     const parts: Buffer[] = [];

@@ -23,9 +23,35 @@ interface Fixtures {
   /** Automatic: calls tagged with the check's title (selftest coverage only). */
   _tag: void;
 }
+/**
+ * What a suite's checks share within a worker (a scratch world, a big table, a signed-in
+ * client), by name: made on first use, dropped when the worker ends (a failed drop is left
+ * to the end-of-run sweep). Every suite takes its shared things from this one worker fixture
+ * rather than declaring a worker fixture of its own, so all suites have one fixture pool and
+ * Playwright may run any check on any worker: a pool of its own needs a worker of its own —
+ * a process start of ≈ 0.7 s — each time the scheduler moves to that suite's checks.
+ */
+class Shared {
+  private readonly items = new Map<string, unknown>();
+
+  get<W>(name: string, make: () => W): W {
+    if (!this.items.has(name)) this.items.set(name, make());
+    return this.items.get(name) as W;
+  }
+
+  async dropAll(): Promise<void> {
+    for (const item of this.items.values()) {
+      const drop = (item as { drop?: () => Promise<void> }).drop;
+      if (typeof drop === 'function') await drop.call(item).catch(() => undefined);
+    }
+    this.items.clear();
+  }
+}
+
 interface WorkerFixtures {
   state: RunState;
   sharedTarget: Target;
+  shared: Shared;
   /** Automatic: the worker's stdout/stderr redacted. */
   _stdio: void;
 }
@@ -50,6 +76,11 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   }, { auto: true }],
   state: [async ({}, use) => use(loadState()), { scope: 'worker' }],
   sharedTarget: [async ({ state }, use) => use(new Target(state)), { scope: 'worker' }],
+  shared: [async ({}, use) => {
+    const shared = new Shared();
+    await use(shared);
+    await shared.dropAll();
+  }, { scope: 'worker' }],
   rec: async ({}, use) => use(new Recorder()),
   target: async ({ sharedTarget, rec }, use, testInfo) => {
     sharedTarget.recorder = rec;
@@ -67,16 +98,13 @@ async function attachCalls(rec: Recorder, testInfo: TestInfo): Promise<void> {
 }
 
 /**
- * `test` with a worker-scoped `world`: tables (or other things) a suite's checks share, made
- * on first use and dropped when the worker ends; a failed drop is left to the end-of-run sweep.
+ * `test` with a `world`: what a suite's checks share within a worker (tables or other
+ * things), named `name` in the worker's shared registry, made on first use and dropped
+ * when the worker ends.
  */
-export function withWorld<W extends { drop(): Promise<void> }>(make: () => W) {
-  return test.extend<object, { world: W }>({
-    world: [async ({}, use) => {
-      const w = make();
-      await use(w);
-      await w.drop().catch(() => undefined);
-    }, { scope: 'worker' }],
+export function withWorld<W>(name: string, make: (target: Target) => W) {
+  return test.extend<{ world: W }>({
+    world: async ({ shared, sharedTarget }, use) => use(shared.get(name, () => make(sharedTarget))),
   });
 }
 
