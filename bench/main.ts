@@ -2,7 +2,9 @@
  * `npm run bench`: runs every benchmark module `bench/*.ts` (each exports `run()` answering
  * its figures), one after the other so they do not compete for the cores, prints one table
  * and writes `reports/bench.json`. `npm run bench -- server` runs the modules whose file
- * name contains `server` only, and keeps the other modules' figures from the last run.
+ * name contains `server` only, and keeps the other modules' figures from the last run. Last,
+ * issue 13's speed targets with this run's figure beside each. The whole set takes about as
+ * long as CI plus five minutes (`ci` clones and runs the CI job).
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -47,6 +49,27 @@ function print(outcomes: Outcome[]): void {
   process.stdout.write(`${line(['module', 'figure', 'value'])}\n${'-'.repeat(w[0]! + w[1]! + 20)}\n${rows.map(line).join('\n')}\n`);
 }
 
+/**
+ * Issue 13's speed targets, each read from the figure of this run that measures it; a target
+ * whose module did not run this time says so rather than showing an old figure.
+ */
+const TARGETS: { what: string; module: string; figure: string; target: string; met: (v: number) => boolean }[] = [
+  { what: 'embedded run, wall', module: 'run', figure: 'full run, wall (s)', target: '≤ 15 s', met: (v) => v <= 15 },
+  { what: 'selftest, every mutant', module: 'ci', figure: 'selftest: test time (min)', target: '≤ 5 min', met: (v) => v <= 5 },
+  { what: 'fresh-clone .ci/run', module: 'ci', figure: 'CI wall (min)', target: '≤ 10 min', met: (v) => v <= 10 },
+  { what: 'list 1,000 rows, every request new', module: 'server', figure: 'list_1000_rows_uncached_rps', target: '≥ 300/s', met: (v) => v >= 300 },
+];
+
+function printTargets(outcomes: Outcome[]): void {
+  const lines = TARGETS.map((t) => {
+    const v = outcomes.find((o) => o.module === t.module)?.figures?.[t.figure];
+    const value = typeof v === 'number' ? `${v}` : 'not measured in this run';
+    const verdict = typeof v === 'number' ? (t.met(v) ? 'met' : 'MISSED') : '';
+    return `${t.what.padEnd(36)}  ${value.padEnd(24)}  target ${t.target.padEnd(9)}  ${verdict}`;
+  });
+  process.stdout.write(`\nspeed targets (issue 13), from this run:\n${lines.join('\n')}\n`);
+}
+
 /** Results of earlier runs, kept for the modules this run did not select. */
 function previous(): Record<string, unknown> {
   try {
@@ -69,6 +92,7 @@ async function main(): Promise<number> {
     results[o.module] = { ran_at: ranAt, load_average_at_start: load, seconds: o.seconds, ...(o.error ? { error: o.error } : o.figures) };
   }
   print(outcomes);
+  printTargets(outcomes);
   mkdirSync(join(DIR, '..', 'reports'), { recursive: true });
   const report = { written_at: new Date().toISOString(), node: process.version, cpus: cpus().length, results };
   writeFileSync(REPORT, `${JSON.stringify(report, null, 2)}\n`);

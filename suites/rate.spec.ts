@@ -1,9 +1,12 @@
 /**
- * Rate limits (RATE-*). The runner runs this file last, in a phase of its own with one
- * worker, so nothing else spends the budgets it measures. Each check bursts at a key of its
- * own — a base (gateway class) or a source address from `state.sourceIps` (account and
- * auth-token classes; the default address is shared with the rest of the run and is never
- * used up) — and counts exactly only in a fresh window. Timing never decides a verdict: a
+ * Rate limits (RATE-*). The runner runs this file in a phase of its own with one worker:
+ * beside the other families when the target has bases to spare (this phase then sees only
+ * bases no other check touches, src/runner/rate-alongside.ts), else last. Each check bursts
+ * at a key of its own — a base (gateway class, called from a source address of the rate
+ * family's own where there are addresses) or a source address from `state.sourceIps`
+ * (account and auth-token classes; the default address is shared with the rest of the run
+ * and is never used up) — and counts exactly only in a fresh window, and only once the
+ * other families are done. Timing never decides a verdict: a
  * burst that straddled a window boundary is tried again in the next window, and a second
  * straddle leaves the check undecided (error), never failed. Machinery: src/harness/rate-checks.ts
  * and src/harness/rate.ts.
@@ -18,12 +21,12 @@ import { isGenericNotFound } from '../src/harness/notfound.js';
 import { restored } from '../src/harness/restore.js';
 import { aimsElsewhere, probeCall } from '../src/harness/probe.js';
 import {
-  baseKey, basesByFreshness, clockOf, fireFor, ipKey, isUnixTime, pickIps, prepare, refused, volley, type RateKey,
+  baseKey, basesByFreshness, clockOf, fireFor, gatewayAddress, ipKey, isUnixTime, pickIps, prepare, refused, volley, type RateKey,
 } from '../src/harness/rate.js';
 import {
-  CLASS, CONCURRENCY, EXTRA, UNLIMITED_PROBE, admitsExactly, budgetTarget, configured, configuredTarget, expectLimitHeader, gate, keyFor, limitOf, on, usedUp,
+  CLASS, CONCURRENCY, EXTRA, UNLIMITED_PROBE, admitsExactly, othersDone, budgetTarget, configured, configuredTarget, expectLimitHeader, gate, keyFor, limitOf, on, usedUp,
 } from '../src/harness/rate-checks.js';
-import { fixtureTables, type RunState } from '../src/harness/state.js';
+import type { RunState } from '../src/harness/state.js';
 import type { Target } from '../src/harness/target.js';
 import { clause, expect, needsAccount, needsAdmin, needsBases, needsEdition, needsRelease, test, warnState } from '../src/harness/test.js';
 
@@ -32,17 +35,26 @@ import { clause, expect, needsAccount, needsAdmin, needsBases, needsEdition, nee
 
 test(...clause('RATE-6', 'gateway answers carry integer x-ratelimit-limit, -remaining and -reset; remaining falls by one per call; reset is a Unix time in the future at most a window away', 'spec'), async ({ target, state }) => {
   needsRelease(state, 'rateLimitHeaders', true, 'rate-limit headers on gateway answers (4.4+)');
-  const table = fixtureTables(state).types;
+  // A table of the base, learnt from the first answer (the rate family's bases may hold none of the run's fixtures).
+  let table: string | undefined;
+  const from = { localAddress: gatewayAddress(target) };
+  const metadata = async () => {
+    const r = await target.gw(0, 'GET', 'metadata/', from);
+    if (r.status === 200) table ??= r.json<{ metadata?: { tables?: { name?: string }[] } }>().metadata?.tables?.find((t) => typeof t.name === 'string')?.name;
+    return r;
+  };
+  const orMetadata = (call: (t: string) => ReturnType<Target['gw']>) => () => (table === undefined ? metadata() : call(table));
   const calls: [string, () => ReturnType<Target['gw']>][] = [
-    ['GET metadata/', () => target.gw(0, 'GET', 'metadata/')],
-    ['GET metadata/', () => target.gw(0, 'GET', 'metadata/')],
-    ['GET rows/', () => target.gw(0, 'GET', 'rows/', { query: { table_name: table, limit: 1 } })],
-    ['POST sql/', () => target.gw(0, 'POST', 'sql/', { json: { sql: `SELECT * FROM \`${table}\` LIMIT 1` } })],
-    ['GET rows/', () => target.gw(0, 'GET', 'rows/', { query: { table_name: table, limit: 1 } })],
+    ['GET metadata/', metadata],
+    ['GET metadata/', metadata],
+    ['GET rows/', orMetadata((t) => target.gw(0, 'GET', 'rows/', { ...from, query: { table_name: t, limit: 1 } }))],
+    ['POST sql/', orMetadata((t) => target.gw(0, 'POST', 'sql/', { ...from, json: { sql: `SELECT * FROM \`${t}\` LIMIT 1` } }))],
+    ['GET rows/', orMetadata((t) => target.gw(0, 'GET', 'rows/', { ...from, query: { table_name: t, limit: 1 } }))],
   ];
   const windowS = state.target.rate_window_seconds;
   const seen: { what: string; limit: number; remaining: number; reset: number }[] = [];
-  for (const [what, call] of calls) {
+  for (const [asked, call] of calls) {
+    const what = table === undefined && !asked.includes('metadata') ? 'GET metadata/ (the base has no table)' : asked;
     const t0 = Date.now();
     const r = await call();
     const t1 = Date.now();
@@ -65,55 +77,6 @@ test(...clause('RATE-6', 'gateway answers carry integer x-ratelimit-limit, -rema
   }
   if (seen.length === calls.length && pairs.length === 0) throw new Undecided('timing', 'every pair of consecutive calls fell into different windows; remaining could not be followed');
 });
-
-// ---------------------------------------------------------------------------------------------
-// RATE-5: exactly the limit per window, per edition and class, under concurrency.
-
-for (const edition of EDITIONS) {
-  for (const cls of RATE_CLASSES) {
-    const expected = RATE_LIMITS[edition][cls];
-    const title = expected === null ? `${edition}: ${CLASS[cls]} are unlimited — ${UNLIMITED_PROBE} concurrent calls in one window are all admitted` : `${edition}: exactly ${expected} calls per window to ${CLASS[cls]} are admitted, also when ${expected + EXTRA} arrive concurrently`;
-    test(...clause('RATE-5', title, 'spec'), async ({ target, state }) => {
-      needsEdition(state, [edition as Edition], `its limits are the ${edition} edition's`);
-      test.skip(configured(state), `the target runs with configured limits (${state.limits.source}): RATE-5 holds it to those`);
-      gate(state, cls, { limited: false });
-      const key = keyFor(target, cls);
-      const shots = await admitsExactly(target, key, expected, `${CLASS[cls]} (${edition})`);
-      if (cls === 'gateway' && expected !== null) expectLimitHeader(shots, expected, 'the burst');
-    });
-  }
-}
-
-for (const cls of RATE_CLASSES) {
-  test(...clause('RATE-5', `configured limits: exactly the configured number of calls per window to ${CLASS[cls]} is admitted (unlimited where configured so), also under concurrency`, 'spec'), async ({ target, state }) => {
-    test.skip(!configured(state), `the target runs with its edition's limits (${state.limits.source}): the edition checks apply`);
-    gate(state, cls, { limited: false });
-    const expected = limitOf(state, cls);
-    const key = keyFor(target, cls);
-    const shots = await admitsExactly(target, key, expected, `${CLASS[cls]} (${state.limits.source})`);
-    if (cls === 'gateway' && expected !== null) expectLimitHeader(shots, expected, 'the burst');
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// RATE-7: the one limits configuration file (dedicated and self-hosted, 5.3+).
-
-
-for (const setting of LIMIT_SETTINGS) {
-  test(...clause('RATE-7', `the limits configuration file's ${setting.key} sets the limit of ${CLASS[setting.rateClass]}`, 'spec'), async ({ target, state }) => {
-    needsEdition(state, ['dedicated', 'self-hosted'], 'limits are customisable there (§8.4)');
-    needsRelease(state, 'limitsConfigFile', true, 'the limits are in one configuration file from 5.3');
-    test.skip(!state.limitsConfig, 'needs a target started with a limits configuration file (--limits-config, --limits-target-file)');
-    const value = state.limitsConfig!.values[setting.key];
-    test.skip(value === undefined, `the configuration file ${state.limitsConfig!.file} does not set ${setting.key}`);
-    if (setting.rateClass !== 'gateway') gate(state, setting.rateClass, { limited: false });
-    const probe = configuredTarget(target, state);
-    const expected = value! < 0 ? null : value!;
-    const key = setting.rateClass === 'gateway' ? baseKey(probe, 0) : ipKey(setting.rateClass, pickIps(probe, setting.rateClass, 1)[0]);
-    const shots = await admitsExactly(probe, key, expected, `${setting.key} = ${value} in ${state.limitsConfig!.file}`);
-    if (setting.rateClass === 'gateway' && expected !== null) expectLimitHeader(shots, expected, `the target started with ${setting.key} = ${value}`);
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // RATE-1: every endpoint but /ping/ and /server-info/ is limited; those two never are.
@@ -294,6 +257,59 @@ test(...clause('RATE-4', 'once the window is over (x-ratelimit-reset has passed)
 });
 
 // ---------------------------------------------------------------------------------------------
+// The exact counts last: run beside the other families, they wait until those are done
+// (admitsExactly), and the checks above overlap the other families meanwhile.
+
+// ---------------------------------------------------------------------------------------------
+// RATE-5: exactly the limit per window, per edition and class, under concurrency.
+
+for (const edition of EDITIONS) {
+  for (const cls of RATE_CLASSES) {
+    const expected = RATE_LIMITS[edition][cls];
+    const title = expected === null ? `${edition}: ${CLASS[cls]} are unlimited — ${UNLIMITED_PROBE} concurrent calls in one window are all admitted` : `${edition}: exactly ${expected} calls per window to ${CLASS[cls]} are admitted, also when ${expected + EXTRA} arrive concurrently`;
+    test(...clause('RATE-5', title, 'spec'), async ({ target, state }) => {
+      needsEdition(state, [edition as Edition], `its limits are the ${edition} edition's`);
+      test.skip(configured(state), `the target runs with configured limits (${state.limits.source}): RATE-5 holds it to those`);
+      gate(state, cls, { limited: false });
+      const key = keyFor(target, cls);
+      const shots = await admitsExactly(target, key, expected, `${CLASS[cls]} (${edition})`);
+      if (cls === 'gateway' && expected !== null) expectLimitHeader(shots, expected, 'the burst');
+    });
+  }
+}
+
+for (const cls of RATE_CLASSES) {
+  test(...clause('RATE-5', `configured limits: exactly the configured number of calls per window to ${CLASS[cls]} is admitted (unlimited where configured so), also under concurrency`, 'spec'), async ({ target, state }) => {
+    test.skip(!configured(state), `the target runs with its edition's limits (${state.limits.source}): the edition checks apply`);
+    gate(state, cls, { limited: false });
+    const expected = limitOf(state, cls);
+    const key = keyFor(target, cls);
+    const shots = await admitsExactly(target, key, expected, `${CLASS[cls]} (${state.limits.source})`);
+    if (cls === 'gateway' && expected !== null) expectLimitHeader(shots, expected, 'the burst');
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// RATE-7: the one limits configuration file (dedicated and self-hosted, 5.3+).
+
+
+for (const setting of LIMIT_SETTINGS) {
+  test(...clause('RATE-7', `the limits configuration file's ${setting.key} sets the limit of ${CLASS[setting.rateClass]}`, 'spec'), async ({ target, state }) => {
+    needsEdition(state, ['dedicated', 'self-hosted'], 'limits are customisable there (§8.4)');
+    needsRelease(state, 'limitsConfigFile', true, 'the limits are in one configuration file from 5.3');
+    test.skip(!state.limitsConfig, 'needs a target started with a limits configuration file (--limits-config, --limits-target-file)');
+    const value = state.limitsConfig!.values[setting.key];
+    test.skip(value === undefined, `the configuration file ${state.limitsConfig!.file} does not set ${setting.key}`);
+    if (setting.rateClass !== 'gateway') gate(state, setting.rateClass, { limited: false });
+    const probe = configuredTarget(target, state);
+    const expected = value! < 0 ? null : value!;
+    const key = setting.rateClass === 'gateway' ? baseKey(probe, 0) : ipKey(setting.rateClass, pickIps(probe, setting.rateClass, 1)[0]);
+    const shots = await admitsExactly(probe, key, expected, `${setting.key} = ${value} in ${state.limitsConfig!.file}`);
+    if (setting.rateClass === 'gateway' && expected !== null) expectLimitHeader(shots, expected, `the target started with ${setting.key} = ${value}`);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 // RATE-8: the cloud edition's monthly quota (Get Team Info's api_calls_count / api_calls_limit).
 
 interface TeamInfo { api_calls_count?: unknown; api_calls_limit?: unknown; role?: unknown }
@@ -329,6 +345,7 @@ test(...clause('RATE-8', 'gateway calls raise the team\'s api_calls_count (Get T
 test(...clause('RATE-8', 'adding a user to the team raises api_calls_limit at once', 'compat'), async ({ target, state }) => {
   needsTeamAdmin(state);
   test.skip(!state.allowPlanChanges, 'adds a user to the team / changes its plan — on a real cloud that costs money: pass --allow-plan-changes for a test instance');
+  await othersDone(); // the team's users and plan are other families' data too
   test.skip(state.target.org_id === undefined, 'needs org_id in the target descriptor');
   const org = state.target.org_id!;
   const before = await teamInfo(target, 'before adding a user');
@@ -348,6 +365,7 @@ test(...clause('RATE-8', 'adding a user to the team raises api_calls_limit at on
 test(...clause('RATE-8', 'upgrading the team\'s plan raises api_calls_limit at once', 'compat'), async ({ target, state }) => {
   needsTeamAdmin(state);
   test.skip(!state.allowPlanChanges, 'adds a user to the team / changes its plan — on a real cloud that costs money: pass --allow-plan-changes for a test instance');
+  await othersDone(); // the team's users and plan are other families' data too
   test.skip(state.target.org_id === undefined, 'needs org_id in the target descriptor');
   const org = state.target.org_id!;
   const original = (await teamInfo(target, 'before')).role;

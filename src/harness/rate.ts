@@ -235,9 +235,20 @@ export interface RateKey {
   localAddress?: string;
 }
 
+/**
+ * The source address of the rate family's gateway calls, when the run has addresses to
+ * spare: one of its own, so that what a limiter counts per address (wrongly, for base
+ * operations — RATE-2's business) is the rate family's calls only, never the other
+ * families' calls from the default address that may run at the same time.
+ */
+export function gatewayAddress(target: Target): string | undefined {
+  const ips = target.state.sourceIps;
+  return ips.length >= 2 ? ips[0] : undefined;
+}
+
 export function baseKey(target: Target, i: number): RateKey {
   const b = target.base(i);
-  return { cls: 'gateway', id: `gateway:base:${b.uuid}`, label: `base #${i + 1} (${b.name})`, base: i };
+  return { cls: 'gateway', id: `gateway:base:${b.uuid}`, label: `base #${i + 1} (${b.name})`, base: i, localAddress: gatewayAddress(target) };
 }
 
 export function ipKey(cls: Exclude<RateClass, 'gateway'>, ip: string | undefined): RateKey {
@@ -262,7 +273,7 @@ export function pickIps(target: Target, cls: Exclude<RateClass, 'gateway'>, n: n
     clock.isFresh(`account:ip:${ip}`) && clock.isFresh(`auth-token:ip:${ip}`) ? 0 : 1,
     ipUse.get(`${target.url}|*|${ip}`) ?? 0,
   ];
-  const order = target.state.sourceIps.filter((ip) => !except.includes(ip)).map((ip) => [ip, rank(ip)] as const);
+  const order = target.state.sourceIps.filter((ip) => !except.includes(ip) && ip !== gatewayAddress(target)).map((ip) => [ip, rank(ip)] as const);
   order.sort(([, a], [, b]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!);
   const picked = order.slice(0, n).map(([ip]) => ip);
   for (const ip of picked) {

@@ -47,6 +47,8 @@ export const RunState = z.object({
 export type RunState = z.output<typeof RunState>;
 
 export const STATE_ENV = 'CONFHARNESS_STATE_FILE';
+/** Set for the rate phase run beside the others: a file the runner creates once they are done (src/harness/rate-checks.ts). */
+export const OTHERS_DONE_ENV = 'CONFHARNESS_OTHERS_DONE_FILE';
 
 let cached: RunState | undefined;
 

@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { SECRETS_FILE_ENV } from '../client/redact.js';
+import { OTHERS_DONE_ENV } from '../harness/state.js';
 import { MERGE_WORK_ENV } from '../reports/results-reporter.js';
 import { matchClauses } from '../spec/index.js';
 import { scrubBlob } from './blobs.js';
@@ -17,11 +18,11 @@ const require = createRequire(import.meta.url);
 const CLI = require.resolve('@playwright/test/cli');
 const HERE = import.meta.dirname;
 
-let current: ChildProcess | undefined;
+const running = new Set<ChildProcess>();
 
-/** Stop the running phase (SIGINT handling). */
+/** Stop the running phases (SIGINT handling). */
 export function interruptPhase(): void {
-  current?.kill('SIGINT');
+  for (const child of running) child.kill('SIGINT');
 }
 
 /** Colours and a terminal width for the children when we have a terminal (their output is piped). */
@@ -33,14 +34,14 @@ function ttyEnv(): NodeJS.ProcessEnv {
 function runNode(args: string[], env: NodeJS.ProcessEnv, secrets: SecretsFile, quiet = false): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...env, ...ttyEnv() }, stdio: ['ignore', 'pipe', 'pipe'] });
-    current = child;
+    running.add(child);
     const out = quiet ? (child.stdout.resume(), Promise.resolve()) : pipeRedacted(child.stdout, process.stdout, secrets);
     const err = pipeRedacted(child.stderr, process.stderr, secrets);
     let code = 1;
     child.on('exit', (c, signal) => { code = c ?? (signal ? 130 : 1); });
     child.on('error', () => resolve(1));
     child.on('close', () => {
-      current = undefined;
+      running.delete(child);
       void Promise.all([out, err]).then(() => resolve(code));
     });
   });
@@ -61,7 +62,7 @@ export function grepFor(clauses: string | undefined, grep: string | undefined): 
   return parts.length ? `^${parts.join('')}` : undefined;
 }
 
-type Phase = 'functional' | 'rate';
+export type Phase = 'functional' | 'rate';
 
 const SUITES_DIR = process.env.CONFHARNESS_SUITES_DIR ?? join(HERE, '..', '..', 'suites');
 
@@ -81,6 +82,8 @@ interface PhaseEnv {
   workers: number;
   testTimeoutMs: number;
   reporter: string;
+  /** The rate phase beside the others: the file that says they are done. */
+  othersDoneFile?: string;
 }
 
 export function runPhase(phase: Phase, grep: string | undefined, p: PhaseEnv): Promise<number> {
@@ -95,6 +98,7 @@ export function runPhase(phase: Phase, grep: string | undefined, p: PhaseEnv): P
     CONFHARNESS_WORKERS: String(phase === 'rate' ? 1 : p.workers),
     CONFHARNESS_TEST_TIMEOUT_MS: String(p.testTimeoutMs),
     CONFHARNESS_TERMINAL_REPORTER: p.reporter,
+    ...(p.othersDoneFile ? { [OTHERS_DONE_ENV]: p.othersDoneFile } : {}),
   }, p.secrets);
 }
 

@@ -18,7 +18,8 @@ import { finish, type PhaseEnd, type RunInfo, type RunOutcome, type Timings } fr
 import { createFixtures, newRunId, sweepTables } from './fixtures.js';
 import { type RunOptions } from './options.js';
 import { DEFAULT_SOURCE_ADDRESSES, isLoopbackUrl, parseSourceAddresses } from '../common/net.js';
-import { grepFor, interruptPhase, mergeReports, phasesFor, runPhase } from './phases.js';
+import { grepFor, interruptPhase, mergeReports, phasesFor, runPhase, type Phase } from './phases.js';
+import { splitForRate } from './rate-alongside.js';
 import { SecretsFile } from './redact-stream.js';
 import { checkTargetOptions, resolveTarget, type ResolvedTarget, type RunHooks } from './target.js';
 
@@ -31,6 +32,13 @@ async function sweepRun(target: Target): Promise<StateWarning[]> {
   if (removed.length) log(`conformance: removed ${removed.length} table(s) of this run`);
   for (const p of problems) log(`conformance: could not remove this run's tables: ${redactText(p)} (\`conformance clean\` removes them later)`);
   return problems.map((p) => ({ check: 'end-of-run sweep', what: `${redactText(p)}; \`conformance clean\` removes such tables`, accountChanged: false }));
+}
+
+/** The state a phase's workers read: a private file (it holds secrets). */
+function writeState(file: string, state: RunState): string {
+  writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return file;
 }
 
 export function defaultReportDir(now = new Date()): string {
@@ -118,18 +126,34 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
       state.fixturesProblem = redactText((e as Error).message);
       log(`conformance: could not create the fixture tables: ${state.fixturesProblem} — checks that need them will end as errors`);
     }
-    const stateFile = join(workDir, 'state.json');
-    writeFileSync(stateFile, JSON.stringify(state), { mode: 0o600 });
-    chmodSync(stateFile, 0o600);
+    const phases = phasesFor(o.clauses);
+    const split = o.rateAlongside && phases.length === 2 ? splitForRate(state) : undefined;
+    const stateFiles = {
+      functional: writeState(join(workDir, 'state.json'), split?.functional ?? state),
+      rate: split ? writeState(join(workDir, 'state-rate.json'), split.rate) : join(workDir, 'state.json'),
+    };
     lap('setup');
     const grep = grepFor(o.clauses, o.grep);
-    const phaseEnv = { stateFile, secrets, workDir, workers: o.workers, testTimeoutMs: o.testTimeout * 1000, reporter: o.reporter };
-    const phases = phasesFor(o.clauses);
+    const phaseEnv = (phase: Phase) => ({ stateFile: stateFiles[phase], secrets, workDir, workers: o.workers, testTimeoutMs: o.testTimeout * 1000, reporter: o.reporter });
     const ended: PhaseEnd[] = [];
-    for (const phase of phases) {
-      if (interrupted) break;
-      ended.push({ phase, exitCode: await runPhase(phase, grep, phaseEnv) });
-      lap(phase);
+    if (split) {
+      log(`conformance: the rate family runs beside the others, in bases of its own (${split.rate.target.bases.map((b) => b.name).join(', ')})`);
+      const t0 = Date.now();
+      const othersDoneFile = join(workDir, 'functional-done');
+      const each = await Promise.all(phases.map(async (phase) => {
+        const exitCode = await runPhase(phase, grep, { ...phaseEnv(phase), ...(phase === 'rate' ? { othersDoneFile } : {}) });
+        if (phase === 'functional') writeFileSync(othersDoneFile, '');
+        return { phase, exitCode, ms: Date.now() - t0 };
+      }));
+      ended.push(...each);
+      lap(phases.join('∥'));
+      log(`conformance: side by side, ${each.map((e) => `${e.phase} took ${(e.ms / 1000).toFixed(1)} s`).join(' and ')}`);
+    } else {
+      for (const phase of phases) {
+        if (interrupted) break;
+        ended.push({ phase, exitCode: await runPhase(phase, grep, phaseEnv(phase)) });
+        lap(phase);
+      }
     }
     const info: RunInfo = {
       id: ids.runId, target: d.url, edition: state.edition, apiVersion: state.apiVersion, embedded: resolved.embedded, startedAt: startedAt.toISOString(),

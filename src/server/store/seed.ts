@@ -18,7 +18,8 @@ export interface SeedCredentials {
 }
 
 const password = () => randomBytes(12).toString('base64url');
-const BASE_NAMES = ['Conformance A', 'Conformance B'] as const;
+// Four or more let the rate family run beside the others in bases of its own (src/runner/rate-alongside.ts).
+const BASE_NAMES = ['Conformance A', 'Conformance B', 'Conformance C', 'Conformance D', 'Conformance E'] as const;
 
 export function seed(store: Store): SeedCredentials {
   const saved = store.setting('seed');

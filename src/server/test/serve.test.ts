@@ -41,7 +41,7 @@ test('serve --json prints exactly one line: a target descriptor with two bases t
     const parsed = TargetDescriptor.safeParse(JSON.parse(line));
     expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
     const d = parsed.data!;
-    expect(d.bases).toHaveLength(2);
+    expect(d.bases).toHaveLength(5);
     expect(d.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(d).toMatchObject({ edition: 'self-hosted', api_version: '6.2', admin: true });
     expect((await fetch(`${d.url}/ping/`)).status).toBe(200);
