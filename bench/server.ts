@@ -2,7 +2,8 @@
  * Benchmarks of the reference server's base operations (issue 2 item 10), with autocannon:
  * - `GET /ping/` req/s beside a bare node:http server answering the same bytes (target ≥ 0.7×);
  * - list 1,000 rows of several column types, req/s, from the per-base-version response cache
- *   and with the cache defeated by a varying query parameter (target ≥ 200/s);
+ *   (target ≥ 200/s) and with that cache defeated by a varying query parameter (target ≥ 300/s,
+ *   issue 13: the rows' JSON is then kept per table while the data is unchanged);
  * - append 1,000 rows, latency p50/p99 of one call at a time (target p50 ≤ 50 ms);
  * - SQL `SELECT *` of 10,000 rows, p50/p99 (target p50 ≤ 150 ms).
  * Each server runs in its own child process without rate limits (`--unlimited`). Beside each
@@ -79,6 +80,9 @@ async function ping(ref: Reference): Promise<Record<string, number | string>> {
   }
 }
 
+/** Lists of 1,000 rows a second when every request is a new URL (issue 13, point 4). */
+const UNCACHED_TARGET = 300;
+
 /** List 1,000 rows: the same URL (served from the cache) and a URL that differs per request. */
 async function list(ref: Reference, t: Target): Promise<Record<string, number | string>> {
   const path = `${new URL(t.gw).pathname}/rows/?table_name=List&limit=1000`;
@@ -96,9 +100,9 @@ async function list(ref: Reference, t: Target): Promise<Record<string, number | 
     list_1000_rows_cached_rps: Math.round(cached.rps), list_1000_rows_uncached_rps: Math.round(uncached),
     list_1000_rows_uncached_p50_ms: r.latency.p50,
     list_target_cached: verdict(cached.rps >= 200, '≥ 200/s, a repeated request of an unchanged base'),
-    list_target_uncached: verdict(uncached >= 200, '≥ 200/s, every request a new one'),
+    list_target_uncached: verdict(uncached >= UNCACHED_TARGET, `≥ ${UNCACHED_TARGET}/s, every request a new one`),
     list_1000_rows_cached_cpu_ms: round(cached.cpu, 2), list_1000_rows_uncached_cpu_ms: round(cpu, 2),
-    list_target_uncached_by_cpu: verdict(1000 / cpu >= 200, `${Math.round(1000 / cpu)}/s on one idle core, ≥ 200/s`),
+    list_target_uncached_by_cpu: verdict(1000 / cpu >= UNCACHED_TARGET, `${Math.round(1000 / cpu)}/s on one idle core, ≥ ${UNCACHED_TARGET}/s`),
   };
 }
 

@@ -1,43 +1,21 @@
 /**
- * Row operations of a base table: list, get, append, update, delete (big data: big-data/). Every batch
- * is checked whole before anything is written and then written in one transaction, so a
- * refused batch writes nothing (SHAPE-7, SIZE-2..4).
+ * Row operations of a base table: get, append, update, delete (the list: row-list.ts; big
+ * data: big-data/). Every batch is checked whole before anything is written and then written
+ * in one transaction, so a refused batch writes nothing (SHAPE-7, SIZE-2..4).
  */
-import { COLUMNS, INTERNAL_FIELD_OF_TYPE, SIZE_LIMITS } from '../../spec/index.js';
+import { COLUMNS, SIZE_LIMITS } from '../../spec/index.js';
 import { badRequest, notFound } from '../errors.js';
 import { fetchPhys, materialise, type ApiRow, type PhysRow, type ReadContext } from './cells.js';
 import { cachedStatement, qid, type Db } from './db.js';
 import type { CellChange, RowChange, RowEvents } from './events.js';
 import { dropLinksOfRows } from './links.js';
-import { isoNow, newRowId, physColumn, type Base, type ColumnMeta, type TableMeta, type ViewMeta } from './model.js';
+import { isoNow, newRowId, physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
 import { saveMeta, withMetaRollback } from './schema.js';
-import { hiddenKeys, viewOrder, viewWhere } from './view-query.js';
 import { encodeValue, looseStored, type Stored } from './values.js';
 import { illFormedValue } from '../text.js';
 
 export interface RowsContext extends ReadContext {
   events: RowEvents;
-}
-
-
-interface ListQuery { start: number; limit: number; view?: ViewMeta; orderBy?: ColumnMeta; descending?: boolean; byName: boolean }
-
-export function listRows(ctx: RowsContext, base: Base, table: TableMeta, q: ListQuery): ApiRow[] {
-  const where = viewWhere(table, q.view);
-  // Mutant (BASE-1): the row list keeps the table's order whatever the view's sorts say.
-  const ordered = viewOrder(table, q.view);
-  const sorted = ordered.sql && ctx.faults.has('view-sorts-ignored') ? { sql: '', params: [] } : ordered;
-  const order = q.orderBy ? `${INTERNAL_FIELD_OF_TYPE[q.orderBy.type] ?? qid(physColumn(q.orderBy.key))} ${q.descending ? 'DESC' : 'ASC'}, rowid` : sorted.sql ? `${sorted.sql}, rowid` : 'rowid';
-  const params = [...where.params, ...(q.orderBy ? [] : sorted.params), q.limit, q.start];
-  const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, params);
-  const rows = materialise(ctx, base, table, phys, { byName: q.byName });
-  // A view shows its visible columns only (api-shapes §2.1); mutant (BASE-1): the hidden ones too.
-  const hidden = hiddenKeys(q.view);
-  if (hidden.size && !ctx.faults.has('view-shows-hidden-columns')) {
-    const outs = table.columns.filter((c) => hidden.has(c.key)).map((c) => (q.byName ? c.name : c.key));
-    for (const row of rows) for (const k of outs) delete row[k];
-  }
-  return rows;
 }
 
 export function getRow(ctx: RowsContext, base: Base, table: TableMeta, rowId: string, byName: boolean): ApiRow {

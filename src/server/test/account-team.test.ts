@@ -18,7 +18,7 @@ test('ACCT-1 Get Team Info answers usage and limits with scripts_running_limit (
   expect(info).toMatchObject({ org_id: 1, org_name: 'Conformance Team', member_usage: 2, api_calls_limit: -1, role: 'org_enterprise' });
   expect(info.scripts_running_total).toBeUndefined();
   for (const k of TEAM_INFO_FIELDS.filter((x) => !['org_name', 'role'].includes(x))) expect(Number.isInteger(info[k]), k).toBe(true);
-  expect(info.storage_usage).toBe(2 * SEED_PNG.length); // one seeded asset per base
+  expect(info.storage_usage).toBe(a.srv.descriptor.bases.length * SEED_PNG.length); // one seeded asset per base
 });
 
 test('ACCT-2 Update Team (system admin) takes plan, limits and monthly_automation_limit_per_user', async () => {

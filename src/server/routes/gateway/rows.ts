@@ -6,7 +6,8 @@ import { badRequest } from '../../errors.js';
 import { route, type Handler } from '../../pipeline/hooks.js';
 import { tooMany } from '../../pipeline/rate.js';
 import { findColumn } from '../../store/model.js';
-import { appendRows, deleteRows, getRow, listRows, updateRows } from '../../store/rows.js';
+import { listRowsJson } from '../../store/row-list.js';
+import { appendRows, deleteRows, getRow, updateRows } from '../../store/rows.js';
 import { appendRowsRacy } from '../../store/races.js';
 import { actor, baseOf, bodyOf, flag, intParam, optionalTyped, tableOf } from './common.js';
 
@@ -36,15 +37,14 @@ export function rowHandlers(ctx: ServerContext) {
     const base = baseOf(ctx, req);
     const q = req.query as Record<string, string | undefined>;
     const table = tableOf(base, q.table_name ?? q.table_id);
-    const body = cached(ctx, base.uuid, base.version, req.url, () => {
+    const body = cached(ctx, base.uuid, base.version, req.url, (c) => {
       const view = q.view_name || q.view_id ? table.views.find((v) => v.name === q.view_name || v._id === q.view_id) : undefined;
       if ((q.view_name || q.view_id) && !view) throw badRequest(`view ${q.view_name ?? q.view_id} not found`);
       const asked = intParam(q.limit, 'limit', SIZE_LIMITS.listRows, 1);
       const limit = asked > SIZE_LIMITS.listRows && ctx.faults.has('list-no-cap') ? asked : Math.min(asked, SIZE_LIMITS.listRows);
       const start = intParam(q.start, 'start', 0, 0);
       const orderBy = q.order_by && (ctx.behaviour.rowListOrderBy || ctx.faults.has('honour-order-by')) ? findColumn(table, q.order_by) : undefined;
-      const rows = listRows(ctx, base, table, { start, limit, view, orderBy, descending: q.direction === 'desc', byName: flag(q.convert_keys) });
-      return JSON.stringify({ rows });
+      return listRowsJson(ctx, base, table, { start, limit, view, orderBy, descending: q.direction === 'desc', byName: flag(q.convert_keys) }, c.rows);
     });
     // A list of the maximum rows is longer than 10 bytes a row: shorter answers never query the switch (coverage).
     if (body.length > 10 * SIZE_LIMITS.listRows && ctx.faults.has('bulk-calls-weighted') && heavyRefused(ctx, base.uuid, (JSON.parse(body.toString()) as { rows: unknown[] }).rows.length, SIZE_LIMITS.listRows)) return tooMany(ctx, reply);

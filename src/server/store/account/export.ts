@@ -8,7 +8,8 @@ import ExcelJS from 'exceljs';
 import yazl from 'yazl';
 import type { ApiRow } from '../cells.js';
 import type { Base, TableMeta, ViewMeta } from '../model.js';
-import { listRows, type RowsContext } from '../rows.js';
+import { listRows } from '../row-list.js';
+import type { RowsContext } from '../rows.js';
 import { allAssets } from './assets.js';
 
 const ALL = -1; // SQLite: LIMIT -1 = no limit
