@@ -18,8 +18,6 @@ import { endpoint } from '../src/spec/index.js';
 
 test.describe.configure({ mode: 'default' });
 
-/** How long a delivery may take (the real service's own delivery timeout is 30 s). */
-const WAIT_MS = 20_000;
 
 type Payload = { event?: unknown; data?: Record<string, unknown> };
 const parse = (d: Delivery): Payload | undefined => { try { return JSON.parse(d.body.toString('utf8')) as Payload; } catch { return undefined; } };
@@ -66,9 +64,11 @@ async function rowChangeEvent(target: Target, secret: string | undefined, check:
     hook = await register(target, base, rx.url, secret);
     const u = await target.gw(base, 'PUT', 'rows/', { json: { table_name: t.name, updates: [{ row_id: rowId, row: { Name: 'after' } }] } });
     expectStatus(u, 200, 'update the row');
-    const got = await rx.waitFor((d) => parse(d)?.data?.row_id === rowId, WAIT_MS);
+    // How long a delivery may take: --webhook-wait (the real service's own delivery timeout is 30 s).
+    const wait = state.webhook.waitMs;
+    const got = await rx.waitFor((d) => parse(d)?.data?.row_id === rowId, wait);
     const seen = rx.deliveries.length;
-    expect(got, `no event naming the changed row arrived within ${WAIT_MS / 1000} s (${seen} other deliver${seen === 1 ? 'y' : 'ies'} received)`).toBeDefined();
+    expect(got, `no event naming the changed row arrived within ${wait / 1000} s (${seen} other deliver${seen === 1 ? 'y' : 'ies'} received)`).toBeDefined();
     check(got!, parse(got!)!, { id: rowId, table: t.name });
   } finally {
     if (hook) await unregister(target, hook);

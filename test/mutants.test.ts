@@ -7,6 +7,7 @@ import { expect, test } from '@playwright/test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MUTANTS, catalogFaults, selectMutants } from '../src/mutants/catalog.js';
+import { SWEEP_TAG } from '../src/harness/target.js';
 import { UNTAGGED, grepForTitles, selectChecks, sharedStateFiles, widen, type Coverage } from '../src/mutants/coverage.js';
 import { judgeClean, judgeMutant, mergeResults } from '../src/mutants/verdict.js';
 import { fakeResults } from './helpers/reports.js';
@@ -87,12 +88,13 @@ test('--mutants selects by id or clause, with globs or a regular expression', ()
 
 const COV: Coverage = {
   schemaVersion: 1,
-  faults: { 'SHAPE-1 a': ['omit-null', 'stale-cache'], 'SHAPE-2 b': ['stale-cache'], [UNTAGGED]: ['limit-plus-one'] },
+  faults: { 'SHAPE-1 a': ['omit-null', 'stale-cache', '429-json-body'], 'SHAPE-2 b': ['stale-cache'], [UNTAGGED]: ['limit-plus-one'], [SWEEP_TAG]: ['429-json-body', 'only-in-sweep'] },
   requests: {
     'GONE-2 probe': ['GET /dtable-server/api/v1/dtables/:x/rows/', 'POST /dtable-server/api/v1/dtables/:x/rows/'],
     'ROUTE-2 plugins': ['GET /api/v2.1/admin/plugins-install-count/'],
     'GONE-7 probe': ['PUT /api/v2.1/collection-tables/abc/'],
     [UNTAGGED]: ['POST /api-gateway/api/v2/dtables/:x/tables/'],
+    [SWEEP_TAG]: ['GET /api/v2.1/admin/plugins-install-count/', 'DELETE /api-gateway/api/v2/dtables/:x/tables/'],
   },
 };
 
@@ -106,6 +108,10 @@ test('coverage selects the checks that reached a fault, or every check when in d
   expect(selectChecks(COV, ['zombie:GONE-7'])).toEqual({ kind: 'some', titles: ['GONE-7 probe'] });
   expect(selectChecks(COV, ['drop:createTable']).kind).toBe('all'); // the run's own setup uses it
   expect(selectChecks(COV, ['zombie:GONE-6']).kind).toBe('none');
+  // The end-of-run sweep comes after every check: what it alone meets selects nothing.
+  expect(selectChecks(COV, ['429-json-body'])).toEqual({ kind: 'some', titles: ['SHAPE-1 a'] });
+  expect(selectChecks(COV, ['only-in-sweep']).kind).toBe('none');
+  expect(selectChecks(COV, ['drop:deleteTable']).kind).toBe('none');
 });
 
 test('the --grep for selected checks matches exactly those titles', () => {

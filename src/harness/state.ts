@@ -32,7 +32,7 @@ export const RunState = z.object({
   http: Timeouts,
   /** Loopback source addresses for per-IP checks (RATE-2); empty = not available. */
   sourceIps: z.array(z.string()),
-  webhook: z.object({ listenHost: z.string(), listenPort: z.number().int().min(0), publicUrl: z.string().optional() }),
+  webhook: z.object({ listenHost: z.string(), listenPort: z.number().int().min(0), publicUrl: z.string().optional(), waitMs: z.number().int().positive().default(20_000) }),
   /** The rate limits the rate clauses hold the target to (RATE-1…6), and where they came from. */
   limits: z.object({ source: z.string(), values: z.record(z.enum(RATE_CLASSES), z.number().int().nonnegative().nullable()) }),
   /** RATE-8 may add a team user and change the team's plan (costs money on a real cloud). */

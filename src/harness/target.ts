@@ -62,6 +62,10 @@ export class Reply {
  * running check's title. Never set against a real target.
  */
 export const CALL_TAG_HEADER = 'x-conformance-check';
+/** The tag of the runner's end-of-run sweep: after every check, so no fault it meets can change a check's verdict. */
+export const SWEEP_TAG = '(end-of-run sweep)';
+/** Whether calls are to carry their tag (set by the selftest for its own reference server only). */
+export const tagging = () => !!process.env.CONFHARNESS_TAG_CALLS;
 let callTag: string | undefined;
 export function tagCalls(title: string | undefined): void {
   callTag = title === undefined ? undefined : encodeURIComponent(title);

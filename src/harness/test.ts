@@ -13,7 +13,7 @@ import { redactStdio, settleCheck } from './marks.js';
 import { beginCheck } from './verdict.js';
 import { Recorder } from './recorder.js';
 import { loadState, STATE_ENV, type RunState } from './state.js';
-import { tagCalls, Target } from './target.js';
+import { tagCalls, tagging, Target } from './target.js';
 
 interface Fixtures {
   target: Target;
@@ -69,7 +69,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await settleCheck(testInfo);
   }, { auto: true }],
   _tag: [async ({}, use, testInfo) => {
-    const on = !!process.env.CONFHARNESS_TAG_CALLS; // selftest coverage only (src/mutants/coverage.ts)
+    const on = tagging(); // selftest coverage only (src/mutants/coverage.ts)
     if (on) tagCalls(testInfo.title);
     await use();
     if (on) tagCalls(undefined);

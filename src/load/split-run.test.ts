@@ -39,7 +39,7 @@ function descriptorFile(srv: ChildServer, name: string, secrets = true): string 
 }
 
 /** A window start far enough ahead for every instance to be ready (VU threads warmed, setup done) even on a busy machine, so all burst in the same window. */
-const nextWindow = (lead = 40) => String(Math.ceil((Date.now() / 1000 + lead) / WINDOW) * WINDOW);
+const nextWindow = (lead = 15) => String(Math.ceil((Date.now() / 1000 + lead) / WINDOW) * WINDOW);
 
 const segmentsOf = (seq: string) => { const p = seq.split(','); return p.slice(1).map((to, i) => `${p[i]}:${to}`); };
 

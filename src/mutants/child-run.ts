@@ -50,10 +50,17 @@ export function killAllRuns(signal: NodeJS.Signals = 'SIGINT'): void {
   }
 }
 
+/**
+ * The reference server answers in milliseconds: a mutant that hangs a call, or never delivers
+ * a webhook, is told in 5 s rather than the 15 s and 20 s a real target is given.
+ */
+const PATIENCE_SECONDS = 5;
+
 function runArgs(s: RunSpec): string[] {
   return [
     BIN, 'run', '--edition', s.edition, '--api-version', s.apiVersion, '--report-dir', s.reportDir,
     '--workers', String(s.workers), '--embedded-window', String(s.window), '--reporter', 'dot',
+    '--request-timeout', String(PATIENCE_SECONDS), '--webhook-wait', String(PATIENCE_SECONDS), '--no-html',
     ...s.faults.flatMap((f) => ['--embedded-fault', f]),
     ...(s.grep ? ['--grep', s.grep] : []),
     ...(s.clauses?.length ? ['--clauses', s.clauses.join(',')] : []),

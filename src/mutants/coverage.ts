@@ -16,7 +16,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { CALL_TAG_HEADER } from '../harness/target.js';
+import { CALL_TAG_HEADER, SWEEP_TAG } from '../harness/target.js';
 import type { RunningServer } from '../server/index.js';
 import { zombieRoutes } from '../server/routes/zombies.js';
 import { ENDPOINTS } from '../spec/index.js';
@@ -153,14 +153,16 @@ export function selectChecks(cov: Coverage, faults: readonly string[]): Selectio
     if (routes) {
       if (routes.length === 0) return { kind: 'all', reason: `${f}: unknown route` };
       for (const [tag, reqs] of Object.entries(cov.requests)) {
-        if (!reqs.some((r) => routes.some((re) => re.test(r)))) continue;
+        if (tag === SWEEP_TAG || !reqs.some((r) => routes.some((re) => re.test(r)))) continue;
         if (tag === UNTAGGED) return { kind: 'all', reason: `${f}: the route is called outside any check (run setup)` };
         titles.add(tag);
       }
       continue;
     }
     if (cov.faults[UNTAGGED]?.includes(f)) return { kind: 'all', reason: `${f} is reached outside any check (run setup or background work)` };
-    const reached = Object.entries(cov.faults).filter(([, list]) => list.includes(f)).map(([tag]) => tag);
+    // The end-of-run sweep comes after every check: a fault it alone meets changes no verdict.
+    const reached = Object.entries(cov.faults).filter(([tag, list]) => tag !== SWEEP_TAG && list.includes(f)).map(([tag]) => tag);
+    if (reached.length === 0 && cov.faults[SWEEP_TAG]?.includes(f)) continue;
     if (reached.length === 0) return { kind: 'all', reason: `${f} was never reached in the clean run (read at start-up, or no check gets there)` };
     for (const t of reached) titles.add(t);
   }

@@ -92,7 +92,7 @@ function baselineUpgradeLines(b: NonNullable<Results['baseline']>): string[] {
   return out;
 }
 
-function summaryLines(r: Results, exitCode: number, reportDir: string, timings: Timings, interrupted = false): string[] {
+function summaryLines(r: Results, exitCode: number, reportDir: string, timings: Timings, interrupted = false, html = true): string[] {
   const t = r.totals;
   const lines = [`conformance: ${verdictOf(r, exitCode, interrupted)} — ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped (${t.tests} checks)`];
   for (const e of r.runErrors) lines.push(`  run error${e.phase ? ` (${e.phase})` : ''}: ${e.reason}`);
@@ -106,7 +106,7 @@ function summaryLines(r: Results, exitCode: number, reportDir: string, timings: 
   if (uncovered) lines.push(`  not covered by any selected check: ${uncovered} of ${r.clauses.length} clauses`);
   if (r.run.limits) lines.push(`  rate limits held to: ${Object.entries(r.run.limits.values).map(([k, v]) => `${k} ${v ?? 'unlimited'}`).join(', ')} (${r.run.limits.source})`);
   const rel = relative(process.cwd(), reportDir) || '.';
-  lines.push(`  reports: ${rel.startsWith('..') ? reportDir : rel}/ (clauses.md, results.json, junit.xml, html/index.html)`);
+  lines.push(`  reports: ${rel.startsWith('..') ? reportDir : rel}/ (clauses.md, results.json, junit.xml${html ? ', html/index.html' : ''})`);
   if (timings.length) lines.push(`  time: ${timings.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
   return lines;
 }
@@ -140,9 +140,9 @@ export function finish(p: FinishInput): RunOutcome {
   writeFileSync(join(reportDir, 'clauses.md'), md);
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, md);
   writeJunit(join(reportDir, 'junit.xml'), p.workDir, results.runErrors, results.run);
-  writeFrontPage(reportDir, results, p.workDir);
+  if (o.html) writeFrontPage(reportDir, results, p.workDir);
   scrubSecrets(reportDir);
   const exitCode = exitCodeOf(results, newFailures, interrupted);
-  for (const line of summaryLines(results, exitCode, reportDir, timings, interrupted)) log(line);
+  for (const line of summaryLines(results, exitCode, reportDir, timings, interrupted, o.html)) log(line);
   return { exitCode, reportDir, results };
 }

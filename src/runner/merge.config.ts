@@ -15,6 +15,7 @@ export default defineConfig({
   reporter: [
     [join(reports, 'results-reporter.ts'), { outputDir: dir }],
     [join(reports, 'junit-reporter.ts'), { outputFile: join(dir, 'junit.xml') }],
-    ['html', { outputFolder: join(dir, 'html', 'playwright'), open: 'never', title: 'Conformance report', noCopyPrompt: true }],
+    // `--no-html` (the selftest's many runs need results.json only): no HTML report to build.
+    ...(process.env.CONFHARNESS_NO_HTML ? [] : [['html', { outputFolder: join(dir, 'html', 'playwright'), open: 'never', title: 'Conformance report', noCopyPrompt: true }] as const]),
   ],
 });

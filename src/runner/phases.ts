@@ -103,7 +103,7 @@ export function runPhase(phase: Phase, grep: string | undefined, p: PhaseEnv): P
 }
 
 /** Scrub the phases' blob reports and merge them; false when no phase produced one. */
-export async function mergeReports(workDir: string, reportDir: string, runInfo: object, secrets: SecretsFile): Promise<boolean> {
+export async function mergeReports(workDir: string, reportDir: string, runInfo: object, secrets: SecretsFile, html = true): Promise<boolean> {
   const all = join(workDir, 'blobs-all');
   mkdirSync(all, { recursive: true });
   for (const phase of ['functional', 'rate']) {
@@ -119,6 +119,7 @@ export async function mergeReports(workDir: string, reportDir: string, runInfo: 
     CONFHARNESS_REPORT_DIR: reportDir,
     CONFHARNESS_RUN_INFO: JSON.stringify(runInfo),
     [MERGE_WORK_ENV]: workDir,
+    ...(html ? {} : { CONFHARNESS_NO_HTML: '1' }),
   }, secrets, true);
   return true;
 }

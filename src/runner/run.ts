@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { closeAgents } from '../client/http.js';
 import { redactText, registerSecret } from '../client/redact.js';
 import { RunState } from '../harness/state.js';
-import { Target } from '../harness/target.js';
+import { SWEEP_TAG, tagCalls, tagging, Target } from '../harness/target.js';
 import type { StateWarning } from '../harness/outcome.js';
 import { CLAUSES, configuredRateLimits, descriptorSecrets, matchClauses, NEWEST_VERSION, RATE_LIMITS, type Edition } from '../spec/index.js';
 import { readBaseline } from './baseline.js';
@@ -28,7 +28,8 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 /** Remove the run's own tables; what could not be removed is said (terminal, and a warning in the reports). */
 async function sweepRun(target: Target): Promise<StateWarning[]> {
   const prefix = target.state.tablePrefix;
-  const { removed, problems } = await sweepTables(target, (name) => name.startsWith(prefix));
+  if (tagging()) tagCalls(SWEEP_TAG);
+  const { removed, problems } = await sweepTables(target, (name) => name.startsWith(prefix)).finally(() => tagCalls(undefined));
   if (removed.length) log(`conformance: removed ${removed.length} table(s) of this run`);
   for (const p of problems) log(`conformance: could not remove this run's tables: ${redactText(p)} (\`conformance clean\` removes them later)`);
   return problems.map((p) => ({ check: 'end-of-run sweep', what: `${redactText(p)}; \`conformance clean\` removes such tables`, accountChanged: false }));
@@ -82,7 +83,7 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
     apiVersion: o.apiVersion ?? d.api_version ?? NEWEST_VERSION,
     http: { connectMs: 5_000, headersMs: o.requestTimeout * 1000, bodyMs: o.requestTimeout * 2000, maxBodyBytes: Math.round(o.maxBodyMb * 1024 * 1024) },
     sourceIps: parseSourceAddresses(o.sourceIps ?? (isLoopbackUrl(d.url) ? DEFAULT_SOURCE_ADDRESSES : 'none')),
-    webhook: { listenHost: host, listenPort: Number(port), publicUrl: o.webhookUrl },
+    webhook: { listenHost: host, listenPort: Number(port), publicUrl: o.webhookUrl, waitMs: Math.round(o.webhookWait * 1000) },
     limitsConfig: resolved.limitsConfig,
     allowPlanChanges: o.allowPlanChanges ?? resolved.embedded,
   });
@@ -159,7 +160,7 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
       id: ids.runId, target: d.url, edition: state.edition, apiVersion: state.apiVersion, embedded: resolved.embedded, startedAt: startedAt.toISOString(),
       selected: selectedClauses(o), limits: state.limits,
     };
-    await mergeReports(workDir, reportDir, info, secrets);
+    await mergeReports(workDir, reportDir, info, secrets, o.html);
     const left = await sweepRun(target);
     swept = true;
     lap('reports');
