@@ -169,3 +169,25 @@ async function frontPage(file: string, body: (page: Page) => Promise<void>): Pro
     await browser.close();
   }
 }
+
+test('--transcripts failures keeps the exchanges of the checks that did not pass; none keeps none; the outcomes stay the same', async () => {
+  test.setTimeout(120_000);
+  const dir = tempDir('transcripts');
+  const junitOf = async (which: string) => {
+    const r = await cli(['run', '--report-dir', join(dir, which), '--reporter', 'dot', '--transcripts', which, ...COVERED], { env: SUITES });
+    expect(r.code, r.output).toBe(1);
+    const xml = readFileSync(join(dir, which, 'junit.xml'), 'utf8');
+    const cases = [...xml.matchAll(/<testcase name="([^"]*)"[\s\S]*?<\/testcase>/g)];
+    const withCurl = cases.filter((c) => /curl -sS/.test(c[0])).map((c) => c[1]!.replace(/^.*selftest: /, ''));
+    return { withCurl: withCurl.sort(), outcomes: readResults(join(dir, which)).tests.map((t) => `${t.title} ${t.outcome}`).sort() };
+  };
+  const all = await junitOf('all');
+  const failures = await junitOf('failures');
+  const none = await junitOf('none');
+  // JUnit shows the exchanges of checks that did not pass: with "failures" exactly as with "all".
+  expect(failures.withCurl).toEqual(all.withCurl);
+  expect(failures.withCurl).toEqual(expect.arrayContaining(['fail', 'error']));
+  expect(none.withCurl).toEqual([]);
+  expect(failures.outcomes).toEqual(all.outcomes);
+  expect(none.outcomes).toEqual(all.outcomes);
+});

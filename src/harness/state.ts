@@ -16,6 +16,9 @@ const Timeouts = z.object({
   maxBodyBytes: z.number().int().positive(),
 });
 
+/** Which checks attach their requests, responses and curl reproducer (`--transcripts`). */
+export const TRANSCRIPTS = ['all', 'failures', 'none'] as const;
+
 /** The seed a run samples with unless told otherwise (`--seed`): runs are reproducible by default. */
 export const DEFAULT_SEED = 1;
 
@@ -37,6 +40,7 @@ export const RunState = z.object({
   limits: z.object({ source: z.string(), values: z.record(z.enum(RATE_CLASSES), z.number().int().nonnegative().nullable()) }),
   /** RATE-8 may add a team user and change the team's plan (costs money on a real cloud). */
   allowPlanChanges: z.boolean().default(false),
+  transcripts: z.enum(TRANSCRIPTS).default('all'),
   /** RATE-7: a target started with this limits configuration file, and the values it sets. */
   limitsConfig: z.object({ file: z.string(), values: z.record(z.string(), z.number()), target: TargetDescriptor }).optional(),
   /** Fixture tables created before the functional phase, in base 0; `refused`: column types the target would not create. */

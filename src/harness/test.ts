@@ -82,17 +82,20 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await shared.dropAll();
   }, { scope: 'worker' }],
   rec: async ({}, use) => use(new Recorder()),
-  target: async ({ sharedTarget, rec }, use, testInfo) => {
+  target: async ({ sharedTarget, rec, state }, use, testInfo) => {
     sharedTarget.recorder = rec;
     await use(sharedTarget);
     sharedTarget.recorder = undefined;
-    await attachCalls(rec, testInfo);
+    await attachCalls(rec, testInfo, state.transcripts);
   },
 });
 
-async function attachCalls(rec: Recorder, testInfo: TestInfo): Promise<void> {
+async function attachCalls(rec: Recorder, testInfo: TestInfo, transcripts: RunState['transcripts']): Promise<void> {
   await testInfo.attach('calls.json', { body: JSON.stringify({ calls: rec.calls, refused: rec.refused }), contentType: 'application/json' });
-  if (rec.exchanges.length === 0) return;
+  // "failures": a check that threw (failed, or could not be decided); a pass's exchanges are seldom read and make most of a report's size.
+  const threw = testInfo.errors.length > 0 || (testInfo.status !== 'passed' && testInfo.status !== 'skipped');
+  const wanted = transcripts === 'all' || (transcripts === 'failures' && threw);
+  if (rec.exchanges.length === 0 || !wanted) return;
   await testInfo.attach('requests and responses', { body: rec.transcript(), contentType: 'text/plain' });
   await testInfo.attach('curl reproducer', { body: rec.curl(), contentType: 'text/plain' });
 }

@@ -60,7 +60,7 @@ function runArgs(s: RunSpec): string[] {
   return [
     BIN, 'run', '--edition', s.edition, '--api-version', s.apiVersion, '--report-dir', s.reportDir,
     '--workers', String(s.workers), '--embedded-window', String(s.window), '--reporter', 'dot',
-    '--request-timeout', String(PATIENCE_SECONDS), '--webhook-wait', String(PATIENCE_SECONDS), '--no-html',
+    '--request-timeout', String(PATIENCE_SECONDS), '--webhook-wait', String(PATIENCE_SECONDS), '--no-html', '--transcripts', 'none',
     ...s.faults.flatMap((f) => ['--embedded-fault', f]),
     ...(s.grep ? ['--grep', s.grep] : []),
     ...(s.clauses?.length ? ['--clauses', s.clauses.join(',')] : []),

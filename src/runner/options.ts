@@ -7,7 +7,7 @@
 import type { Argv } from 'yargs';
 import { z } from 'zod';
 import { parseSourceAddresses } from '../common/net.js';
-import { DEFAULT_SEED } from '../harness/state.js';
+import { DEFAULT_SEED, TRANSCRIPTS } from '../harness/state.js';
 import { EDITIONS, KNOWN_VERSIONS, NEWEST_VERSION } from '../spec/index.js';
 
 const G = {
@@ -42,6 +42,7 @@ export const RUN_OPTIONS = {
   baseline: { group: G.out, type: 'string', describe: 'Known failures per clause (JSON); only new failures fail the run', defaultDescription: 'none' },
   'write-baseline': { group: G.out, type: 'string', describe: 'Write this run\'s failing clauses as a baseline (with the harness version and the checks it ran)', defaultDescription: 'none' },
   reporter: { group: G.out, choices: ['progress', 'list', 'line', 'dot'], default: 'progress', describe: 'Terminal progress: ours (outcomes as in the reports) or Playwright\'s' },
+  transcripts: { group: G.out, choices: TRANSCRIPTS, default: 'all', describe: 'Checks whose requests, responses and curl reproducer the reports carry: all, those that did not pass, or none' },
   html: { group: G.out, type: 'boolean', default: true, describe: 'Write the HTML report (html/); --no-html: results.json, junit.xml and clauses.md only' },
   'print-config': { group: G.out, type: 'boolean', default: false, describe: 'Print the resolved configuration (secrets masked) and exit' },
   workers: { group: G.exec, type: 'number', default: 2, describe: 'Parallel workers for the functional families (rate has one)' },
@@ -101,6 +102,7 @@ export const RunOptions = z.object({
   reporter: z.enum(['progress', 'list', 'line', 'dot']).default('progress'),
   printConfig: z.boolean().default(false),
   html: z.boolean().default(true),
+  transcripts: z.enum(TRANSCRIPTS).default('all'),
   workers: z.number().int('a whole number').min(1).max(16),
   rateAlongside: z.boolean().default(true),
   sourceIps: z.string().optional(),

@@ -14,9 +14,9 @@ import type { RunState } from '../harness/state.js';
 /** Bases the functional families keep (the most any of their checks needs: AUTH's two). */
 export const FUNCTIONAL_BASES = 2;
 /** Fewest bases the rate family needs of its own (RATE-2 compares two). */
-export const RATE_BASES = 2;
+const RATE_BASES = 2;
 
-export interface SplitStates { functional: RunState; rate: RunState }
+interface SplitStates { functional: RunState; rate: RunState }
 
 /** The two phases' states when the target's bases allow the rate family beside the others, else undefined. */
 export function splitForRate(state: RunState): SplitStates | undefined {

@@ -86,6 +86,7 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
     webhook: { listenHost: host, listenPort: Number(port), publicUrl: o.webhookUrl, waitMs: Math.round(o.webhookWait * 1000) },
     limitsConfig: resolved.limitsConfig,
     allowPlanChanges: o.allowPlanChanges ?? resolved.embedded,
+    transcripts: o.transcripts,
   });
 }
 

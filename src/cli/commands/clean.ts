@@ -21,7 +21,7 @@ export const builder = (y: Argv) => y
 
 export async function handler(argv: ArgumentsCamelCase<Record<string, unknown>>): Promise<void> {
   if (!argv.target && !argv.targetFile) throw new CliError('clean needs --target or --target-file', EXIT.usage);
-  const opts = parseRunOptions({ workers: 1, webhookListen: '127.0.0.1:0', requestTimeout: 15, maxBodyMb: 32, testTimeout: 60, embeddedWindow: 3, ...argv });
+  const opts = parseRunOptions({ workers: 1, webhookListen: '127.0.0.1:0', webhookWait: 20, requestTimeout: 15, maxBodyMb: 32, testTimeout: 60, embeddedWindow: 3, ...argv });
   const resolved = await resolveTarget(opts);
   const target = new Target(RunState.parse({
     runId: 'clean', tablePrefix: 'cf_', target: resolved.descriptor, edition: resolved.descriptor.edition, apiVersion: resolved.descriptor.api_version,
