@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { phasesFor } from '../../src/runner/phases.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'conformance.js');
@@ -21,14 +22,27 @@ interface CliOptions {
   /** Called with each piece of stderr as it arrives. */
   onStderr?: (text: string, child: ChildProcess) => void;
   /**
-   * Alone among the project's test workers (default: for `run`): the rate family times
-   * bursts against a window, and two runs at once on two cores make it undecided.
+   * Alone among the project's test workers (default: for a `run` that has a rate phase): the
+   * rate family times bursts against a window, and two runs at once on two cores make it
+   * undecided. A run of a test-only suite, or of clauses without RATE, needs no lock.
    */
   exclusive?: boolean;
 }
 
 const LOCK = join(tmpdir(), 'conformance-project-tests.lock');
 const LOCK_WAIT_MS = 20 * 60_000;
+
+/** Does this command start a rate phase? (Its `--grep` is not looked at: a rate phase that runs nothing still counts.) */
+function hasRatePhase(args: string[], env: NodeJS.ProcessEnv | undefined): boolean {
+  if (args[0] !== 'run') return false;
+  const at = args.findIndex((a) => a === '--clauses' || a.startsWith('--clauses='));
+  const clauses = at < 0 ? undefined : args[at]!.includes('=') ? args[at]!.split('=').slice(1).join('=') : args[at + 1];
+  try {
+    return phasesFor(clauses, env?.CONFHARNESS_SUITES_DIR ?? join(ROOT, 'suites')).includes('rate');
+  } catch {
+    return true; // a --clauses the runner refuses: the run stops before any phase, the lock costs nothing
+  }
+}
 
 /** A lock file shared by the test workers; a holder that died is taken over. */
 async function lock(): Promise<() => void> {
@@ -53,7 +67,7 @@ async function lock(): Promise<() => void> {
 
 /** Run the CLI to completion. Environment: ours minus CONFORMANCE_* and CONFHARNESS_* (a developer's shell cannot change a test), plus `env`. */
 export async function cli(args: string[], o: CliOptions = {}): Promise<CliResult> {
-  const release = (o.exclusive ?? args[0] === 'run') ? await lock() : undefined;
+  const release = (o.exclusive ?? hasRatePhase(args, o.env)) ? await lock() : undefined;
   try {
     return await spawnCli(args, o);
   } finally {
