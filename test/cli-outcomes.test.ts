@@ -179,7 +179,9 @@ test('--transcripts failures keeps the exchanges of the checks that did not pass
     const xml = readFileSync(join(dir, which, 'junit.xml'), 'utf8');
     const cases = [...xml.matchAll(/<testcase name="([^"]*)"[\s\S]*?<\/testcase>/g)];
     const withCurl = cases.filter((c) => /curl -sS/.test(c[0])).map((c) => c[1]!.replace(/^.*selftest: /, ''));
-    return { withCurl: withCurl.sort(), outcomes: readResults(join(dir, which)).tests.map((t) => `${t.title} ${t.outcome}`).sort() };
+    // The HTML report keeps every check's attachments: there the pass shows whether it carries its own.
+    const html = (await htmlTests(join(dir, which))).filter((t) => t.results.some((x) => x.attachments.some((a) => a.name === 'curl reproducer')));
+    return { withCurl: withCurl.sort(), inHtml: html.map((t) => t.title.replace(/^.*selftest: /, '')).sort(), outcomes: readResults(join(dir, which)).tests.map((t) => `${t.title} ${t.outcome}`).sort() };
   };
   const all = await junitOf('all');
   const failures = await junitOf('failures');
@@ -188,6 +190,10 @@ test('--transcripts failures keeps the exchanges of the checks that did not pass
   expect(failures.withCurl).toEqual(all.withCurl);
   expect(failures.withCurl).toEqual(expect.arrayContaining(['fail', 'error']));
   expect(none.withCurl).toEqual([]);
+  expect(all.inHtml).toContain('pass');
+  expect(failures.inHtml).not.toContain('pass');
+  expect(failures.inHtml).toEqual(expect.arrayContaining(['fail', 'error']));
+  expect(none.inHtml).toEqual([]);
   expect(failures.outcomes).toEqual(all.outcomes);
   expect(none.outcomes).toEqual(all.outcomes);
 });
