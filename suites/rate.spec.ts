@@ -79,6 +79,27 @@ test(...clause('RATE-6', 'gateway answers carry integer x-ratelimit-limit, -rema
 });
 
 // ---------------------------------------------------------------------------------------------
+// RATE-7: the one limits configuration file (dedicated and self-hosted, 5.3+). Counted early,
+// while the limits target's keys are fresh (RATE-1 to RATE-4 use them up there), and without
+// waiting for the other families: a few hundred calls need no idle machine.
+
+for (const setting of LIMIT_SETTINGS) {
+  test(...clause('RATE-7', `the limits configuration file's ${setting.key} sets the limit of ${CLASS[setting.rateClass]}`, 'spec'), async ({ target, state }) => {
+    needsEdition(state, ['dedicated', 'self-hosted'], 'limits are customisable there (§8.4)');
+    needsRelease(state, 'limitsConfigFile', true, 'the limits are in one configuration file from 5.3');
+    test.skip(!state.limitsConfig, 'needs a target started with a limits configuration file (--limits-config, --limits-target-file)');
+    const value = state.limitsConfig!.values[setting.key];
+    test.skip(value === undefined, `the configuration file ${state.limitsConfig!.file} does not set ${setting.key}`);
+    if (setting.rateClass !== 'gateway') gate(state, setting.rateClass, { limited: false });
+    const probe = configuredTarget(target, state);
+    const expected = value! < 0 ? null : value!;
+    const key = setting.rateClass === 'gateway' ? baseKey(probe, 0) : ipKey(setting.rateClass, pickIps(probe, setting.rateClass, 1)[0]);
+    const shots = await admitsExactly(probe, key, expected, `${setting.key} = ${value} in ${state.limitsConfig!.file}`, { waitForOthers: false });
+    if (setting.rateClass === 'gateway' && expected !== null) expectLimitHeader(shots, expected, `the target started with ${setting.key} = ${value}`);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 // RATE-1: every endpoint but /ping/ and /server-info/ is limited; those two never are.
 
 /** Endpoints of `cls` the run can call with valid credentials (a real server may check credentials before the limit). */
@@ -257,8 +278,8 @@ test(...clause('RATE-4', 'once the window is over (x-ratelimit-reset has passed)
 });
 
 // ---------------------------------------------------------------------------------------------
-// The exact counts last: run beside the other families, they wait until those are done
-// (admitsExactly), and the checks above overlap the other families meanwhile.
+// RATE-5's exact counts last: thousands of calls in one window; run beside the other families,
+// they wait until those are done (admitsExactly), and the checks above overlap them meanwhile.
 
 // ---------------------------------------------------------------------------------------------
 // RATE-5: exactly the limit per window, per edition and class, under concurrency.
@@ -286,26 +307,6 @@ for (const cls of RATE_CLASSES) {
     const key = keyFor(target, cls);
     const shots = await admitsExactly(target, key, expected, `${CLASS[cls]} (${state.limits.source})`);
     if (cls === 'gateway' && expected !== null) expectLimitHeader(shots, expected, 'the burst');
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// RATE-7: the one limits configuration file (dedicated and self-hosted, 5.3+).
-
-
-for (const setting of LIMIT_SETTINGS) {
-  test(...clause('RATE-7', `the limits configuration file's ${setting.key} sets the limit of ${CLASS[setting.rateClass]}`, 'spec'), async ({ target, state }) => {
-    needsEdition(state, ['dedicated', 'self-hosted'], 'limits are customisable there (§8.4)');
-    needsRelease(state, 'limitsConfigFile', true, 'the limits are in one configuration file from 5.3');
-    test.skip(!state.limitsConfig, 'needs a target started with a limits configuration file (--limits-config, --limits-target-file)');
-    const value = state.limitsConfig!.values[setting.key];
-    test.skip(value === undefined, `the configuration file ${state.limitsConfig!.file} does not set ${setting.key}`);
-    if (setting.rateClass !== 'gateway') gate(state, setting.rateClass, { limited: false });
-    const probe = configuredTarget(target, state);
-    const expected = value! < 0 ? null : value!;
-    const key = setting.rateClass === 'gateway' ? baseKey(probe, 0) : ipKey(setting.rateClass, pickIps(probe, setting.rateClass, 1)[0]);
-    const shots = await admitsExactly(probe, key, expected, `${setting.key} = ${value} in ${state.limitsConfig!.file}`);
-    if (setting.rateClass === 'gateway' && expected !== null) expectLimitHeader(shots, expected, `the target started with ${setting.key} = ${value}`);
   });
 }
 

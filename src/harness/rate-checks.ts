@@ -126,8 +126,8 @@ export async function usedUp(target: Target, key: RateKey, limit: number, o: { f
  * admitted ones: exactly `expected` (null = unlimited: all of UNLIMITED_PROBE). A burst the
  * evidence shows to have straddled a window boundary is tried once more in the next window.
  */
-export async function admitsExactly(target: Target, key: RateKey, expected: number | null, what: string): Promise<Shot[]> {
-  await othersDone();
+export async function admitsExactly(target: Target, key: RateKey, expected: number | null, what: string, o: { waitForOthers?: boolean } = {}): Promise<Shot[]> {
+  if (o.waitForOthers ?? true) await othersDone();
   await prepare(target);
   const clock = clockOf(target);
   const total = expected === null ? UNLIMITED_PROBE : expected + EXTRA;

@@ -138,7 +138,7 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
     const grep = grepFor(o.clauses, o.grep);
     const phaseEnv = (phase: Phase) => ({ stateFile: stateFiles[phase], secrets, workDir, workers: o.workers, testTimeoutMs: o.testTimeout * 1000, reporter: o.reporter });
     const ended: PhaseEnd[] = [];
-    if (split) {
+    if (split && !interrupted) {
       log(`conformance: the rate family runs beside the others, in bases of its own (${split.rate.target.bases.map((b) => b.name).join(', ')})`);
       const t0 = Date.now();
       const othersDoneFile = join(workDir, 'functional-done');
