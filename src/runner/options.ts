@@ -120,6 +120,11 @@ export type RunOptions = Readonly<z.output<typeof RunOptions>>;
 
 const flag = (key: PropertyKey | undefined) => `--${String(key ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
+/** Every run option's default, keyed as parsed (camelCase): for commands that resolve a target the way `run` does without offering all of its flags. */
+export function runDefaults(): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([, d]) => 'default' in d).map(([k, d]) => [k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()), (d as { default: unknown }).default]));
+}
+
 /** Parse once; a problem comes back as one line naming the flag(s). */
 export function parseRunOptions(argv: Record<string, unknown>): RunOptions {
   const r = RunOptions.safeParse(argv);

@@ -7,7 +7,7 @@ import { RunState } from '../../harness/state.js';
 import { Target } from '../../harness/target.js';
 import { sweepBases } from '../../runner/base-sweep.js';
 import { olderThan, PREFIX_RE } from '../../runner/fixtures.js';
-import { parseRunOptions, RUN_OPTIONS } from '../../runner/options.js';
+import { parseRunOptions, RUN_OPTIONS, runDefaults } from '../../runner/options.js';
 import { resolveTarget } from '../../runner/target.js';
 import { CliError, EXIT } from '../exit.js';
 
@@ -21,7 +21,7 @@ export const builder = (y: Argv) => y
 
 export async function handler(argv: ArgumentsCamelCase<Record<string, unknown>>): Promise<void> {
   if (!argv.target && !argv.targetFile) throw new CliError('clean needs --target or --target-file', EXIT.usage);
-  const opts = parseRunOptions({ workers: 1, webhookListen: '127.0.0.1:0', webhookWait: 20, requestTimeout: 15, maxBodyMb: 32, testTimeout: 60, embeddedWindow: 3, ...argv });
+  const opts = parseRunOptions({ ...runDefaults(), ...argv });
   const resolved = await resolveTarget(opts);
   const target = new Target(RunState.parse({
     runId: 'clean', tablePrefix: 'cf_', target: resolved.descriptor, edition: resolved.descriptor.edition, apiVersion: resolved.descriptor.api_version,
