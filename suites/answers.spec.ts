@@ -8,14 +8,21 @@
  * not serve at all is left to ROUTE-8 (annotated, not judged). One check per group of
  * operations (src/harness/answers/groups.ts).
  *
- * Each worker shares one scratch world (two linked tables with rows, and pieces made on
- * demand), dropped when the worker ends: the checks of this file share worker-scoped data.
+ * Each check has a scratch world of its own (two linked tables with rows, and pieces made on
+ * demand), dropped when it ends: no check reads what another made, so the selftest runs a
+ * check alone when only it reaches a mutant's fault (src/mutants/coverage.ts `widen`).
  */
 import { NOT_JSON, RESPONSES, offeredAt, type Endpoint } from '../src/spec/index.js';
 import { GROUPS, judgeOperation, RECIPES, settleGroup, settleOne, Skip, World, type OpResult } from '../src/harness/answers/index.js';
-import { clause, withWorld } from '../src/harness/test.js';
+import { clause, test as base } from '../src/harness/test.js';
 
-const test = withWorld('answers: world', () => new World());
+const test = base.extend<{ world: World }>({
+  world: async ({}, use) => {
+    const world = new World();
+    await use(world);
+    await world.drop();
+  },
+});
 
 const answered = (eps: readonly Endpoint[]) => eps.filter((e) => RESPONSES[e.id] && !(e.id in NOT_JSON));
 

@@ -12,6 +12,11 @@ import { readResults } from './helpers/reports.js';
 
 const CLAUSE = 'SHAPE-1';
 const FAULT = 'omit-null';
+/**
+ * A few of the clause's checks (text, long-text, number, auto-number): omit-null fails the first
+ * three. Each failed check costs a Playwright worker restart (≈ 0.6 s); all 24 would cost 10 s a run.
+ */
+const SOME = 'text column|number column';
 
 function baselineFile(dir: string, listed: Record<string, string>): string {
   const file = join(dir, 'baseline.json');
@@ -21,7 +26,7 @@ function baselineFile(dir: string, listed: Record<string, string>): string {
 
 async function runWith(server: Served, baseline: string, label: string) {
   const dir = tempDir(`baseline-${label}`);
-  const r = await cli(['run', '--target-file', server.file, '--clauses', CLAUSE, '--baseline', baseline, '--report-dir', dir]);
+  const r = await cli(['run', '--target-file', server.file, '--clauses', CLAUSE, '--grep', SOME, '--baseline', baseline, '--report-dir', dir]);
   return { r, results: readResults(dir), md: readFileSync(join(dir, 'clauses.md'), 'utf8') };
 }
 

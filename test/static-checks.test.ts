@@ -5,7 +5,7 @@
  * export nobody imports.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
@@ -39,18 +39,52 @@ test('knip finds an export nobody imports, in the project\'s own configuration, 
   }
 });
 
+/**
+ * `npm test` (scripts/test.ts) with an `npx` of our own first on PATH: it logs each call and
+ * answers for tsc, eslint and knip (the real ones run in CI's own `npm test`, on the whole
+ * tree: running them again here would only repeat that), and hands `playwright` to the real one.
+ */
+function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'knip'): { code: number | null; out: string; calls: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'npx-stub-'));
+  try {
+    const log = join(dir, 'calls.log');
+    writeFileSync(log, '');
+    writeFileSync(join(dir, 'npx'), [
+      '#!/usr/bin/env bash',
+      'echo "$*" >> "$STUB_LOG"',
+      'case "$1" in',
+      '  tsc|eslint|knip) [ "$1" = "$STUB_FAIL" ] && exit 3; exit 0 ;;',
+      `  playwright) shift; exec ${JSON.stringify(join(ROOT, 'node_modules', '.bin', 'playwright'))} "$@" ;;`,
+      'esac',
+      'exit 9',
+    ].join('\n'), { mode: 0o755 });
+    const r = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/test.ts', '--list', 'test/static-checks.test.ts', '--project=tests'], {
+      cwd: ROOT, encoding: 'utf8',
+      env: { ...process.env, PATH: `${dir}:${process.env.PATH ?? ''}`, STUB_LOG: log, STUB_FAIL: failing ?? '', CONFHARNESS_SKIP_STATIC: '' },
+    });
+    return { code: r.status, out: r.stdout + r.stderr, calls: readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 test('npm test type-checks, lints and checks exports of the whole tree before any test, and ends with this run\'s count', () => {
-  test.setTimeout(240_000);
-  const r = spawnSync('npx', ['tsx', 'scripts/test.ts', '--list', 'test/static-checks.test.ts', '--project=tests'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CONFHARNESS_SKIP_STATIC: '' } });
-  const out = r.stdout;
-  expect(r.status, out + r.stderr).toBe(0);
-  const typeCheck = out.indexOf('type check: clean');
-  const lint = out.indexOf('lint: clean');
-  const exports = out.indexOf('unused exports: clean');
-  const listing = out.indexOf('static-checks.test.ts');
-  expect(typeCheck, out).toBeGreaterThanOrEqual(0);
-  expect(lint, out).toBeGreaterThan(typeCheck);
-  expect(exports, out).toBeGreaterThan(lint);
-  expect(listing, out).toBeGreaterThan(exports);
-  expect(out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped$/);
+  const r = npmTestWithStubs();
+  expect(r.code, r.out).toBe(0);
+  expect(r.calls).toEqual([
+    'tsc --noEmit -p .',
+    'eslint --max-warnings 0 .',
+    'knip --include exports,types --no-progress',
+    'playwright test --config playwright.config.ts --list test/static-checks.test.ts --project=tests',
+  ]);
+  expect(r.out).toMatch(/type check: clean[^]*lint: clean[^]*unused exports: clean[^]*static-checks\.test\.ts/);
+  expect(r.out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped$/);
+});
+
+test('npm test stops at the first static check that finds something: no later step, no test, exit code kept, "0 passed, 1 failed"', () => {
+  const r = npmTestWithStubs('eslint');
+  expect(r.code, r.out).toBe(3);
+  expect(r.calls).toEqual(['tsc --noEmit -p .', 'eslint --max-warnings 0 .']);
+  expect(r.out).toContain('lint: FAILED (exit 3)');
+  expect(r.out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
 });

@@ -16,8 +16,8 @@ function describeOutcome(o: ReturnType<typeof settle>): string | undefined {
   return undefined;
 }
 
-/** After the check: settle and attach its outcome, redact its errors. */
-export async function settleCheck(testInfo: TestInfo): Promise<void> {
+/** After the check: settle and attach its outcome, redact its errors; the outcome is returned. */
+export async function settleCheck(testInfo: TestInfo): Promise<ReturnType<typeof settle>['outcome']> {
   const o = settle(testInfo);
   for (const e of testInfo.errors) {
     if (e.message) e.message = redactText(e.message);
@@ -30,6 +30,7 @@ export async function settleCheck(testInfo: TestInfo): Promise<void> {
   if (o.outcome !== 'pass' || o.warnings.length) await testInfo.attach(OUTCOME_ATTACHMENT, { body: JSON.stringify(o), contentType: 'application/json' });
   // A violation the check caught itself still fails it: Playwright must not report a pass.
   if (o.outcome === 'fail' && testInfo.status === 'passed') throw new Error(`the check recorded ${o.violations.length} violation(s) but did not fail: ${o.violations[0]!.message}`);
+  return o.outcome;
 }
 
 type Write = typeof process.stdout.write;

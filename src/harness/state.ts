@@ -19,6 +19,9 @@ const Timeouts = z.object({
 /** Which checks attach their requests, responses and curl reproducer (`--transcripts`). */
 export const TRANSCRIPTS = ['all', 'failures', 'none'] as const;
 
+/** `--fail-fast-scopes`: check title → scope. */
+export const FailFastScopes = z.record(z.string(), z.string());
+
 /** The seed a run samples with unless told otherwise (`--seed`): runs are reproducible by default. */
 export const DEFAULT_SEED = 1;
 
@@ -41,6 +44,8 @@ export const RunState = z.object({
   /** RATE-8 may add a team user and change the team's plan (costs money on a real cloud). */
   allowPlanChanges: z.boolean().default(false),
   transcripts: z.enum(TRANSCRIPTS).default('all'),
+  /** Check title → scope (src/harness/fail-fast.ts): a scope's clause is decided by its first failing check. */
+  failFastScopes: FailFastScopes.optional(),
   /** RATE-7: a target started with this limits configuration file, and the values it sets. */
   limitsConfig: z.object({ file: z.string(), values: z.record(z.string(), z.number()), target: TargetDescriptor }).optional(),
   /** Fixture tables created before the functional phase, in base 0; `refused`: column types the target would not create. */

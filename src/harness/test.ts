@@ -9,6 +9,7 @@
  */
 import { test as base, type TestInfo } from '@playwright/test';
 import { behaviourAt, clause as clauseOf, type Behaviour, type ClauseId, type Edition } from '../spec/index.js';
+import { alreadyFailed, noteFailure } from './fail-fast.js';
 import { redactStdio, settleCheck } from './marks.js';
 import { beginCheck } from './verdict.js';
 import { Recorder } from './recorder.js';
@@ -63,10 +64,13 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await use();
     restore();
   }, { scope: 'worker', auto: true }],
-  _settle: [async ({ rec }, use, testInfo) => {
+  _settle: [async ({ rec, state }, use, testInfo) => {
+    const clause = testInfo.annotations.find((a) => a.type === 'clause')?.description ?? null;
+    const skip = alreadyFailed(state, testInfo.title, clause);
+    testInfo.skip(!!skip, skip);
     beginCheck(testInfo, rec);
     await use();
-    await settleCheck(testInfo);
+    if ((await settleCheck(testInfo)) === 'fail') noteFailure(state, testInfo.title, clause);
   }, { auto: true }],
   _tag: [async ({}, use, testInfo) => {
     const on = tagging(); // selftest coverage only (src/mutants/coverage.ts)

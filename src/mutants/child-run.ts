@@ -6,7 +6,7 @@
  * child's whole process group (the run and its Playwright phases).
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Results } from '../reports/results-schema.js';
 import type { Edition } from '../spec/index.js';
@@ -30,6 +30,8 @@ interface RunSpec {
   clauses?: readonly string[];
   /** Record fault coverage per check into this file (clean runs). */
   coverageFile?: string;
+  /** Check title → mutant: a mutant's clause is decided by its first failing check (the runner's `--fail-fast-scopes`). */
+  failFastScopes?: Readonly<Record<string, string>>;
 }
 
 export interface RunResult {
@@ -65,12 +67,14 @@ function runArgs(s: RunSpec): string[] {
     ...(s.grep ? ['--grep', s.grep] : []),
     ...(s.clauses?.length ? ['--clauses', s.clauses.join(',')] : []),
     ...(s.coverageFile ? ['--embedded-coverage', s.coverageFile] : []),
+    ...(s.failFastScopes ? ['--fail-fast-scopes', `${s.reportDir}.fail-fast.json`] : []),
   ];
 }
 
 export function runConformance(s: RunSpec): Promise<RunResult> {
   mkdirSync(s.reportDir, { recursive: true });
   mkdirSync(dirname(s.logFile), { recursive: true });
+  if (s.failFastScopes) writeFileSync(`${s.reportDir}.fail-fast.json`, JSON.stringify(s.failFastScopes));
   const log = createWriteStream(s.logFile);
   const started = Date.now();
   return new Promise((resolve) => {

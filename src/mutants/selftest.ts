@@ -7,8 +7,10 @@
  *
  * Speed: the clean runs (first) record which check reaches which fault switch (coverage.ts);
  * a mutant then runs only the checks that reach its faults, and every other check keeps its
- * clean verdict; mutants whose checks are disjoint share a run (batch.ts). `full: true` runs
- * every check against every mutant instead, a run each.
+ * clean verdict; mutants whose checks are disjoint share a run (batch.ts); once a check of a
+ * mutant fails, its later checks of that clause are skipped (the runner's --fail-fast-scopes:
+ * they would repeat what the first says, at a Playwright worker restart each). `full: true`
+ * runs every check against every mutant instead, a run each, every check to its end.
  */
 import { join } from 'node:path';
 import type { Results } from '../reports/results-schema.js';
@@ -96,7 +98,7 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
   const cleanStates = new Map<string, CleanState>();
   let done = 0;
   const total = combos.size + o.mutants.length;
-  const run = (label: string, faults: readonly string[], combo: Combo, extra: { grep?: string; clauses?: string[]; coverageFile?: string } = {}): Promise<RunResult & { reportDir: string }> => {
+  const run = (label: string, faults: readonly string[], combo: Combo, extra: { grep?: string; clauses?: string[]; coverageFile?: string; failFastScopes?: Record<string, string> } = {}): Promise<RunResult & { reportDir: string }> => {
     const reportDir = join(o.reportDir, 'runs', label);
     return runConformance({ faults, ...combo, reportDir, logFile: join(o.reportDir, 'logs', `${label}.log`), workers: o.workers, window: o.window, timeoutMs: o.runTimeoutMs, ...extra })
       .then((r) => ({ ...r, reportDir }));
@@ -137,12 +139,27 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
     o.log(`[${++done}/${total}] ${verdict.status.padEnd(9)} ${p.m.clause} ${p.m.id} (${checks}, ${batch ? `with ${batch}` : secs(r.durationMs)})${extra}${r.problem ? ` — ${r.problem}` : ''}`);
   };
 
+  /**
+   * Each mutant's checks as a scope of its own: its verdict needs, per clause, whether one of
+   * its checks failed, so the runner skips the repeats (src/harness/fail-fast.ts). --full runs
+   * every check to its end.
+   */
+  const scopes = (group: readonly Planned[]): Record<string, string> | undefined => {
+    if (o.full) return undefined;
+    const map: Record<string, string> = {};
+    for (const p of group) {
+      const titles = p.plan.selection.kind === 'some' ? p.plan.selection.titles : (p.base.results?.tests.map((t) => t.title) ?? []);
+      for (const t of titles) map[t] = p.m.id;
+    }
+    return map;
+  };
+
   const solo = async (p: Planned) => {
     const { selection, grep, clauses } = p.plan;
     const attempt = async (label: string) => {
       const r: RunResult & { reportDir: string } = selection.kind === 'none'
         ? { exitCode: null, durationMs: 0, timedOut: false, results: p.base.results, reportDir: '' }
-        : await run(label, p.m.faults, p.combo, { grep, clauses });
+        : await run(label, p.m.faults, p.combo, { grep, clauses, failFastScopes: scopes([p]) });
       const results = r.results && selection.kind === 'some' && p.base.results ? mergeResults(p.base.results, r.results) : r.results;
       return { r, verdict: judgeMutant(p.m, results, p.base.results) };
     };
@@ -161,7 +178,7 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
   const together = async (group: Planned[], label: string) => {
     const titles = group.flatMap((p) => (p.plan.selection.kind === 'some' ? p.plan.selection.titles : []));
     const coverageFile = join(o.reportDir, 'runs', `${label}.coverage.json`);
-    const r = await run(label, [...new Set(group.flatMap((p) => p.m.faults))], group[0]!.combo, { grep: grepForTitles(titles), clauses: clausesOf(titles), coverageFile });
+    const r = await run(label, [...new Set(group.flatMap((p) => p.m.faults))], group[0]!.combo, { grep: grepForTitles(titles), clauses: clausesOf(titles), coverageFile, failFastScopes: scopes(group) });
     const cov = readCoverage(coverageFile);
     const again: Planned[] = [];
     for (const p of group) {

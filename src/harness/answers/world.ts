@@ -1,6 +1,5 @@
 /**
- * The scratch world the SHAPE-8 checks of one worker share, built on first use and dropped
- * when the worker ends: table A (Name, Num, two single selects, a link to B) with three rows,
+ * The scratch world of one SHAPE-8 check, built on first use and dropped when the check ends: table A (Name, Num, two single selects, a link to B) with three rows,
  * table B with two, one link a1 → b1. Pieces fewer checks need (a view, a comment, a table
  * for big-data moves) are made on demand, once. Everything carries the run's prefix; a piece
  * that cannot be made is a fixture error of the checks that need it, never a violation.
@@ -48,7 +47,7 @@ export class World {
   private readonly made: Scratch[] = [];
   private readonly pieces = new Map<string, Promise<unknown>>();
 
-  /** A piece built once per worker; a failed build is tried again by the next check that needs it. */
+  /** A piece built once; a failed build is tried again by the next recipe that needs it. */
   once<T>(key: string, build: () => Promise<T>): Promise<T> {
     let p = this.pieces.get(key) as Promise<T> | undefined;
     if (!p) {

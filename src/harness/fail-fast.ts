@@ -1,0 +1,55 @@
+/**
+ * `--fail-fast-scopes`: checks grouped into scopes (the selftest gives each mutant one); once
+ * a check of a scope fails, the later checks of the same scope and clause are skipped. The
+ * clause is failed either way, so what a scope's run says per clause (fail, error, pass)
+ * is unchanged: only the repeats go. Worth it because Playwright ends its worker after every
+ * failed test and starts a new one (≈ 0.6 s each, more on a loaded machine): a fault that
+ * breaks all 16 checks of SHAPE-1 costs ten seconds of restarts to say what the first says.
+ *
+ * Marks are files beside the run's state file (one folder per run, shared by its phases and
+ * by every worker Playwright starts); only `fail` marks: an undecided check never skips others.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { FailFastScopes, STATE_ENV, type RunState } from './state.js';
+
+/** The scopes file of `--fail-fast-scopes`, checked; a problem is thrown as one line naming the file. */
+export function readFailFastScopes(file: string): Record<string, string> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`--fail-fast-scopes ${file}: ${(e as Error).message}`);
+  }
+  const parsed = FailFastScopes.safeParse(raw);
+  if (!parsed.success) throw new Error(`--fail-fast-scopes ${file}: not an object of check title → scope (${parsed.error.issues[0]?.message})`);
+  return parsed.data;
+}
+
+function markFile(scope: string, clause: string): string | undefined {
+  const stateFile = process.env[STATE_ENV];
+  if (!stateFile) return undefined;
+  const name = createHash('sha256').update(`${scope}\u0000${clause}`).digest('hex').slice(0, 32);
+  return join(dirname(stateFile), 'failed-scopes', name);
+}
+
+const keyOf = (state: RunState, title: string, clause: string | null) => {
+  const scope = clause ? state.failFastScopes?.[title] : undefined;
+  return scope === undefined ? undefined : markFile(scope, clause!);
+};
+
+/** Why this check need not run (a check of its scope and clause already failed), or undefined. */
+export function alreadyFailed(state: RunState, title: string, clause: string | null): string | undefined {
+  const file = keyOf(state, title, clause);
+  if (!file || !existsSync(file)) return undefined;
+  return `${clause} already failed in this scope (${readFileSync(file, 'utf8')}): --fail-fast-scopes skips its later checks`;
+}
+
+/** Record a failed check, so later checks of its scope and clause are skipped. */
+export function noteFailure(state: RunState, title: string, clause: string | null): void {
+  const file = keyOf(state, title, clause);
+  if (!file) return;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, title.slice(0, 200));
+}

@@ -1,0 +1,59 @@
+/**
+ * `--fail-fast-scopes` (the selftest's, src/harness/fail-fast.ts), black box over a test-only
+ * suite: once a check of a scope fails, the later checks of that scope and clause are skipped
+ * with the reason; other scopes, other clauses, checks in no scope and checks after an
+ * undecided one still run; each clause ends as it would have. A bad scopes file is a usage
+ * problem of the run, never a silent full run.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { cli, ROOT, tempDir } from './helpers/cli.js';
+import { readResults } from './helpers/reports.js';
+
+const SUITES = { CONFHARNESS_SUITES_DIR: join(ROOT, 'test', 'suites', 'fail-fast') };
+const CLAUSES = ['--clauses', 'ROUTE-4,ROUTE-5,ROUTE-6', '--workers', '1', '--no-html'];
+const title = (clause: string, name: string) => `${clause} fail-fast: ${name}`;
+const SCOPES = {
+  [title('ROUTE-5', 'a1 fails')]: 'a', [title('ROUTE-5', 'a2 would fail')]: 'a', [title('ROUTE-5', 'a3 would pass')]: 'a',
+  [title('ROUTE-5', 'b1 fails')]: 'b', [title('ROUTE-4', 'a4 passes')]: 'a',
+  [title('ROUTE-6', 'a5 undecided')]: 'a', [title('ROUTE-6', 'a6 passes after an undecided one')]: 'a',
+};
+
+test.describe.configure({ mode: 'parallel' });
+
+async function runWith(scopes: unknown, label: string) {
+  const dir = tempDir(`fail-fast-${label}`);
+  const file = join(dir, 'scopes.json');
+  writeFileSync(file, typeof scopes === 'string' ? scopes : JSON.stringify(scopes));
+  const r = await cli(['run', '--report-dir', join(dir, 'r'), ...CLAUSES, '--fail-fast-scopes', file], { env: SUITES });
+  return { r, dir: join(dir, 'r') };
+}
+
+test('a scope\'s later checks of a failed clause are skipped; other scopes, clauses and unscoped checks run; clause outcomes unchanged', async () => {
+  test.setTimeout(120_000);
+  const plain = tempDir('fail-fast-plain');
+  const without = await cli(['run', '--report-dir', plain, ...CLAUSES], { env: SUITES });
+  const { r, dir } = await runWith(SCOPES, 'scoped');
+  expect(r.code, r.output).toBe(1);
+  const results = readResults(dir);
+  const outcome = Object.fromEntries(results.tests.map((t) => [t.title.replace(/^\S+ fail-fast: /, ''), t.outcome]));
+  expect(outcome).toEqual({
+    'a1 fails': 'fail', 'a2 would fail': 'skip', 'a3 would pass': 'skip', 'b1 fails': 'fail', 'a4 passes': 'pass',
+    'a5 undecided': 'error', 'a6 passes after an undecided one': 'pass', 'unscoped fails': 'fail',
+  });
+  const skipped = results.tests.find((t) => t.title.endsWith('a2 would fail'));
+  expect(skipped?.message).toMatch(/ROUTE-5 already failed in this scope \(ROUTE-5 fail-fast: a1 fails\)/);
+  // Without scopes every check runs; per clause the verdict is the same.
+  expect(without.code, without.output).toBe(1);
+  const all = readResults(plain);
+  expect(all.tests.filter((t) => t.outcome === 'skip')).toEqual([]);
+  expect(results.clauses.map((c) => [c.id, c.outcome])).toEqual(all.clauses.map((c) => [c.id, c.outcome]));
+});
+
+test('a scopes file that is not an object of title → scope: the run stops with the file named, exit 2', async () => {
+  test.setTimeout(120_000);
+  const { r } = await runWith('["not", "an object"]', 'bad');
+  expect(r.code, r.output).toBe(2);
+  expect(r.output).toMatch(/--fail-fast-scopes \S+scopes\.json: not an object of check title → scope/);
+});
