@@ -33,8 +33,8 @@ async function runWith(scopes: unknown, label: string) {
 test('a scope\'s later checks of a failed clause are skipped; other scopes, clauses and unscoped checks run; clause outcomes unchanged', async () => {
   test.setTimeout(120_000);
   const plain = tempDir('fail-fast-plain');
-  const without = await cli(['run', '--report-dir', plain, ...CLAUSES], { env: SUITES });
-  const { r, dir } = await runWith(SCOPES, 'scoped');
+  // Side by side: own reports, own embedded servers, no rate phase.
+  const [without, { r, dir }] = await Promise.all([cli(['run', '--report-dir', plain, ...CLAUSES], { env: SUITES }), runWith(SCOPES, 'scoped')]);
   expect(r.code, r.output).toBe(1);
   const results = readResults(dir);
   const outcome = Object.fromEntries(results.tests.map((t) => [t.title.replace(/^\S+ fail-fast: /, ''), t.outcome]));
