@@ -70,8 +70,9 @@ function faultExists(f: string): string | undefined {
     if (prefix === 'zombie') return ZOMBIE_CLAUSES.includes(arg) ? undefined : `no zombie handler for ${arg}`;
     return ENDPOINTS.some((e) => e.id === arg) ? undefined : `no endpoint ${arg} in the endpoint table`;
   }
-  const checked = new RegExp(`faults\\.(has|includes)\\('${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'\\)`);
-  return checked.test(serverCode) ? undefined : `no faults.has('${f}') in src/server`;
+  // Queried per request (`ctx.faults.has`), or read at start-up (`startupFault`, src/server/options.ts).
+  const checked = new RegExp(`(faults\\.(has|includes)|startupFault)\\('${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'\\)`);
+  return checked.test(serverCode) ? undefined : `no faults.has('${f}') or startupFault('${f}') in src/server`;
 }
 
 test('every fault the catalog names exists in the server code', () => {
@@ -112,6 +113,17 @@ test('coverage selects the checks that reached a fault, or every check when in d
   expect(selectChecks(COV, ['429-json-body'])).toEqual({ kind: 'some', titles: ['SHAPE-1 a'] });
   expect(selectChecks(COV, ['only-in-sweep']).kind).toBe('none');
   expect(selectChecks(COV, ['drop:deleteTable']).kind).toBe('none');
+});
+
+test('a fault a server reads at start-up selects the checks that called that server, or every check when run setup did', () => {
+  const cov: Coverage = {
+    schemaVersion: 1, faults: { 'RATE-7 a': ['other'] }, requests: {},
+    servers: [{ startup: ['auth-token-unlimited-on-cloud'], tags: [UNTAGGED, 'SHAPE-1 a', SWEEP_TAG] }, { startup: ['auth-token-unlimited-on-cloud', 'ignore-config'], tags: ['RATE-7 a', 'RATE-7 b', SWEEP_TAG] }],
+  };
+  expect(selectChecks(cov, ['ignore-config'])).toEqual({ kind: 'some', titles: ['RATE-7 a', 'RATE-7 b'] });
+  expect(selectChecks(cov, ['auth-token-unlimited-on-cloud'])).toEqual({ kind: 'all', reason: 'auth-token-unlimited-on-cloud is read at start-up by a server the run setup called' });
+  expect(selectChecks({ ...cov, servers: undefined }, ['ignore-config']).kind).toBe('all'); // coverage of an older harness: never reached
+  expect(selectChecks({ ...cov, servers: [{ startup: ['ignore-config'], tags: [SWEEP_TAG] }] }, ['ignore-config']).kind).toBe('none'); // no check called it
 });
 
 test('the --grep for selected checks matches exactly those titles', () => {

@@ -6,8 +6,9 @@
  * mutant need only run the checks that did; every other check keeps its clean verdict.
  *
  * Conservative by construction: a fault queried outside any check (run setup, background
- * work) or never queried at all (read at start-up) selects every check. Route faults are
- * decided at start-up, so they select the checks that requested the route they change.
+ * work) or never queried at all selects every check. A fault a server reads at start-up
+ * (its limits) selects the checks that called that server (all, if run setup did). Route
+ * faults are decided at start-up, so they select the checks that requested the route they change.
  * Calls carry the check's title (src/harness/target.ts `tagCalls`); the server side needs no
  * change: its HTTP listener runs inside an AsyncLocalStorage holding the tag.
  */
@@ -31,6 +32,8 @@ export interface Coverage {
   faults: Record<string, string[]>;
   /** `METHOD /path` each check requested, token-like path segments replaced by `:x`. */
   requests: Record<string, string[]>;
+  /** Per embedded server: the faults it read at start-up, and the checks (tags) that called it. */
+  servers?: { startup: string[]; tags: string[] }[];
 }
 
 /** Path segments that may be tokens or ids (long, with a digit) are not kept: coverage files are artefacts. */
@@ -52,12 +55,14 @@ export function recordCoverage(servers: RunningServer[], file: string): void {
     if (!s) m.set(k, (s = new Set()));
     if (s.size < cap) s.add(v);
   };
+  const callers = servers.map(() => new Set<string>());
   const write = () => {
     const obj = (m: Map<string, Set<string>>) => Object.fromEntries([...m].map(([k, v]) => [k, [...v].sort()]));
-    const cov: Coverage = { schemaVersion: 1, faults: obj(faults), requests: obj(requests) };
+    const perServer = servers.map((s, i) => ({ startup: [...new Set(s.ctx.limits.startupFaults)].sort(), tags: [...callers[i]!].sort() }));
+    const cov: Coverage = { schemaVersion: 1, faults: obj(faults), requests: obj(requests), servers: perServer };
     writeFileSync(file, JSON.stringify(cov, null, 1));
   };
-  for (const srv of servers) {
+  for (const [i, srv] of servers.entries()) {
     // A cached answer would hide the fault queries of its computation from the later checks
     // it is served to: the clean run computes every answer (same answers, attributed right).
     srv.ctx.responseCache = new NeverHit();
@@ -74,6 +79,7 @@ export function recordCoverage(servers: RunningServer[], file: string): void {
       const raw = req.headers[CALL_TAG_HEADER];
       const tag = typeof raw === 'string' ? decodeURIComponent(raw) : UNTAGGED;
       add(requests, tag, `${req.method} ${normalise((req.url ?? '/').split('?')[0]!)}`, MAX_REQUESTS_PER_CHECK);
+      callers[i]!.add(tag);
       return tag;
     };
     // CONNECT never reaches the request listeners: Node hands it to `connect` (ROBUST-5).
@@ -160,8 +166,15 @@ export function selectChecks(cov: Coverage, faults: readonly string[]): Selectio
       continue;
     }
     if (cov.faults[UNTAGGED]?.includes(f)) return { kind: 'all', reason: `${f} is reached outside any check (run setup or background work)` };
+    // Read at start-up: whatever a server decided then, only a call to that server can show.
+    const readBy = (cov.servers ?? []).filter((s) => s.startup.includes(f));
+    for (const s of readBy) {
+      if (s.tags.includes(UNTAGGED)) return { kind: 'all', reason: `${f} is read at start-up by a server the run setup called` };
+      for (const tag of s.tags) if (tag !== SWEEP_TAG) titles.add(tag);
+    }
     // The end-of-run sweep comes after every check: a fault it alone meets changes no verdict.
     const reached = Object.entries(cov.faults).filter(([tag, list]) => tag !== SWEEP_TAG && list.includes(f)).map(([tag]) => tag);
+    if (readBy.length) { for (const t of reached) titles.add(t); continue; }
     if (reached.length === 0 && cov.faults[SWEEP_TAG]?.includes(f)) continue;
     if (reached.length === 0) return { kind: 'all', reason: `${f} was never reached in the clean run (read at start-up, or no check gets there)` };
     for (const t of reached) titles.add(t);

@@ -37,6 +37,11 @@ export interface EffectiveLimits {
   quota: QuotaFormula;
   /** Where each limit came from, for /server-info/ and logs. */
   sources: Record<RateClass, 'edition' | 'config' | 'env'>;
+  /**
+   * Fault switches consulted here, at start-up (whether set or not): the selftest's coverage
+   * attributes them to the checks that call this server (src/mutants/coverage.ts).
+   */
+  startupFaults: string[];
 }
 
 function readConfigFile(file: string): LimitsFile {
@@ -48,13 +53,15 @@ const limitValue = (n: number) => (n < 0 ? null : n);
 export function effectiveLimits(opts: ServerOptions): EffectiveLimits {
   const edition: Edition = opts.edition;
   const rate: Record<RateClass, number | null> = { ...RATE_LIMITS[edition] };
-  if (edition === 'cloud' && opts.faults.includes('auth-token-unlimited-on-cloud')) rate['auth-token'] = null; // mutant: the self-hosted default everywhere
+  const startupFaults: string[] = [];
+  const startupFault = (name: string) => { startupFaults.push(name); return opts.faults.includes(name); };
+  if (edition === 'cloud' && startupFault('auth-token-unlimited-on-cloud')) rate['auth-token'] = null; // mutant: the self-hosted default everywhere
   const sources: EffectiveLimits['sources'] = { account: 'edition', gateway: 'edition', 'auth-token': 'edition' };
   let quota = DEFAULT_QUOTA_FORMULA;
   const customisable = edition !== 'cloud';
   if (opts.configFile) {
     const file = readConfigFile(opts.configFile);
-    const honoured = customisable && behaviourAt(opts.apiVersion).limitsConfigFile && !opts.faults.includes('ignore-config');
+    const honoured = customisable && behaviourAt(opts.apiVersion).limitsConfigFile && !startupFault('ignore-config');
     if (honoured) {
       for (const [cls, v] of Object.entries(configuredRateLimits(file)) as [RateClass, number | null][]) { rate[cls] = v; sources[cls] = 'config'; }
     }
@@ -72,5 +79,5 @@ export function effectiveLimits(opts: ServerOptions): EffectiveLimits {
       }
     }
   }
-  return { rate, quota, sources };
+  return { rate, quota, sources, startupFaults };
 }
