@@ -54,7 +54,7 @@ function print(outcomes: Outcome[]): void {
  * whose module did not run this time says so rather than showing an old figure.
  */
 const TARGETS: { what: string; module: string; figure: string; target: string; met: (v: number) => boolean }[] = [
-  { what: 'embedded run, wall', module: 'run', figure: 'full run, wall (s)', target: '≤ 15 s', met: (v) => v <= 15 },
+  { what: 'embedded run, wall (median of 3)', module: 'run', figure: 'full run, wall (s)', target: '≤ 15 s', met: (v) => v <= 15 },
   { what: 'selftest, every mutant', module: 'ci', figure: 'selftest: test time (min)', target: '≤ 5 min', met: (v) => v <= 5 },
   { what: 'fresh-clone .ci/run', module: 'ci', figure: 'CI wall (min)', target: '≤ 10 min', met: (v) => v <= 10 },
   { what: 'list 1,000 rows, every request new', module: 'server', figure: 'list_1000_rows_uncached_rps', target: '≥ 300/s', met: (v) => v >= 300 },
