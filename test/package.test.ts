@@ -53,7 +53,9 @@ test('installed from the tarball in a fresh folder: run (embedded), serve --json
   npx(['run', '--clauses', 'ROUTE-4,SQL-1', '--report-dir', join(dir, 'embedded')]);
   expect(readResults(join(dir, 'embedded')).totals).toMatchObject({ fail: 0, error: 0 });
 
-  const served = spawn('npx', ['--no-install', 'conformance', 'serve', '--json'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'ignore'] });
+  // A process group of its own: npx does not pass a signal on to the server it started, so the whole group is stopped.
+  const served = spawn('npx', ['--no-install', 'conformance', 'serve', '--json'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+  const stopped = new Promise<void>((resolve) => served.once('close', () => resolve()));
   try {
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -66,7 +68,12 @@ test('installed from the tarball in a fresh folder: run (embedded), serve --json
     npx(['run', '--target-file', join(dir, 'target.json'), '--clauses', 'ROUTE-4,AUTH-3', '--report-dir', join(dir, 'against-serve')]);
     expect(readResults(join(dir, 'against-serve')).run.target).toBe(descriptor.url);
   } finally {
-    served.kill('SIGINT');
+    const group = (signal: NodeJS.Signals) => { try { process.kill(-served.pid!, signal); } catch { /* gone */ } };
+    group('SIGINT');
+    const kill = setTimeout(() => group('SIGKILL'), 10_000);
+    await stopped;
+    clearTimeout(kill);
+    group('SIGKILL'); // anything of the group still there (the server, if npx went first)
   }
 
   npx(['load', '--emit', join(dir, 'k6')]);
