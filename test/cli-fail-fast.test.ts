@@ -55,5 +55,5 @@ test('a scopes file that is not an object of title → scope: the run stops with
   test.setTimeout(120_000);
   const { r } = await runWith('["not", "an object"]', 'bad');
   expect(r.code, r.output).toBe(2);
-  expect(r.output).toMatch(/--fail-fast-scopes \S+scopes\.json: not an object of check title → scope/);
+  expect(r.output).toMatch(/--fail-fast-scopes \S+scopes\.json: \(root\): not an object of check title → scope/);
 });

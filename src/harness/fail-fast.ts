@@ -12,20 +12,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { FailFastScopes, STATE_ENV, type RunState } from './state.js';
-
-/** The scopes file of `--fail-fast-scopes`, checked; a problem is thrown as one line naming the file. */
-export function readFailFastScopes(file: string): Record<string, string> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new Error(`--fail-fast-scopes ${file}: ${(e as Error).message}`);
-  }
-  const parsed = FailFastScopes.safeParse(raw);
-  if (!parsed.success) throw new Error(`--fail-fast-scopes ${file}: not an object of check title → scope (${parsed.error.issues[0]?.message})`);
-  return parsed.data;
-}
+import { STATE_ENV, type RunState } from './state.js';
 
 function markFile(scope: string, clause: string): string | undefined {
   const stateFile = process.env[STATE_ENV];

@@ -20,7 +20,7 @@ const Timeouts = z.object({
 export const TRANSCRIPTS = ['all', 'failures', 'none'] as const;
 
 /** `--fail-fast-scopes`: check title → scope. */
-export const FailFastScopes = z.record(z.string(), z.string());
+export const FailFastScopes = z.record(z.string(), z.string(), { error: 'not an object of check title → scope' });
 
 /** The seed a run samples with unless told otherwise (`--seed`): runs are reproducible by default. */
 export const DEFAULT_SEED = 1;

@@ -11,7 +11,7 @@ import { test as base, type TestInfo } from '@playwright/test';
 import { behaviourAt, clause as clauseOf, type Behaviour, type ClauseId, type Edition } from '../spec/index.js';
 import { alreadyFailed, noteFailure } from './fail-fast.js';
 import { redactStdio, settleCheck } from './marks.js';
-import { beginCheck } from './verdict.js';
+import { beginCheck, clauseOfCheck } from './verdict.js';
 import { Recorder } from './recorder.js';
 import { loadState, STATE_ENV, type RunState } from './state.js';
 import { tagCalls, tagging, Target } from './target.js';
@@ -65,7 +65,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     restore();
   }, { scope: 'worker', auto: true }],
   _settle: [async ({ rec, state }, use, testInfo) => {
-    const clause = testInfo.annotations.find((a) => a.type === 'clause')?.description ?? null;
+    const clause = clauseOfCheck(testInfo);
     const skip = alreadyFailed(state, testInfo.title, clause);
     testInfo.skip(!!skip, skip);
     beginCheck(testInfo, rec);

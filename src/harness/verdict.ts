@@ -30,9 +30,11 @@ interface Running {
 /** The check running in this worker (Playwright runs one test at a time per worker). */
 let running: Running | undefined;
 
+/** The clause a check names in its `clause` annotation (src/harness/test.ts `clause()`), or null. */
+export const clauseOfCheck = (testInfo: TestInfo): string | null => testInfo.annotations.find((a) => a.type === 'clause')?.description ?? null;
+
 export function beginCheck(testInfo: TestInfo, recorder: Recorder | undefined): void {
-  const clause = testInfo.annotations.find((a) => a.type === 'clause')?.description ?? null;
-  running = { clause, recorder, violations: [], violationTexts: new Set(), warnings: [], title: testInfo.title };
+  running = { clause: clauseOfCheck(testInfo), recorder, violations: [], violationTexts: new Set(), warnings: [], title: testInfo.title };
 }
 
 function lastExchange(): string | undefined {

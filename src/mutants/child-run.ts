@@ -58,6 +58,9 @@ export function killAllRuns(signal: NodeJS.Signals = 'SIGINT'): void {
  */
 const PATIENCE_SECONDS = 5;
 
+/** Where a run's --fail-fast-scopes file is written: beside its report folder. */
+const scopesFile = (s: RunSpec) => `${s.reportDir}.fail-fast.json`;
+
 function runArgs(s: RunSpec): string[] {
   return [
     BIN, 'run', '--edition', s.edition, '--api-version', s.apiVersion, '--report-dir', s.reportDir,
@@ -67,14 +70,14 @@ function runArgs(s: RunSpec): string[] {
     ...(s.grep ? ['--grep', s.grep] : []),
     ...(s.clauses?.length ? ['--clauses', s.clauses.join(',')] : []),
     ...(s.coverageFile ? ['--embedded-coverage', s.coverageFile] : []),
-    ...(s.failFastScopes ? ['--fail-fast-scopes', `${s.reportDir}.fail-fast.json`] : []),
+    ...(s.failFastScopes ? ['--fail-fast-scopes', scopesFile(s)] : []),
   ];
 }
 
 export function runConformance(s: RunSpec): Promise<RunResult> {
   mkdirSync(s.reportDir, { recursive: true });
   mkdirSync(dirname(s.logFile), { recursive: true });
-  if (s.failFastScopes) writeFileSync(`${s.reportDir}.fail-fast.json`, JSON.stringify(s.failFastScopes));
+  if (s.failFastScopes) writeFileSync(scopesFile(s), JSON.stringify(s.failFastScopes));
   const log = createWriteStream(s.logFile);
   const started = Date.now();
   return new Promise((resolve) => {

@@ -174,9 +174,10 @@ export function selectChecks(cov: Coverage, faults: readonly string[]): Selectio
     }
     // The end-of-run sweep comes after every check: a fault it alone meets changes no verdict.
     const reached = Object.entries(cov.faults).filter(([tag, list]) => tag !== SWEEP_TAG && list.includes(f)).map(([tag]) => tag);
-    if (readBy.length) { for (const t of reached) titles.add(t); continue; }
-    if (reached.length === 0 && cov.faults[SWEEP_TAG]?.includes(f)) continue;
-    if (reached.length === 0) return { kind: 'all', reason: `${f} was never reached in the clean run (read at start-up, or no check gets there)` };
+    if (reached.length === 0 && readBy.length === 0) {
+      if (cov.faults[SWEEP_TAG]?.includes(f)) continue;
+      return { kind: 'all', reason: `${f} was never reached in the clean run (read at start-up, or no check gets there)` };
+    }
     for (const t of reached) titles.add(t);
   }
   if (titles.size === 0) return { kind: 'none', reason: `no check of the clean run requested a route ${faults.join(', ')} changes` };

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { closeAgents } from '../client/http.js';
 import { redactText, registerSecret } from '../client/redact.js';
-import { readFailFastScopes } from '../harness/fail-fast.js';
-import { RunState } from '../harness/state.js';
+import { FailFastScopes, RunState } from '../harness/state.js';
+import { readJsonFile } from '../common/json-file.js';
 import { SWEEP_TAG, tagCalls, tagging, Target } from '../harness/target.js';
 import type { StateWarning } from '../harness/outcome.js';
 import { CLAUSES, configuredRateLimits, descriptorSecrets, matchClauses, NEWEST_VERSION, RATE_LIMITS, type Edition } from '../spec/index.js';
@@ -88,7 +88,7 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
     limitsConfig: resolved.limitsConfig,
     allowPlanChanges: o.allowPlanChanges ?? resolved.embedded,
     transcripts: o.transcripts,
-    failFastScopes: o.failFastScopes ? readFailFastScopes(o.failFastScopes) : undefined,
+    failFastScopes: o.failFastScopes ? readJsonFile(o.failFastScopes, FailFastScopes, '--fail-fast-scopes') : undefined,
   });
 }
 
