@@ -17,11 +17,11 @@ import { GROUPS, judgeOperation, RECIPES, settleGroup, settleOne, Skip, World, t
 import { clause, test as base } from '../src/harness/test.js';
 
 const test = base.extend<{ world: World }>({
-  world: async ({}, use) => {
+  world: [async ({}, use) => {
     const world = new World();
     await use(world);
     await world.drop();
-  },
+  }, { box: 'self' }],
 });
 
 const answered = (eps: readonly Endpoint[]) => eps.filter((e) => RESPONSES[e.id] && !(e.id in NOT_JSON));

@@ -16,7 +16,7 @@ import { clause, expect, withWorld } from '../src/harness/test.js';
 
 const test = withWorld('client.spec.ts: official client', (target) => new SharedClient(target)).extend<{ client: OfficialClient }>({
   // After `target`, so the check's recorder hears the authentication.
-  client: async ({ world, target: _target }, use) => use(await world.get()),
+  client: [async ({ world, target: _target }, use) => use(await world.get()), { box: 'self' }],
 });
 
 const NAME = { column_name: 'Name', column_type: 'text' };

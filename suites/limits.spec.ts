@@ -70,7 +70,7 @@ class BigTable {
 }
 
 const test = withWorld('limits: big table', () => new BigTable()).extend<{ big: BigTable }>({
-  big: async ({ world }, use) => use(world),
+  big: [async ({ world }, use) => use(world), { box: 'self' }],
 });
 
 test.describe.configure({ mode: 'default' });

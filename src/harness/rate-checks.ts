@@ -131,16 +131,26 @@ export async function admitsExactly(target: Target, key: RateKey, expected: numb
   await prepare(target);
   const clock = clockOf(target);
   const total = expected === null ? UNLIMITED_PROBE : expected + EXTRA;
+  // A per-address burst may share its window with the harness's own calls from the default
+  // address: they must not count, should the target wrongly keep one budget for all (RATE-2's
+  // business). The burst goes at once; only a short count in such a shared window is tried
+  // again (not counted as an attempt) after that window, in one of its own.
+  const shared = key.cls === 'gateway' ? undefined : ipKey(key.cls, undefined).id;
+  let alone = false;
   for (let attempt = 1; ; attempt++) {
     tooSlow(target, total, `count ${what} inside one window`);
-    // A per-address burst waits while the harness's own calls from the default address share its
-    // window: they must not count, should the target wrongly keep one budget for all (RATE-2's business).
-    await clock.ready(key.cls === 'gateway' ? [key.id] : [key.id, ipKey(key.cls, undefined).id], total, { fresh: true });
+    await clock.ready(alone && shared ? [key.id, shared] : [key.id], total, { fresh: true });
+    const sharing = !alone && shared !== undefined && !clock.isFresh(shared);
     // A burst not done within a window has straddled a boundary: stop sending then.
     const shots = await volley(total, fireFor(target, key), { concurrency: CONCURRENCY, deadlineMs: clock.windowMs });
     clock.note([key.id], shots);
     const n = admitted(shots).length;
     if (shots.length < total) throw new Undecided('timing', `${what}: only ${shots.length} of ${total} calls could be sent within one ${clock.windowMs / 1000}-second window (the machine is too slow or loaded)`);
+    if (sharing && n < (expected ?? total)) {
+      alone = true;
+      attempt--;
+      continue;
+    }
     if (expected === null) {
       expect(total - n, `${what}: ${total - n} of ${total} concurrent calls from ${key.label} answered 429 — ${CLASS[key.cls]} are unlimited on this edition`).toBe(0);
       return shots;

@@ -10,7 +10,7 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import { behaviourAt, clause as clauseOf, type Behaviour, type ClauseId, type Edition } from '../spec/index.js';
 import { alreadyFailed, noteFailure } from './fail-fast.js';
-import { redactStdio, settleCheck } from './marks.js';
+import { attachData, redactStdio, settleCheck } from './marks.js';
 import { beginCheck, clauseOfCheck } from './verdict.js';
 import { Recorder } from './recorder.js';
 import { loadState, STATE_ENV, type RunState } from './state.js';
@@ -57,7 +57,21 @@ interface WorkerFixtures {
   _stdio: void;
 }
 
-export const test = base.extend<Fixtures, WorkerFixtures>({
+/**
+ * Playwright's own per-test fixture `_setupArtifacts` (screenshots and traces of browser
+ * pages) pulls in `_combinedContextOptions` and its ~27 browser-context options, each set up
+ * and torn down as a report step with a stack capture, for every check: ≈ 5 ms of a worker's
+ * CPU per check for pages the suites never open. Replaced by a no-op of the same kind (an
+ * override must keep `auto`; the name is internal, and should it change the override is
+ * merely an extra no-op and Playwright's fixture runs as before).
+ */
+const apiTest = base.extend({
+  _setupArtifacts: [async ({}, use: () => Promise<void>) => use(), { auto: 'all-hooks-included', box: 'self' }],
+} as unknown as Parameters<typeof base.extend>[0]) as typeof base;
+
+// `box: 'self'` on the per-check fixtures: the harness's own plumbing makes no report step
+// (each step is a worker→runner message, a blob line and merge work; they were 8 per check).
+export const test = apiTest.extend<Fixtures, WorkerFixtures>({
   _stdio: [async ({}, use) => {
     if (process.env[STATE_ENV]) loadState(); // learn the descriptor's secrets before anything is printed
     const restore = redactStdio();
@@ -71,13 +85,13 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     beginCheck(testInfo, rec);
     await use();
     if ((await settleCheck(testInfo)) === 'fail') noteFailure(state, testInfo.title, clause);
-  }, { auto: true }],
+  }, { auto: true, box: 'self' }],
   _tag: [async ({}, use, testInfo) => {
     const on = tagging(); // selftest coverage only (src/mutants/coverage.ts)
     if (on) tagCalls(testInfo.title);
     await use();
     if (on) tagCalls(undefined);
-  }, { auto: true }],
+  }, { auto: true, box: 'self' }],
   state: [async ({}, use) => use(loadState()), { scope: 'worker' }],
   sharedTarget: [async ({ state }, use) => use(new Target(state)), { scope: 'worker' }],
   shared: [async ({}, use) => {
@@ -85,23 +99,24 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await use(shared);
     await shared.dropAll();
   }, { scope: 'worker' }],
-  rec: async ({}, use) => use(new Recorder()),
-  target: async ({ sharedTarget, rec, state }, use, testInfo) => {
+  rec: [async ({}, use) => use(new Recorder()), { box: 'self' }],
+  target: [async ({ sharedTarget, rec, state }, use, testInfo) => {
     sharedTarget.recorder = rec;
     await use(sharedTarget);
     sharedTarget.recorder = undefined;
-    await attachCalls(rec, testInfo, state.transcripts);
-  },
+    attachCalls(rec, testInfo, state.transcripts);
+  }, { box: 'self' }],
 });
 
-async function attachCalls(rec: Recorder, testInfo: TestInfo, transcripts: RunState['transcripts']): Promise<void> {
-  await testInfo.attach('calls.json', { body: JSON.stringify({ calls: rec.calls, refused: rec.refused }), contentType: 'application/json' });
+
+function attachCalls(rec: Recorder, testInfo: TestInfo, transcripts: RunState['transcripts']): void {
+  attachData(testInfo, 'calls.json', JSON.stringify({ calls: rec.calls, refused: rec.refused }), 'application/json');
   // "failures": a check that threw (failed, or could not be decided); a pass's exchanges are seldom read and make most of a report's size.
   const threw = testInfo.errors.length > 0 || (testInfo.status !== 'passed' && testInfo.status !== 'skipped');
   const wanted = transcripts === 'all' || (transcripts === 'failures' && threw);
   if (rec.exchanges.length === 0 || !wanted) return;
-  await testInfo.attach('requests and responses', { body: rec.transcript(), contentType: 'text/plain' });
-  await testInfo.attach('curl reproducer', { body: rec.curl(), contentType: 'text/plain' });
+  attachData(testInfo, 'requests and responses', rec.transcript(), 'text/plain');
+  attachData(testInfo, 'curl reproducer', rec.curl(), 'text/plain');
 }
 
 /**
@@ -111,7 +126,7 @@ async function attachCalls(rec: Recorder, testInfo: TestInfo, transcripts: RunSt
  */
 export function withWorld<W>(name: string, make: (target: Target) => W) {
   return test.extend<{ world: W }>({
-    world: async ({ shared, sharedTarget }, use) => use(shared.get(name, () => make(sharedTarget))),
+    world: [async ({ shared, sharedTarget }, use) => use(shared.get(name, () => make(sharedTarget))), { box: 'self' }],
   });
 }
 

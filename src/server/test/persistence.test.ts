@@ -1,8 +1,10 @@
 /** `--data FILE`: the base survives a restart on the same file, and so do the seeded credentials. */
+import { randomBytes, scryptSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import Database from 'better-sqlite3';
 import { call, Kit } from './kit.js';
 
 let dir: string;
@@ -62,5 +64,26 @@ test('without --data each server starts empty with fresh credentials', async () 
   } finally {
     await a.close();
     await b.close();
+  }
+});
+
+test('a data file whose password hashes have scrypt\'s default cost (written before the cost was lowered) still signs in', async () => {
+  const file = join(dir, 'old-hashes.sqlite');
+  const first = await Kit.start({ dataFile: file });
+  const { username, password } = first.srv.descriptor;
+  await first.close();
+  // Rewrite the user's hash in the earlier form: `scrypt$salt$digest` with Node's default cost.
+  const salt = randomBytes(16);
+  const db = new Database(file);
+  db.prepare('UPDATE users SET password_hash = ? WHERE email = ?').run(`scrypt$${salt.toString('hex')}$${scryptSync(password!, salt, 32).toString('hex')}`, username);
+  db.close();
+  const second = await Kit.start({ dataFile: file });
+  try {
+    const login = await call(second.url, 'POST', '/api2/auth-token/', { form: { username: username!, password: password! } });
+    expect(login.status).toBe(200);
+    const wrong = await call(second.url, 'POST', '/api2/auth-token/', { form: { username: username!, password: `${password}x` } });
+    expect(wrong.status).toBe(400);
+  } finally {
+    await second.close();
   }
 });
