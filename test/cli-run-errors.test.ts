@@ -23,6 +23,9 @@ function expectRunError(dir: string, stderr: string, reason: RegExp): void {
   expect(junit).toMatch(new RegExp(`<error type="run-error" message="[^<]*${reason.source}`));
 }
 
+// Independent tests (each run starts its own servers), and long ones: on workers of their own they do not end the project on one worker.
+test.describe.configure({ mode: 'parallel' });
+
 test('a suite file that throws at load: exit 2, the file named as the reason (not "no check matches")', async () => {
   test.setTimeout(240_000);
   const dir = tempDir('broken');

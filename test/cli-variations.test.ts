@@ -13,6 +13,9 @@ import { cli, ROOT, tempDir } from './helpers/cli.js';
 import { readResults } from './helpers/reports.js';
 import { startVaryingTarget, type Variation } from './helpers/variations.js';
 
+// Independent tests (each run starts its own servers), and long ones: on workers of their own they do not end the project on one worker.
+test.describe.configure({ mode: 'parallel' });
+
 /** A descriptor file for `url`, with the reference server's credentials. */
 function descriptorFile(server: RunningServer, url: string, extra: Record<string, unknown> = {}): string {
   const file = join(tempDir('varying'), 'target.json');

@@ -12,6 +12,9 @@ import type { Results } from '../src/reports/results-schema.js';
 import { cli, serve, tempDir } from './helpers/cli.js';
 import { readResults } from './helpers/reports.js';
 
+// Independent tests (each run starts its own servers), and long ones: on workers of their own they do not end the project on one worker.
+test.describe.configure({ mode: 'parallel' });
+
 const after = (v: string | undefined, from: string, to: string) => v !== undefined && compareVersions(v, from) > 0 && compareVersions(v, to) <= 0;
 
 /**
