@@ -5,6 +5,13 @@
  */
 import { defineConfig } from '@playwright/test';
 
+/**
+ * The longest tests (black-box runs of tens of seconds each), in a project of their own that
+ * Playwright dispatches first (a phase's projects go in order): started last, they ended the
+ * tests project with one worker busy and the others idle.
+ */
+const LONG = ['test/cli-reference.test.ts', 'test/cli-versions.test.ts', 'src/load/split-run.test.ts', 'test/package.test.ts', 'test/cli-variations.test.ts', 'test/cli-outcomes.test.ts'];
+
 export default defineConfig({
   testDir: '.',
   testMatch: ['src/**/*.test.ts', 'test/**/*.test.ts'],
@@ -16,9 +23,10 @@ export default defineConfig({
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'reports/project-tests.json' }]] : [['list'], ['json', { outputFile: 'reports/project-tests.json' }]],
   use: {},
   projects: [
-    { name: 'tests', testIgnore: ['**/node_modules/**', 'suites/**', 'test/selftest.test.ts'] },
+    { name: 'tests-long', testMatch: LONG },
+    { name: 'tests', testIgnore: ['**/node_modules/**', 'suites/**', 'test/selftest.test.ts', ...LONG] },
     // The selftest runs every mutant through the conformance suites, timing-sensitive rate
     // checks included: it runs last and alone, after every other project test.
-    { name: 'selftest', testMatch: 'test/selftest.test.ts', dependencies: ['tests'] },
+    { name: 'selftest', testMatch: 'test/selftest.test.ts', dependencies: ['tests-long', 'tests'] },
   ],
 });
