@@ -79,6 +79,8 @@ export const MUTANTS: readonly Mutant[] = [
   m('RATE-1', 'limit-server-info', ['limit-server-info'], '/server-info/ counted against the account limit and answers 429.'),
   m('RATE-1', 'create-view-unlimited', ['unlimited:createView'], 'Create View forgot its rate limiter: it answers beyond the base\'s budget.'),
   m('RATE-2', 'limit-per-ip', ['limit-per-ip'], 'Gateway calls counted per IP instead of per base.'),
+  // Also the guard of the exact counts made from other addresses (RATE-5, RATE-7): a burst in a window the default address shares is short by those calls here, and must be tried again alone, not failed.
+  m('RATE-2', 'account-limit-global', ['account-limit-global'], 'Account operations counted in one budget for every source address instead of per address.'),
   m('RATE-3', '429-json-body', ['429-json-body'], '429 carries a JSON error body instead of an empty one.'),
   m('RATE-4', 'window-never-resets', ['window-never-resets'], 'The counter is not reset when the window rolls over: a key stays refused after x-ratelimit-reset.'),
   // RATE-7 measures the configured limits by counting admissions: an off-by-one limiter misstates them too.
