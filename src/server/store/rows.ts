@@ -11,7 +11,7 @@ import type { CellChange, RowChange, RowEvents } from './events.js';
 import { dropLinksOfRows } from './links.js';
 import { isoNow, newRowId, physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
 import { saveMeta, withMetaRollback } from './schema.js';
-import { encodeValue, looseStored, type Stored } from './values.js';
+import { encodeValue, type Stored } from './values.js';
 import { illFormedValue } from '../text.js';
 
 export interface RowsContext extends ReadContext {
@@ -42,12 +42,12 @@ export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMe
       continue;
     }
     if (col.type === 'link') throw badRequest(`row ${index}: link column ${name} is set through links/`);
-    if (!['text', 'long-text', 'number', 'checkbox', 'date', 'duration', 'single-select', 'multiple-select', 'collaborator', 'url', 'email', 'rate', 'geolocation', 'file', 'image'].includes(col.type)) continue;
+    if (!['text', 'long-text', 'number', 'checkbox', 'date', 'duration', 'single-select', 'multiple-select', 'collaborator', 'url', 'email', 'rate', 'geolocation', 'file', 'image', 'auto-number'].includes(col.type)) continue;
     if (illFormedValue(value)) {
       if (ctx.faults.has('surrogate-500')) throw new TypeError(`row ${index}: cannot encode column ${name}: lone surrogate`); // mutant: the encoder's error escapes as a 500
       throw badRequest(`row ${index}: column ${name}: the text is not well-formed Unicode (a lone surrogate)`);
     }
-    // Mutants: each deviates only where its clause looks (a well-typed select value; a value of the wrong type).
+    // Mutant: it deviates only where its clause looks (a well-typed select value).
     const wellTyped = COLUMNS[col.type].write.safeParse(value).success;
     // drop-unknown-options: option creation lives in the append path only; an update drops what it does not know.
     if (op === 'update' && (col.type === 'single-select' || col.type === 'multiple-select') && wellTyped) {
@@ -59,11 +59,7 @@ export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMe
         continue;
       }
     }
-    if (!wellTyped && ctx.faults.has('lax-types')) {
-      values.set(col, looseStored(value));
-      continue;
-    }
-    const enc = encodeValue(col, value, ctx.behaviour);
+    const enc = encodeValue(col, value, ctx.behaviour, ctx.faults);
     if (!enc.ok) throw badRequest(`row ${index}: ${enc.message}`);
     if (enc.schemaChanged) schemaChanged = true;
     values.set(col, enc.stored);
@@ -121,12 +117,20 @@ export function appendRows(ctx: RowsContext, base: Base, table: TableMeta, rowsI
   // Encoding may create select options: a refused batch must not leave them behind.
   const encoded = withMetaRollback(base, () => {
     const byName = new Map(table.columns.map((c) => [c.name, c]));
-    const enc = rows.map((r, i) => encodeRow(ctx, byName, r, i, 'append'));
+    const enc = rows.map((r, i) => {
+      try {
+        return encodeRow(ctx, byName, r, i, 'append');
+      } catch (e) {
+        // Mutant refused-batch-half-written: the rows before the refused one are written all the same.
+        if (i > 0 && ctx.faults.has('refused-batch-half-written')) appendRows(ctx, base, table, rows.slice(0, i), actor);
+        throw e;
+      }
+    });
     ctx.db.transaction(() => {
       for (const { values } of enc) {
         const id = newRowId();
         ids.push(id);
-        insert.run(id, now, now, actor, actor, ...stored.map((c) => (c.type === 'auto-number' ? nextAuto(c) : (values.get(c) ?? null))));
+        insert.run(id, now, now, actor, actor, ...stored.map((c) => (c.type === 'auto-number' ? (values.get(c) ?? nextAuto(c)) : (values.get(c) ?? null))));
       }
       if (autoNumbers.length || enc.some((e) => e.schemaChanged)) saveMeta(ctx.db, base);
     })();
