@@ -15,7 +15,7 @@ import { COLUMNS, COLUMN_TYPES, linkValue, sameValue, type ClauseId, type Column
 import { expectStatus, shapeIssues } from '../src/harness/assert.js';
 import { fixtureMissing } from '../src/harness/outcome.js';
 import { appendAll, countRows, existingTable, scratchTable, type Scratch } from '../src/harness/tables.js';
-import { clause, expect, needsRelease, withWorld } from '../src/harness/test.js';
+import { clause, expect, needsRelease, withWorld, ev } from '../src/harness/test.js';
 import type { Reply, Target } from '../src/harness/target.js';
 import { buildTypeTables, LOOKUP_COLUMN, typeColumnName } from '../src/harness/type-table.js';
 
@@ -152,7 +152,7 @@ for (const type of COLUMN_TYPES) {
   const what = VALUES_ELSEWHERE.includes(type) ? 'present (its values: SHAPE-2/3)'
     : spec.writable === 'no' ? 'present, null or a valid value'
     : `present, null when never set${written ? ', the written value reads back' : ''}`;
-  test(...clause('SHAPE-1', `${type} column "${name}" in row list and row get: ${what}`, 'spec'), async ({ target, state, world }) => {
+  test(...clause('SHAPE-1', `${type} column "${name}" in row list and row get: ${what}`, ev.spec('2, 9 (5.0)')), async ({ target, state, world }) => {
     needsRelease(state, 'nullForUnset', true, 'every column in row reads, null for never-set values (5.0)');
     const w = await world.get(target);
     needsType(w, type);
@@ -175,7 +175,7 @@ for (const type of COLUMN_TYPES) {
   });
 }
 
-test(...clause('SHAPE-1', 'row list and row get carry every column the metadata lists, also on a row with nothing set', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-1', 'row list and row get carry every column the metadata lists, also on a row with nothing set', ev.spec('2, 9 (5.0)')), async ({ target, state, world }) => {
   needsRelease(state, 'nullForUnset', true, 'every column in row reads, null for never-set values (5.0)');
   const w = await world.get(target);
   expect(w.columns.length, 'metadata/ lists no columns for the table').toBeGreaterThan(0);
@@ -190,7 +190,7 @@ test(...clause('SHAPE-1', 'row list and row get carry every column the metadata 
 
 const linkCells = z.array(linkValue);
 
-test(...clause('SHAPE-2', 'link cells are arrays of {row_id, display_value}; an empty link is [] or null, never a string', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-2', 'link cells are arrays of {row_id, display_value}; an empty link is [] or null, never a string', ev.spec('2, 9 (5.0)')), async ({ target, state, world }) => {
   needsRelease(state, 'linkObjects', true, 'link cells as arrays of {row_id, display_value} (5.0)');
   const w = await world.get(target);
   needsType(w, 'link', 'SHAPE-2');
@@ -216,7 +216,7 @@ test(...clause('SHAPE-2', 'link cells are arrays of {row_id, display_value}; an 
   }
 });
 
-test(...clause('SHAPE-3', 'a count link formula over one linked row is the integer 1 (over two: 2), not a string', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-3', 'a count link formula over one linked row is the integer 1 (over two: 2), not a string', ev.spec('2, 9 (5.0)')), async ({ target, state, world }) => {
   needsRelease(state, 'linkFormulaTyped', true, 'typed link-formula values (5.0)');
   const w = await world.get(target);
   for (const t of ['link', 'link-formula']) needsType(w, t, 'SHAPE-3');
@@ -232,7 +232,7 @@ test(...clause('SHAPE-3', 'a count link formula over one linked row is the integ
   }
 });
 
-test(...clause('SHAPE-3', 'a lookup link formula over several linked rows is an array of their values', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-3', 'a lookup link formula over several linked rows is an array of their values', ev.spec('2, 9 (5.0)')), async ({ target, state, world }) => {
   needsRelease(state, 'linkFormulaTyped', true, 'typed link-formula values (5.0)');
   const w = await world.get(target);
   for (const t of ['link', LOOKUP]) needsType(w, t, 'SHAPE-3');
@@ -291,7 +291,7 @@ async function checkOptions(target: Target, t: Scratch, id: string, single: stri
   expect.soft(sameValue('multiple-select', multi, row.Multi), `row get after the ${how}: multiple-select reads ${show(row.Multi)}, written ${show(multi)}`).toBe(true);
 }
 
-test(...clause('SHAPE-4', 'unknown single- and multiple-select options written by append are created and read back as written', 'spec'), async ({ target, state }) => {
+test(...clause('SHAPE-4', 'unknown single- and multiple-select options written by append are created and read back as written', ev.spec('2, 9 (4.1)')), async ({ target, state }) => {
   needsRelease(state, 'createUnknownSelectOptions', true, 'unknown select options created on row add (4.1)');
   const t = await selectTable(target, 'select_add');
   try {
@@ -308,7 +308,7 @@ test(...clause('SHAPE-4', 'unknown single- and multiple-select options written b
   }
 });
 
-test(...clause('SHAPE-4', 'unknown single- and multiple-select options written by update are created and read back as written', 'spec'), async ({ target, state }) => {
+test(...clause('SHAPE-4', 'unknown single- and multiple-select options written by update are created and read back as written', ev.spec('2, 9 (4.1)')), async ({ target, state }) => {
   needsRelease(state, 'createUnknownSelectOptions', true, 'unknown select options created on row update (4.1)');
   const t = await selectTable(target, 'select_upd');
   try {
@@ -327,7 +327,7 @@ test(...clause('SHAPE-4', 'unknown single- and multiple-select options written b
 // ---------------------------------------------------------------------------------------------
 // SHAPE-5: the single-row read omits _ctime/_mtime where the table has ctime/mtime columns.
 
-test(...clause('SHAPE-5', 'the single-row read omits _ctime and _mtime when the table has ctime and mtime columns (the row list keeps them)', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-5', 'the single-row read omits _ctime and _mtime when the table has ctime and mtime columns (the row list keeps them)', ev.spec('2, 9 (4.4)')), async ({ target, state, world }) => {
   needsRelease(state, 'rowGetOmitsTimes', true, 'row get omits _ctime/_mtime (4.4)');
   const w = await world.get(target);
   for (const t of ['ctime', 'mtime']) needsType(w, t, 'SHAPE-5');
@@ -341,7 +341,7 @@ test(...clause('SHAPE-5', 'the single-row read omits _ctime and _mtime when the 
 // ---------------------------------------------------------------------------------------------
 // SHAPE-6: _id cannot be changed by an update.
 
-test(...clause('SHAPE-6', '_id in an update\'s row does not change the row id', 'spec'), async ({ target, state }) => {
+test(...clause('SHAPE-6', '_id in an update\'s row does not change the row id', ev.spec('4.1, 9 (4.1)')), async ({ target, state }) => {
   needsRelease(state, 'rowIdImmutable', true, 'row_id immutable on update (4.1)');
   const t = await scratchTable(target, 'rowid', [{ column_name: 'Name', column_type: 'text' }]);
   try {
@@ -385,10 +385,10 @@ function updateTarget(target: Target, world: World, w: WorldTables): Promise<str
  */
 const WRONG = COLUMN_TYPES.filter((t) => COLUMNS[t].wrong !== undefined && (COLUMNS[t].writable === 'rows' || COLUMNS[t].wrongAccepted));
 
-/** Our reasoning only (the `inferred` class): recorded as a warning of the check, never a failure. */
-function warnAccepted(what: string): void {
-  test.info().annotations.push({ type: 'warning', description: `${what}: accepted a value of the wrong type (inferred: nothing recorded or documented shows the real service refusing it)` });
-}
+/** A refused write writes nothing: the clause's words (§9, 4.1: stricter type checks on /rows/, a batch refused whole). */
+const REFUSED_WRITES_NOTHING = ev.spec('9 (4.1)');
+/** Refusing a wrong value where nothing shows the real service refusing it is our reasoning only: an acceptance warns. */
+const REFUSAL_INFERRED = ev.inferred('nothing recorded or documented shows the real service refusing this wrong value (§9 4.1 says only "stricter type checks"; it is recorded accepting others)');
 
 for (const type of WRONG) {
   const spec = COLUMNS[type];
@@ -397,7 +397,7 @@ for (const type of WRONG) {
   const title = seen
     ? `${type}: ${show(spec.wrong)} by append (with a good row in the batch) and by update is refused writing nothing, or stored as the real service is recorded storing it (${show(seen.stored)})`
     : `${type}: ${show(spec.wrong)} by append (with a good row in the batch) and by update is refused writing nothing (an acceptance is a warning)`;
-  test(...clause('SHAPE-7', title, 'spec'), async ({ target, state, world }) => {
+  test(...clause('SHAPE-7', title, REFUSED_WRITES_NOTHING), async ({ target, state, world }) => {
     needsRelease(state, 'strictRowChecks', true, 'stricter type checks on /rows/ (4.1)');
     const w = await world.get(target);
     needsType(w, type);
@@ -406,29 +406,32 @@ for (const type of WRONG) {
     const marker = `m${tag()}`;
     const good: Row = { [markCol]: marker, ...(spec.sample !== undefined ? { [name]: spec.sample } : {}) };
     const bad: Row = { [markCol]: marker, [name]: spec.wrong };
-    /** An accepted wrong value: stored as the real service stores it where that is recorded, else a warning. */
-    const accepted = (what: string, read: unknown) => {
-      if (!seen) return warnAccepted(`${what} ${name} = ${show(spec.wrong)}`);
-      expect.soft(sameValue(type, seen.stored, read ?? null, spec.data) || (seen.stored === null && (read ?? null) === null),
-        `${what} accepted ${name} = ${show(spec.wrong)} and reads back ${show(read)} — the real service stores ${show(seen.stored)} (${seen.cite})`).toBe(true);
+    /** An accepted wrong value (answer `r`): stored as the real service stores it where that is recorded, else a warning. */
+    const accepted = (what: string, r: Reply, read: unknown) => {
+      if (!seen) {
+        expect.because(REFUSAL_INFERRED).about(r).soft(r.status, `${what} with ${name} = ${show(spec.wrong)} answered ${r.status}: accepted a value of the wrong type`).toBeGreaterThanOrEqual(400);
+        return;
+      }
+      expect.because(seen.evidence).about(r).soft(sameValue(type, seen.stored, read ?? null, spec.data) || (seen.stored === null && (read ?? null) === null),
+        `${what} accepted ${name} = ${show(spec.wrong)} and reads back ${show(read)} — the real service stores ${show(seen.stored)} (${seen.evidence.cite})`).toBe(true);
     };
     const a = await target.gw(0, 'POST', 'rows/', { json: { table_name: w.types.name, rows: [good, bad] } });
-    expect.soft(a.status, `append of a row with ${name} = ${show(spec.wrong)} answered ${a.status}: ${a.text.slice(0, 200)} — a wrong value is refused (4xx) or taken (2xx), never a 5xx`).toBeLessThan(500);
+    expect.about(a).soft(a.status, `append of a row with ${name} = ${show(spec.wrong)} answered ${a.status}: ${a.text.slice(0, 200)} — a wrong value is refused (4xx) or taken (2xx), never a 5xx`).toBeLessThan(500);
     if (a.status < 300) {
       const ids = a.json<{ row_ids?: { _id: string }[] }>().row_ids?.map((x) => x._id) ?? [];
-      if (ids[1]) accepted('append', (await getRow(target, w.types, ids[1], 'row get of the appended wrong value'))[name]);
+      if (ids[1]) accepted('append', a, (await getRow(target, w.types, ids[1], 'row get of the appended wrong value'))[name]);
       if (ids.length) await target.gw(0, 'DELETE', 'rows/', { json: { table_name: w.types.name, row_ids: ids } });
     } else {
       const n = await countMarked(target, w.types, markCol, marker);
-      expect.soft(n, `the refused append (one good row, one bad) wrote ${n} row(s) — nothing may be written`).toBe(0);
+      expect.about(a).soft(n, `the refused append (one good row, one bad) wrote ${n} row(s) — nothing may be written`).toBe(0);
     }
     const rid = await updateTarget(target, world, w);
     const before = (await getRow(target, w.types, rid, 'row get before the update'))[name];
     const u = await target.gw(0, 'PUT', 'rows/', { json: { table_name: w.types.name, updates: [{ row_id: rid, row: { [name]: spec.wrong } }] } });
-    expect.soft(u.status, `update of ${name} to ${show(spec.wrong)} answered ${u.status}: ${u.text.slice(0, 200)} — a wrong value is refused (4xx) or taken (2xx), never a 5xx`).toBeLessThan(500);
+    expect.about(u).soft(u.status, `update of ${name} to ${show(spec.wrong)} answered ${u.status}: ${u.text.slice(0, 200)} — a wrong value is refused (4xx) or taken (2xx), never a 5xx`).toBeLessThan(500);
     const after = (await getRow(target, w.types, rid, 'row get after the update'))[name];
-    if (u.status < 300) accepted('update', after);
-    else expect.soft(show(after ?? null), `after the refused update ${name} reads ${show(after)} — nothing may be written`).toBe(show(before ?? null));
+    if (u.status < 300) accepted('update', u, after);
+    else expect.about(u).soft(show(after ?? null), `after the refused update ${name} reads ${show(after)} — nothing may be written`).toBe(show(before ?? null));
   });
 }
 
@@ -450,7 +453,7 @@ async function malformedSetup(target: Target, world: World) {
 
 const refused = (r: Reply, what: string) => expect.soft(r.status >= 400 && r.status < 500, `${what} answered ${r.status}: ${r.text.slice(0, 200)} — must be refused (4xx)`).toBe(true);
 
-test(...clause('SHAPE-7', 'malformed JSON bodies of append and update are refused with a 4xx, and nothing is written', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-7', 'malformed JSON bodies of append and update are refused with a 4xx, and nothing is written', ev.spec('9 (4.1)')), async ({ target, state, world }) => {
   needsRelease(state, 'strictRowChecks', true, 'stricter structure checks on /rows/ (4.1)');
   const s = await malformedSetup(target, world);
   const table = JSON.stringify(s.w.types.name);
@@ -460,7 +463,7 @@ test(...clause('SHAPE-7', 'malformed JSON bodies of append and update are refuse
   await s.nothingWritten('after the malformed bodies');
 });
 
-test(...clause('SHAPE-7', '"rows" / "updates" that are not arrays are refused with a 4xx, and nothing is written', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-7', '"rows" / "updates" that are not arrays are refused with a 4xx, and nothing is written', ev.spec('9 (4.1)')), async ({ target, state, world }) => {
   needsRelease(state, 'strictRowChecks', true, 'stricter structure checks on /rows/ (4.1)');
   const s = await malformedSetup(target, world);
   const table_name = s.w.types.name;
@@ -469,7 +472,7 @@ test(...clause('SHAPE-7', '"rows" / "updates" that are not arrays are refused wi
   await s.nothingWritten('after the bodies without arrays');
 });
 
-test(...clause('SHAPE-7', 'a row that is not an object is refused with a 4xx (a good row in the same batch is not written)', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-7', 'a row that is not an object is refused with a 4xx (a good row in the same batch is not written)', ev.spec('9 (4.1)')), async ({ target, state, world }) => {
   needsRelease(state, 'strictRowChecks', true, 'stricter structure checks on /rows/ (4.1)');
   const s = await malformedSetup(target, world);
   const table_name = s.w.types.name;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { sameDate } from './dates.js';
+import { ev, type Evidence } from './evidence.js';
 
 export const COLUMN_TYPES = [
   'text', 'long-text', 'number', 'checkbox', 'date', 'duration', 'single-select', 'multiple-select',
@@ -48,11 +49,11 @@ interface ColumnSpec {
   readonly data?: Record<string, unknown>;
 }
 
-/** An answer recorded from the real service to a written value (evidence class `recorded`). */
-interface RecordedWrite { readonly stored: unknown; readonly cite: string }
+/** An answer recorded from the real service to a written value: what it read back as, and where it is recorded. */
+interface RecordedWrite { readonly stored: unknown; readonly evidence: Evidence }
 
 const ISSUES = 'seatable/openapi tests/API_ISSUES.md (answers of SeaTable 6.0.10)';
-const recorded = (stored: unknown, cite: string): RecordedWrite => ({ stored, cite });
+const recorded = (stored: unknown, cite: string): RecordedWrite => ({ stored, evidence: ev.recorded(cite) });
 
 const spec = (s: ColumnSpec): ColumnSpec => s;
 const numericString = z.string().regex(/^-?\d+(\.\d+)?$/);

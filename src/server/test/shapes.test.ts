@@ -179,7 +179,7 @@ test('SHAPE-7 the wrong values the real service is recorded accepting are stored
     const rows = await kit.list(t);
     for (const rid of [added, id]) {
       const read = rows.find((r) => r._id === rid)![col(type)] ?? null;
-      expect(read === wrongAccepted!.stored || sameValue(type, wrongAccepted!.stored, read, COLUMNS[type].data), `${type}: ${JSON.stringify(wrong)} reads ${JSON.stringify(read)} (${wrongAccepted!.cite})`).toBe(true);
+      expect(read === wrongAccepted!.stored || sameValue(type, wrongAccepted!.stored, read, COLUMNS[type].data), `${type}: ${JSON.stringify(wrong)} reads ${JSON.stringify(read)} (${wrongAccepted!.evidence.cite})`).toBe(true);
     }
   }
   // A plain string names a new option too: it is created (API_ISSUES item 2, fafbseg).

@@ -8,6 +8,7 @@
  *   answer before, is accepted too.
  */
 import { z } from 'zod';
+import { ev, type Evidence } from '../evidence.js';
 import { success, time } from './common.js';
 
 const customUpload = z.looseObject({ upload_link: z.string(), parent_path: z.string(), relative_path: z.string() });
@@ -27,23 +28,21 @@ export const FILES_RESPONSES = {
   uploadFile: z.array(z.looseObject({ name: z.string(), id: z.string(), size: z.number().int() })),
 } satisfies Record<string, z.ZodType>;
 
-/** The evidence a form of an answer stands on (the classes of issue 22: spec, documented, recorded, client, inferred). */
-interface Cited { readonly class: 'documented' | 'client'; readonly cite: string }
-
 /**
  * Answers the API description and an official client read in different forms: the schemas
- * above accept either, and the reference server answers both at once (the fields at the top
+ * above accept either (each form's evidence: `documented` inside `dirent`, `client` at the top
+ * level), and the reference server answers both at once (the fields at the top
  * level and inside `dirent`), so a client written from either works against it.
  */
-export const BOTH_READERS: Readonly<Record<'customUploadLink' | 'customDownloadLink', { fields: readonly string[]; dirent: Cited; topLevel: Cited }>> = {
+export const BOTH_READERS: Readonly<Record<'customUploadLink' | 'customDownloadLink', { fields: readonly string[]; dirent: Evidence; topLevel: Evidence }>> = {
   customUploadLink: {
     fields: ['upload_link', 'parent_path', 'relative_path'],
-    dirent: { class: 'documented', cite: 'OA62 file_operations#getCustomUploadLink (its example: the fields inside `dirent`)' },
-    topLevel: { class: 'client', cite: 'seatable/seatable-api-python seatable_api/main.py SeaTableAPI.upload_local_file_to_custom_folder (reads upload_link, parent_path and relative_path at the top level of get_custom_file_upload_link\'s answer)' },
+    dirent: ev.documented('OA62 file_operations#getCustomUploadLink (its example: the fields inside `dirent`)'),
+    topLevel: ev.client('seatable/seatable-api-python seatable_api/main.py SeaTableAPI.upload_local_file_to_custom_folder (reads upload_link, parent_path and relative_path at the top level of get_custom_file_upload_link\'s answer)'),
   },
   customDownloadLink: {
     fields: ['download_link'],
-    dirent: { class: 'documented', cite: 'OA62 file_operations#getCustomDownloadLink (its example: download_link inside `dirent`)' },
-    topLevel: { class: 'client', cite: 'seatable/seatable-api-python seatable_api/main.py SeaTableAPI.get_custom_file_download_link (returns download_link of the top level; download_custom_file uses it)' },
+    dirent: ev.documented('OA62 file_operations#getCustomDownloadLink (its example: download_link inside `dirent`)'),
+    topLevel: ev.client('seatable/seatable-api-python seatable_api/main.py SeaTableAPI.get_custom_file_download_link (returns download_link of the top level; download_custom_file uses it)'),
   },
 };
