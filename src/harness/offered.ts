@@ -13,7 +13,7 @@ import type { CallOptions, Reply, Target } from './target.js';
 import { test } from './test.js';
 
 /** Why such an operation is not judged by the other checks. */
-export const NOT_OFFERED = 'not offered (ROUTE-8 judges it)';
+const NOT_OFFERED = 'not offered (ROUTE-8 judges it)';
 
 const sameAuth = (a: CallOptions['auth'], b: CallOptions['auth']) => JSON.stringify(a ?? 'account') === JSON.stringify(b ?? 'account');
 
