@@ -76,8 +76,8 @@ function wrong(col: ColumnMeta, value: unknown): Encoded {
  * Check and encode one written value of a writable column. `faults`: mutant lax-types stores
  * the wrong values the real service is recorded coercing as they were given instead.
  */
-export function encodeValue(col: ColumnMeta, value: unknown, b: Behaviour, faults?: ReadonlySet<string>): Encoded {
-  const lax = () => faults?.has('lax-types') === true;
+export function encodeValue(col: ColumnMeta, value: unknown, b: Behaviour, faults: ReadonlySet<string>): Encoded {
+  const lax = () => faults.has('lax-types');
   if (value === null || value === undefined || value === '') return { ok: true, stored: null };
   const spec = COLUMNS[col.type];
   // The common plain values skip the schema (same verdict, a fraction of the cost per cell).
