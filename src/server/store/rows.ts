@@ -11,7 +11,7 @@ import type { CellChange, RowChange, RowEvents } from './events.js';
 import { dropLinksOfRows } from './links.js';
 import { isoNow, newRowId, physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
 import { saveMeta, withMetaRollback } from './schema.js';
-import { encodeValue, type Stored } from './values.js';
+import { encodeValue, looseStored, type Stored } from './values.js';
 import { illFormedValue } from '../text.js';
 
 export interface RowsContext extends ReadContext {
@@ -47,7 +47,7 @@ export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMe
       if (ctx.faults.has('surrogate-500')) throw new TypeError(`row ${index}: cannot encode column ${name}: lone surrogate`); // mutant: the encoder's error escapes as a 500
       throw badRequest(`row ${index}: column ${name}: the text is not well-formed Unicode (a lone surrogate)`);
     }
-    // Mutant: it deviates only where its clause looks (a well-typed select value).
+    // Mutants: each deviates only where its clause looks (a well-typed select value; a value of the wrong type).
     const wellTyped = COLUMNS[col.type].write.safeParse(value).success;
     // drop-unknown-options: option creation lives in the append path only; an update drops what it does not know.
     if (op === 'update' && (col.type === 'single-select' || col.type === 'multiple-select') && wellTyped) {
@@ -58,6 +58,11 @@ export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMe
         values.set(col, keep === null ? null : Array.isArray(keep) ? JSON.stringify(keep) : (keep as Stored));
         continue;
       }
+    }
+    // Mutant wrong-types-accepted: a wrong value nothing shows the real service refusing is stored as given (SHAPE-7 only warns).
+    if (!wellTyped && ctx.faults.has('wrong-types-accepted')) {
+      values.set(col, looseStored(value));
+      continue;
     }
     const enc = encodeValue(col, value, ctx.behaviour, ctx.faults);
     if (!enc.ok) throw badRequest(`row ${index}: ${enc.message}`);

@@ -56,7 +56,7 @@ function durationSeconds(v: number | string): number | undefined {
 }
 
 /** Any JSON value as SQLite can bind it (objects as JSON text, booleans as 0/1). */
-const looseStored = (v: unknown): Stored => (typeof v === 'object' && v !== null ? JSON.stringify(v) : typeof v === 'boolean' ? (v ? 1 : 0) : (v as Stored));
+export const looseStored = (v: unknown): Stored => (typeof v === 'object' && v !== null ? JSON.stringify(v) : typeof v === 'boolean' ? (v ? 1 : 0) : (v as Stored));
 
 const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)?.slice(0, 40)}`);
 
