@@ -43,7 +43,7 @@ export function runErrorOf(e: TestError): RunError {
 }
 
 /** A file name for a check's HAR: its title, readable and short, and its id (unique). */
-const harName = (t: TestResultT) => `${t.title.replace(/[^A-Za-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60)}-${(t.id ?? '').slice(0, 8)}.har`;
+const harName = (t: TestResultT) => `${t.title.replace(/[^A-Za-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60)}-${(t.id ?? '').slice(-8)}.har`;
 
 /** Each failed or errored check's exchanges as a HAR file under har/, named in its `har` field. */
 function writeHarFiles(dir: string, seen: readonly { t: TestResultT; result: TestResult }[]): void {

@@ -4,6 +4,7 @@
  * execution options — never a credential (the target's secrets stay in its descriptor; a
  * target given by URL and flags is given again to `replay`).
  */
+import { resolve } from 'node:path';
 import type { RunOptions } from './options.js';
 
 const REPLAYED = [
@@ -13,10 +14,13 @@ const REPLAYED = [
 ] as const satisfies readonly (keyof RunOptions)[];
 type Replayed = Partial<Pick<RunOptions, (typeof REPLAYED)[number]>>;
 
+/** Files a replay reads again, from wherever it is started. */
+const PATHS = new Set<string>(['targetFile', 'limitsConfig', 'limitsTargetFile']);
+
 export function replayOptions(o: RunOptions): Replayed {
   const out: Record<string, unknown> = {};
   for (const k of REPLAYED) {
-    const v = o[k];
+    const v = PATHS.has(k) && typeof o[k] === 'string' ? resolve(o[k]) : o[k];
     if (v !== undefined && !(Array.isArray(v) && v.length === 0)) out[k] = v;
   }
   return out as Replayed;
