@@ -97,7 +97,11 @@ function baselineUpgradeLines(b: NonNullable<Results['baseline']>): string[] {
 
 /** The baseline's lines of the summary: counts, each clause entry's reach, and each stale entry to remove. */
 function baselineLines(b: NonNullable<Results['baseline']>, allowStale: boolean): string[] {
-  const lines = [`baseline: ${b.known.length} known [${b.known.join(', ')}], ${b.new.length} new [${b.new.join(', ')}], ${b.fixed.length} fixed [${b.fixed.join(', ')}]`];
+  const knownChecks = b.entries.reduce((n, e) => n + e.forgives, 0);
+  const lines = [
+    `baseline: ${knownChecks} known and ${b.newChecks.length} new failing check(s); clauses ${b.known.length} known [${b.known.join(', ')}], ${b.new.length} new [${b.new.join(', ')}], ${b.fixed.length} fixed [${b.fixed.join(', ')}]`,
+    ...b.newChecks.slice(0, 10).map((t) => `new failure: ${t}`),
+  ];
   for (const e of b.entries.filter((x) => x.kind === 'clause' && x.forgives)) lines.push(`baseline: clause entry ${e.entry} forgives ${e.forgives} failing check(s) — name them to forgive no more`);
   for (const s of b.stale) lines.push(`${allowStale ? 'stale baseline entry (allowed)' : 'stale baseline entry'}: remove "${s}" from ${b.file} (it passes now)`);
   return lines;
