@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { clause, CLAUSES, isClauseId, type ClauseId } from '../spec/index.js';
+import { clause, CLAUSES, isClauseId, type ClauseId, type EvidenceClass } from '../spec/index.js';
 import { grepFor } from './phases.js';
 
 const require = createRequire(import.meta.url);
@@ -29,21 +29,28 @@ const FAILURE_MEANS: Record<string, string> = {
   ROBUST: 'malformed or concurrent input makes the implementation fail (5xx, reset, hang, lost or duplicated writes) where the real service answers a 4xx or stays consistent',
 };
 
-/** What a failing check's basis makes of the failure. */
-const BASIS_MEANS: Record<string, string> = {
+/** What a failing check's evidence class makes of the failure (src/spec/evidence.ts). */
+const EVIDENCE_MEANS: Record<EvidenceClass, string> = {
   spec: 'the implementation breaks the specification',
-  compat: 'the implementation differs from the real service\'s public behaviour (a compatibility difference, where the specification says nothing)',
+  documented: 'the implementation differs from the real service\'s documented API',
+  recorded: 'the implementation answers unlike an answer recorded from the real service',
+  client: 'an official client that depends on this breaks against the implementation',
+  inferred: 'our own reasoning only (HTTP semantics, robustness): an assertion warning, a failure only with --strict',
 };
 
-/** The clause's evidence, as the clause table records it. (Seam: evidence classes per clause, when the clause table carries them, are printed here.) */
-function evidenceLines(id: ClauseId): string[] {
+/** The clause's source, and the evidence its checks stand on (each check's default; an assertion may cite its own, see docs/clauses.md). */
+function evidenceLines(id: ClauseId, listed: readonly ListedCheck[]): string[] {
   const c = clause(id);
-  return c.table === 'spec'
-    ? [`source: §${c.source} of spec/base-data-api.md (the specification), clause table spec/clauses.md`]
-    : [`source: ${c.source} (the real service's documentation or an official client), clause table spec/clauses-extended.md`];
+  const classes = [...new Set(listed.map((t) => t.evidence?.split(':')[0]).filter(Boolean))];
+  return [
+    c.table === 'spec'
+      ? `source: §${c.source} of spec/base-data-api.md (the specification), clause table spec/clauses.md`
+      : `source: ${c.source} (the real service's documentation or an official client), clause table spec/clauses-extended.md`,
+    `evidence of its checks: ${classes.join(', ') || 'named per assertion'} (each assertion's own: docs/clauses.md)`,
+  ];
 }
 
-interface ListedCheck { title: string; project: string; basis: string }
+interface ListedCheck { title: string; project: string; evidence?: string }
 
 /** The checks of a clause, as Playwright lists them from the suites. */
 export function checksOf(id: ClauseId): ListedCheck[] {
@@ -54,13 +61,18 @@ export function checksOf(id: ClauseId): ListedCheck[] {
   try { doc = JSON.parse(r.stdout) as { suites?: Suite[] }; } catch { throw new Error(`could not list the checks of ${id}: ${(r.stderr || r.stdout).split('\n')[0]}`); }
   const out: ListedCheck[] = [];
   const walk = (s: Suite) => {
-    for (const sp of s.specs ?? []) out.push({ title: sp.title, project: sp.tests?.[0]?.projectName ?? '', basis: sp.tests?.[0]?.annotations?.find((a) => a.type === 'basis')?.description ?? 'spec' });
+    for (const sp of s.specs ?? []) out.push({ title: sp.title, project: sp.tests?.[0]?.projectName ?? '', evidence: sp.tests?.[0]?.annotations?.find((a) => a.type === 'evidence')?.description });
     for (const c of s.suites ?? []) walk(c);
   };
   for (const s of doc.suites ?? []) walk(s);
   return out;
 }
 interface Suite { specs?: { title: string; tests?: { projectName: string; annotations?: { type: string; description?: string }[] }[] }[]; suites?: Suite[] }
+
+function meaning(evidence: string | undefined): string {
+  const cls = evidence?.split(':')[0] as EvidenceClass | undefined;
+  return cls && cls in EVIDENCE_MEANS ? EVIDENCE_MEANS[cls] : 'the implementation does not behave as the clause says (see the evidence of each assertion)';
+}
 
 /** The explanation of a clause, as lines; an unknown ID is an error naming the near ones. */
 export function explain(id: string, checks: (id: ClauseId) => ListedCheck[] = checksOf): string[] {
@@ -78,10 +90,14 @@ export function explain(id: string, checks: (id: ClauseId) => ListedCheck[] = ch
     '',
     c.text,
     '',
-    ...evidenceLines(wanted),
+    ...evidenceLines(wanted, listed),
     '',
     `checks (${listed.length}):`,
-    ...listed.map((t) => `  - ${t.title}${t.project === 'rate' ? ' [rate phase]' : ''}\n      a failure means: ${BASIS_MEANS[t.basis] ?? BASIS_MEANS.spec} — it does not hold that ${t.title.slice(c.id.length + 1)}`),
+    ...listed.map((t) => [
+      `  - ${t.title}${t.project === 'rate' ? ' [rate phase]' : ''}`,
+      ...(t.evidence ? [`      evidence: ${t.evidence}`] : []),
+      `      a failure means: ${meaning(t.evidence)} — it does not hold that ${t.title.slice(c.id.length + 1)}`,
+    ].join('\n')),
     '',
     `a failure of ${c.family} usually means: ${means}.`,
     '',

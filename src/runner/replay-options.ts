@@ -9,7 +9,7 @@ import type { RunOptions } from './options.js';
 
 const REPLAYED = [
   'targetFile', 'target', 'embeddedWindow', 'embeddedFault', 'admin', 'orgId', 'workspaceId', 'rateWindow', 'edition', 'apiVersion',
-  'clauses', 'grep', 'seed', 'transcripts', 'workers', 'rateAlongside', 'sourceIps', 'webhookUrl', 'webhookListen', 'webhookWait',
+  'strict', 'clauses', 'grep', 'seed', 'transcripts', 'workers', 'rateAlongside', 'sourceIps', 'webhookUrl', 'webhookListen', 'webhookWait',
   'limitsConfig', 'limitsTargetFile', 'allowPlanChanges', 'requestTimeout', 'maxBodyMb', 'testTimeout',
 ] as const satisfies readonly (keyof RunOptions)[];
 type Replayed = Partial<Pick<RunOptions, (typeof REPLAYED)[number]>>;

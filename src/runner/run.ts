@@ -90,6 +90,7 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
     limitsConfig: resolved.limitsConfig,
     allowPlanChanges: o.allowPlanChanges ?? resolved.embedded,
     transcripts: o.transcripts,
+    strict: o.strict,
     failFastScopes: o.failFastScopes ? readJsonFile(o.failFastScopes, FailFastScopes, '--fail-fast-scopes') : undefined,
   });
 }
@@ -97,7 +98,7 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
 /** What results.json says of the run: the target, what it was held to, and what `replay` needs to run its checks again. */
 function runInfo(o: RunOptions, state: RunState, id: string, embedded: boolean, startedAt: Date): RunInfo {
   return {
-    id, target: state.target.url, edition: state.edition, apiVersion: state.apiVersion, embedded, startedAt: startedAt.toISOString(),
+    id, target: state.target.url, edition: state.edition, apiVersion: state.apiVersion, embedded, strict: o.strict, startedAt: startedAt.toISOString(),
     selected: selectedClauses(o), limits: state.limits, options: replayOptions(o),
   };
 }
