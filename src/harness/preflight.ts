@@ -18,8 +18,8 @@ import { endpoint, type TargetDescriptor } from '../spec/index.js';
 /** Short limits: an unreachable target must be known in seconds (connect) and a live one answers these at once. */
 const LIMITS: Limits = { connectMs: 3_000, headersMs: 10_000, bodyMs: 10_000, maxBodyBytes: 1024 * 1024 };
 
-export interface PreflightFailure { ok: false; what: string }
-export type PreflightResult = { ok: true; ms: number } | (PreflightFailure & { ms: number });
+interface PreflightFailure { ok: false; what: string }
+type PreflightResult = { ok: true; ms: number } | (PreflightFailure & { ms: number });
 
 /** The part of a descriptor the preflight checks (a load target may have no account and no bases). */
 type Checked = Pick<TargetDescriptor, 'url'> & Partial<Pick<TargetDescriptor, 'account_token' | 'username' | 'password'>> & { bases?: TargetDescriptor['bases'] };

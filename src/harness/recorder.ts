@@ -177,7 +177,7 @@ function harEntry(x: Exchange, started: number): Record<string, unknown> {
 }
 
 /** A HAR 1.2 document of `exchanges`; the times are relative (the recorder keeps durations, not clock times). */
-export function harLog(exchanges: readonly Exchange[], start = Date.now()): string {
+function harLog(exchanges: readonly Exchange[], start = Date.now()): string {
   let t = start;
   const entries = exchanges.map((x) => { const e = harEntry(x, t); t += x.ms; return e; });
   return JSON.stringify({ log: { version: '1.2', creator: { name: identity().name, version: identity().version }, pages: [], entries } }, null, 1);

@@ -70,7 +70,7 @@ export function readBaseline(file: string, history: readonly HarnessRelease[] = 
 }
 
 /** What a baseline says of a run: which failures fail it (new), which entries are stale. */
-export interface BaselineVerdict { newFailures: string[]; stale: string[] }
+interface BaselineVerdict { newFailures: string[]; stale: string[] }
 
 /**
  * Mark each failing check known (the entry that forgives it) or new, each clause known / new /

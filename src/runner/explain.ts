@@ -53,7 +53,7 @@ function evidenceLines(id: ClauseId, listed: readonly ListedCheck[]): string[] {
 interface ListedCheck { title: string; project: string; evidence?: string }
 
 /** The checks of a clause, as Playwright lists them from the suites. */
-export function checksOf(id: ClauseId): ListedCheck[] {
+function checksOf(id: ClauseId): ListedCheck[] {
   const r = spawnSync(process.execPath, [require.resolve('@playwright/test/cli'), 'test', '--config', join(HERE, 'playwright.config.ts'), '--list', '--reporter=json', '--grep', grepFor(id, undefined)!], {
     encoding: 'utf8', env: { ...process.env, CONFHARNESS_TERMINAL_REPORTER: 'dot' }, maxBuffer: 64 * 1024 * 1024,
   });

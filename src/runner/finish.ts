@@ -31,7 +31,7 @@ export type RunInfo = Omit<Results['run'], 'durationMs'>;
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 /** The run error of a failed preflight: the run stopped before any check. */
-export const PREFLIGHT = 'preflight';
+const PREFLIGHT = 'preflight';
 
 function exitCodeOf(r: Results, newFailures: readonly string[], staleFails: boolean, interrupted: boolean): number {
   if (interrupted || r.runErrors.length || r.warnings.some((w) => w.accountChanged)) return 2;

@@ -23,7 +23,7 @@ export interface ReplayRequest {
 }
 
 type Now = 'FIXED' | 'STILL FAILING' | 'NOW ERROR' | 'NOW SKIPPED' | 'NOT RUN';
-export interface ReplayOutcome { exitCode: number; lines: string[] }
+interface ReplayOutcome { exitCode: number; lines: string[] }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
