@@ -26,6 +26,7 @@ interface Args {
   executionSegmentSequence?: string;
   out?: string;
   thresholds: boolean;
+  preflight: boolean;
 }
 
 interface MergeArgs { files: string[]; reportDir: string; p95Budget: number; scenario?: string; target?: string; targetFile?: string; env: string[]; sourceIps?: string }
@@ -124,7 +125,22 @@ export function builder(y: Argv): Argv<Args> {
     .option('execution-segment', { type: 'string', describe: 'This instance\'s part of a split run, e.g. 0:1/2 (k6 --execution-segment)' })
     .option('execution-segment-sequence', { type: 'string', describe: 'All instances\' segments, e.g. 0,1/2,1 (k6 --execution-segment-sequence)' })
     .option('out', { type: 'string', describe: 'json=FILE: every sample in k6\'s JSON format, for `load merge`' })
+    .option('preflight', { type: 'boolean', default: true, describe: 'Before the scenario, check that a given target is reachable, speaks this API and takes its credentials (--no-preflight: a stand-in target, e.g. a stub)' })
     .option('thresholds', { type: 'boolean', default: true, describe: 'Judge thresholds; --no-thresholds for an instance of a split run (judged by `load merge`)' }) as unknown as Argv<Args>;
+}
+
+/** The preflight of a given load target: what its descriptor (or bare URL) names — a bare URL has no credentials to check. */
+async function loadPreflight(argv: Args): Promise<void> {
+  const { readDescriptorFile } = await import('../../common/descriptor-file.js');
+  const { preflightTarget } = await import('../../harness/preflight.js');
+  const { closeAgents } = await import('../../client/http.js');
+  let d: Parameters<typeof preflightTarget>[0];
+  try { d = argv.targetFile ? readDescriptorFile(argv.targetFile, argv.target ? { url: argv.target } : {}) : { url: argv.target!.replace(/\/+$/, '') }; } catch (e) { throw new CliError((e as Error).message); }
+  // A self-signed host the run is told not to verify: the preflight (which verifies) cannot judge it.
+  if (argv.insecure) return;
+  const pre = await preflightTarget(d);
+  await closeAgents();
+  if (!pre.ok) throw new CliError(`load: preflight failed: ${pre.what}`, EXIT.harness);
 }
 
 export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
@@ -141,6 +157,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   if (!argv.scenario) throw new CliError(`name a --scenario (${SCENARIOS.map((s) => s.name).join(', ')}), or --emit DIR, or --list`);
   const out = argv.out === undefined ? undefined : /^json=(.+)$/.exec(argv.out)?.[1];
   if (argv.out !== undefined && !out) throw new CliError(`--out ${argv.out}: only json=FILE is supported`);
+  if (argv.preflight && (argv.target || argv.targetFile)) await loadPreflight(argv);
   const { runLoad, ConfirmationNeeded } = await import('../../load/run.js');
   const { healthLine } = await import('../../load/report/chart-data.js');
   const r = await runLoad({
