@@ -97,7 +97,8 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const engine = k6 ? 'k6' : 'built-in';
     try {
       const a = announce({ scenario: bundle.name, info, url: target.descriptor.url, edition: target.descriptor.edition, engine, options, env, tuple, insecure: o.insecure === true });
-      for (const l of a.lines) log(`conformance load: ${l}`);
+      // A search's rate and duration are its own (announced below), not the scenario's schedule.
+      for (const l of o.find ? a.lines.slice(0, 2) : a.lines) log(`conformance load: ${l}`);
       const refusal = needsConfirmation(info, a, o.yes === true);
       if (refusal) throw new ConfirmationNeeded(refusal);
     } catch (e) {
