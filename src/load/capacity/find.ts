@@ -47,7 +47,7 @@ export function planFor(rate: number, slo: Slo, seconds: number): StepPlan {
 
 const graceFor = (slo: Slo) => Math.min(10, Math.max(1, Math.ceil((2 * slo.p95Ms) / 1000)));
 
-export function stepEnv(p: StepPlan): Record<string, string> {
+function stepEnv(p: StepPlan): Record<string, string> {
   return { STEP_RATE: String(p.rate), STEP_SECONDS: String(p.seconds), STEP_VUS: String(p.preAllocatedVUs), STEP_MAX_VUS: String(p.maxVUs), STEP_GRACE_SECONDS: String(p.graceSeconds) };
 }
 

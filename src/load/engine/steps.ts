@@ -23,9 +23,9 @@ export interface Stepper {
 }
 
 /** Where each step's samples are copied (the collector's and the health sampler's second series). */
-export interface StepTap { step: TimeSeries | undefined }
+interface StepTap { step: TimeSeries | undefined }
 
-export function stepScenario(s: Scenario, p: StepPlan): Scenario {
+function stepScenario(s: Scenario, p: StepPlan): Scenario {
   return {
     ...s, executor: 'constant-arrival-rate', rate: p.rate, timeUnitMs: 1000, startRate: p.rate, startTimeMs: 0,
     durationMs: p.seconds * 1000, stages: [{ durationMs: p.seconds * 1000, target: p.rate }],
