@@ -14,16 +14,26 @@ import { join } from 'node:path';
 import { findCapacity, planFor } from './find.js';
 import { DEFAULT_BOUNDS } from './search.js';
 
+// Independent tests (each its own server or stand-in k6, its own files): on separate workers.
+test.describe.configure({ mode: 'parallel' });
+
 const dir = mkdtempSync(join(tmpdir(), 'find-capacity-'));
 const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', env: { ...process.env, CONFORMANCE_CLI_ENTRY: '1' }, timeout: 120_000 });
 
-/** SLOTS requests served at a time, each for SERVICE_MS; the rest wait their turn (FIFO). */
+/**
+ * SLOTS requests served at a time, each for SERVICE_MS, the rest queued (FIFO). The slots keep
+ * a schedule of their own (a request starts when its slot frees, on paper, and is answered at
+ * its scheduled end): a late timer on a busy machine delays one answer, never the ones behind
+ * it, so the capacity is exactly SLOTS / SERVICE_MS however loaded the machine is.
+ */
 async function slotServer(slots: number, serviceMs: number) {
-  let busy = 0;
-  const queue: (() => void)[] = [];
+  const free = Array.from({ length: slots }, () => 0);
   const srv = createServer((_req, res) => {
-    const serve = () => { busy++; setTimeout(() => { res.end('ok'); busy--; queue.shift()?.(); }, serviceMs); };
-    if (busy < slots) serve(); else queue.push(serve);
+    const now = performance.now();
+    const k = free.indexOf(Math.min(...free));
+    const end = Math.max(now, free[k]!) + serviceMs;
+    free[k] = end;
+    setTimeout(() => res.end('ok'), end - now);
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); }) };

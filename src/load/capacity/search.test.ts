@@ -96,3 +96,14 @@ test('a target that holds nothing: bisected down to 1 it/s, figure 0', () => {
   expect(result).toMatchObject({ figure: 0, stoppedBy: 'minimum-rate' });
   expect(result.why).toMatch(/^no rate was sustained/);
 });
+
+test('the break that would end the climb is tried again first: a cold first step does not halve the figure', () => {
+  let n = 0;
+  const at = { seconds: 1, atMs: 0, durationMs: 1000 };
+  const { result, tried } = simulate(0, {}, 1000, (rate) => judgeStep(step(rate, { ms: n++ === 0 || rate > 150 ? 400 : 10 }), { ...at, rate }, SLO));
+  expect(tried.slice(0, 3)).toEqual([10, 10, 20]);
+  expect(result.steps[0]!.why).toContain('tried again before it ends the climb');
+  expect(Math.abs(result.figure - 150) / 150).toBeLessThanOrEqual(0.1);
+  // A break seen twice is trusted: the climb ends at the first rate that broke again.
+  expect(tried.filter((r) => r === 160)).toHaveLength(2);
+});

@@ -1,7 +1,9 @@
 /**
  * The capacity search: climb from the start rate by doubling until a step breaks the SLO (or
  * the generator saturates, or --max-rate holds), then bisect between the highest rate that
- * held and the lowest that broke until they are within the precision. Bounded three ways:
+ * held and the lowest that broke until they are within the precision. The break that would
+ * end the climb is tried again once before it is trusted: a cold first step (JIT, connections)
+ * or one late tick on a shared machine would otherwise halve the figure. Bounded three ways:
  * no rate above --max-rate, no step started that could end past --max-duration, at most
  * maxSteps steps. Rates are whole iterations per second (k6's `rate` is an integer).
  */
@@ -28,6 +30,9 @@ export class CapacitySearch {
   private bad: SearchStep | undefined;
   private stopped: StoppedBy | undefined;
   private engineError = '';
+  /** A rate to try again before its break is trusted, and the rates tried again so far. */
+  private again: number | undefined;
+  private readonly triedAgain = new Set<number>();
   /** The longest a step took so far, wall time (engine start-up included): the next is expected to take as long. */
   private longestMs: number;
   private readonly started: number;
@@ -41,12 +46,13 @@ export class CapacitySearch {
   next(): number | undefined {
     if (this.stopped) return undefined;
     const b = this.bounds;
-    const rate = this.bad === undefined
+    const rate = this.again !== undefined ? this.again : this.bad === undefined
       ? (this.steps.length === 0 ? Math.min(b.startRate, b.maxRate) : this.good >= b.maxRate ? undefined : Math.min(b.maxRate, this.good * 2))
       : this.bisect(this.bad.rate);
     if (rate === undefined) return undefined;
     if (this.steps.length >= b.maxSteps) return this.stop('max-steps');
     if (this.now() - this.started + this.longestMs > b.maxDurationMs) return this.stop('max-duration');
+    this.again = undefined;
     return rate;
   }
 
@@ -65,6 +71,12 @@ export class CapacitySearch {
   record(v: SearchStep, wallMs: number): void {
     this.steps.push(v);
     this.longestMs = Math.max(this.longestMs, wallMs);
+    if (!v.ok && this.bad === undefined && !this.triedAgain.has(v.rate)) {
+      this.triedAgain.add(v.rate);
+      this.again = v.rate;
+      v.why += ' — tried again before it ends the climb';
+      return;
+    }
     if (v.ok) {
       this.good = Math.max(this.good, v.rate);
       if (v.generator) this.stop('generator');
