@@ -4,7 +4,7 @@
  * the share of failed requests that were not 429, the share of 429s, dropped iterations and
  * the generator's health. What broke is named in one order: a saturated generator first (then
  * nothing it measured can be blamed on the target), 429s (a rate limit, not capacity), other
- * failures, latency, and last iterations the generator could not start.
+ * failures, latency, and last iterations that could not start (every VU waiting on the target).
  */
 import { newHistogram } from '../metrics/sinks.js';
 import type { Health, TimeSeries } from '../metrics/timeseries.js';
@@ -47,13 +47,13 @@ export function judgeStep(series: TimeSeries, step: { rate: number; seconds: num
   if (share429Pct > slo.errorPct) slos.push(['429', `the target answered 429 to ${pct(share429Pct)} of requests ${at}: its rate limit, not its capacity, ended the climb (search a target without rate limits)`]);
   if (errorPct > slo.errorPct) slos.push(['errors', `${pct(errorPct)} of requests failed ${at} (SLO: at most ${slo.errorPct} %)`]);
   if (p95Ms > slo.p95Ms) slos.push(['latency', `p95 ${p95Ms} ms over the SLO's ${slo.p95Ms} ms ${at}`]);
-  // Iterations not started for want of a free VU: VUs are sized for the rate at the SLO's latency.
+  // Iterations not started for want of a free VU: the VUs are sized for the rate at twice the SLO's
+  // latency (find.ts), so with a generator that kept up, they were all waiting on the target.
   const expected = step.rate * step.seconds;
-  const droppedWhy = dropped > Math.max(1, expected * 0.01) ? `${dropped} of ${Math.round(expected)} iterations ${at} could not be started (no free VU)` : '';
+  if (dropped > Math.max(1, expected * 0.01)) slos.push(['latency', `${dropped} of ${Math.round(expected)} iterations ${at} could not be started: every VU (sized for the SLO's latency) was waiting on the target`]);
   let cause: Cause | null = null, why = '';
-  if (generator && (slos.length || droppedWhy)) { cause = 'generator'; why = `${GENERATOR_ADVICE} (${generator}) when ${slos[0]?.[1] ?? droppedWhy}`; }
+  if (generator && slos.length) { cause = 'generator'; why = `${GENERATOR_ADVICE} (${generator}) when ${slos[0]![1]}`; }
   else if (slos.length) [cause, why] = slos[0]!;
-  else if (droppedWhy) { cause = 'generator'; why = `${GENERATOR_ADVICE}: ${droppedWhy}`; }
   return {
     rate: step.rate, seconds: step.seconds, atMs: Math.round(step.atMs), durationMs: Math.round(step.durationMs),
     reqs, achievedRate: round(iterations / step.seconds), p95Ms, errorPct: round(errorPct), share429Pct: round(share429Pct), dropped,

@@ -69,7 +69,7 @@ test('--max-duration: no step starts that could end past it, and the search says
   expect(simulate(100_000, { maxSteps: 3, maxRate: 100_000 }).result).toMatchObject({ stoppedBy: 'max-steps', figure: 40 });
 });
 
-test('each step names what broke: latency, failed requests, 429s, or the generator (saturated, or short of VUs)', () => {
+test('each step names what broke: latency (or VUs all waiting on the target), failed requests, 429s, or a saturated generator', () => {
   const at = { rate: 50, seconds: 1, atMs: 0, durationMs: 1000 };
   expect(judgeStep(step(50), at, SLO)).toMatchObject({ ok: true, cause: null });
   const slow = judgeStep(step(50, { ms: 250 }), at, SLO);
@@ -82,7 +82,8 @@ test('each step names what broke: latency, failed requests, 429s, or the generat
   const gen = judgeStep(step(50, { ms: 250, elu: 0.97 }), at, SLO);
   expect(gen).toMatchObject({ ok: false, cause: 'generator' });
   expect(gen.why).toMatch(/^the generator was the bottleneck: use more instances \(saturated in 100 % of the step: busiest VU thread busy up to 97 %/);
-  expect(judgeStep(step(50, { dropped: 10 }), at, SLO)).toMatchObject({ ok: false, cause: 'generator', why: 'the generator was the bottleneck: use more instances: 10 of 50 iterations at 50 it/s could not be started (no free VU)' });
+  expect(judgeStep(step(50, { dropped: 10 }), at, SLO)).toMatchObject({ ok: false, cause: 'latency', why: '10 of 50 iterations at 50 it/s could not be started: every VU (sized for the SLO\'s latency) was waiting on the target' });
+  expect(judgeStep(step(50, { dropped: 10, elu: 0.95 }), at, SLO).cause).toBe('generator');
   // One dropped iteration is within the tolerance; a saturated generator whose target held ends the climb, figure kept.
   expect(judgeStep(step(50, { dropped: 1 }), at, SLO).ok).toBe(true);
   const { result } = simulate(0, {}, 1000, (rate) => judgeStep(step(rate, { elu: rate >= 40 ? 0.95 : 0.2 }), { ...at, rate }, SLO));
