@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findCapacity, planFor } from './find.js';
 import { DEFAULT_BOUNDS } from './search.js';
+import { renderReport } from '../test-helpers.js';
 
 // Independent tests (each its own server or stand-in k6, its own files): on separate workers.
 test.describe.configure({ mode: 'parallel' });
@@ -48,14 +49,16 @@ export default function () { http.get(__ENV.URL + '/'); }`;
     const lines: string[] = [];
     const { search, out } = await findCapacity({
       bundleCode: code, scriptDir: dir, options: {}, env: { URL: stub.url }, log: (l) => lines.push(l),
-      slo: { p95Ms: 60, errorPct: 1 }, bounds: { ...DEFAULT_BOUNDS, startRate: 60, maxRate: 400, stepSeconds: 1, maxDurationMs: 40_000 },
+      // Past capacity the queue grows by (rate / capacity − 1) × 1.5 s a step: 100 ms of p95 over the
+      // service time is crossed from 7 % over capacity on, and is a margin for a busy machine's delays.
+      slo: { p95Ms: 120, errorPct: 1 }, bounds: { ...DEFAULT_BOUNDS, startRate: 60, maxRate: 400, stepSeconds: 1.5, precisionPct: 8, maxDurationMs: 40_000 },
     });
     expect(out.exitCode, lines.join('\n')).toBe(0);
     expect(search.stoppedBy, search.why).toBe('converged');
     expect(Math.abs(search.figure - 100) / 100, search.why).toBeLessThanOrEqual(0.1);
     expect(search.cause).toBe('latency');
     expect(search.steps[0]!.rate).toBe(60);
-    expect(search.steps.filter((s) => s.ok).every((s) => s.p95Ms <= 60 && s.generator === '')).toBe(true);
+    expect(search.steps.filter((s) => s.ok).every((s) => s.p95Ms <= 120 && s.generator === '')).toBe(true);
   } finally {
     await stub.close();
   }
@@ -81,7 +84,7 @@ fs.writeFileSync(out, lines.join('\\n') + '\\n');
   return f;
 }
 
-test('on stock k6: one k6 run per step, each told its step in the environment, --no-thresholds; the report states the figure, SLO and cause', () => {
+test('on stock k6: one k6 run per step, each told its step in the environment, --no-thresholds; the report states the figure, SLO and cause, the steps charted', async () => {
   const r = cli(['load', '--scenario', 'capacity', '--find-capacity', '--k6', fakeK6(230), '--target', 'http://127.0.0.1:9', '--step-seconds', '1', '--start-rate', '50',
     '--max-rate', '800', '--p95-budget', '300', '--max-error-rate', '2', '--report-dir', join(dir, 'k6')]);
   expect(r.status, r.stderr).toBe(0);
@@ -105,7 +108,9 @@ test('on stock k6: one k6 run per step, each told its step in the environment, -
   expect(r.stdout).toContain(`capacity found: ${res.search.figure} it/s sustained (p95 ≤ 300 ms, failed requests ≤ 2 %); broke at ${res.search.brokeAt} it/s: p95`);
   const html = readFileSync(join(dir, 'k6', 'report.html'), 'utf8');
   expect(html).toContain(`Capacity found: <strong>${res.search.figure} iterations/s</strong> within the SLO (p95 ≤ 300 ms, failed requests ≤ 2 %)`);
-  expect(html).toContain('<canvas id="search"');
+  const drawn = await renderReport(join(dir, 'k6', 'report.html'));
+  expect(drawn.problems).toEqual([]);
+  expect(drawn.canvases.find((c) => c.id === 'search')?.inked).toBeGreaterThan(1000);
   expect(readFileSync(join(dir, 'k6', 'junit.xml'), 'utf8')).toContain(`<property name="figure" value="${res.search.figure}"/>`);
 });
 
