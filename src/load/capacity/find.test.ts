@@ -85,7 +85,7 @@ fs.writeFileSync(out, lines.join('\\n') + '\\n');
 }
 
 test('on stock k6: one k6 run per step, each told its step in the environment, --no-thresholds; the report states the figure, SLO and cause, the steps charted', async () => {
-  const r = cli(['load', '--scenario', 'capacity', '--find-capacity', '--k6', fakeK6(190), '--target', 'http://127.0.0.1:9', '--step-seconds', '1', '--start-rate', '100',
+  const r = cli(['load', '--scenario', 'capacity', '--find-capacity', '--k6', fakeK6(190), '--target', 'http://127.0.0.1:9', '--no-preflight', '--step-seconds', '1', '--start-rate', '100',
     '--max-rate', '800', '--p95-budget', '300', '--max-error-rate', '2', '--report-dir', join(dir, 'k6')]);
   expect(r.status, r.stderr).toBe(0);
   const steps = readFileSync(join(dir, 'steps.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { argv: string[]; env: Record<string, string> });
