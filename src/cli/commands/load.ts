@@ -22,6 +22,7 @@ interface Args {
   list: boolean;
   yes: boolean;
   insecure: boolean;
+  caFile?: string;
   executionSegment?: string;
   executionSegmentSequence?: string;
   out?: string;
@@ -122,6 +123,7 @@ export function builder(y: Argv): Argv<Args> {
     .option('list', { type: 'boolean', default: false, describe: 'List the scenarios and the clauses they serve' })
     .option('yes', { type: 'boolean', default: false, describe: 'Run a rate-limit scenario against a host that is not loopback (also CONFORMANCE_YES=1)' })
     .option('insecure', { type: 'boolean', default: false, describe: 'Do not verify TLS certificates (self-signed test hosts; k6 insecureSkipTLSVerify)' })
+    .option('ca-file', { type: 'string', describe: 'PEM file of a CA to trust besides the system roots, on both engines (also CONFORMANCE_CA_FILE; default: the descriptor\'s ca_file)' })
     .option('execution-segment', { type: 'string', describe: 'This instance\'s part of a split run, e.g. 0:1/2 (k6 --execution-segment)' })
     .option('execution-segment-sequence', { type: 'string', describe: 'All instances\' segments, e.g. 0,1/2,1 (k6 --execution-segment-sequence)' })
     .option('out', { type: 'string', describe: 'json=FILE: every sample in k6\'s JSON format, for `load merge`' })
@@ -162,6 +164,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const { healthLine } = await import('../../load/report/chart-data.js');
   const r = await runLoad({
     yes: argv.yes || process.env.CONFORMANCE_YES === '1', insecure: argv.insecure, noThresholds: !argv.thresholds,
+    ...((argv.caFile ?? process.env.CONFORMANCE_CA_FILE) ? { caFile: argv.caFile ?? process.env.CONFORMANCE_CA_FILE } : {}),
     ...(out ? { outJson: out } : {}), ...(argv.executionSegment ? { segment: argv.executionSegment } : {}),
     ...(argv.executionSegmentSequence ? { segmentSequence: argv.executionSegmentSequence } : {}),
     scenario: argv.scenario, engine: argv.engine, reportDir: argv.reportDir ?? `reports/load/${argv.scenario}`,
