@@ -21,6 +21,16 @@ export interface TlsTrust {
 /** Where Debian, Ubuntu and Alpine keep the system's roots; elsewhere Node's own copy of Mozilla's stands in. */
 const SYSTEM_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 
+/** The roots a program reading SSL_CERT_FILE trusts now: the file the environment names, else the system's. */
+function systemRoots(): string {
+  for (const f of [process.env.SSL_CERT_FILE, SYSTEM_BUNDLE]) {
+    if (f && existsSync(f)) {
+      try { return readFileSync(f, 'utf8'); } catch { /* unreadable: the next one */ }
+    }
+  }
+  return rootCertificates.join('\n');
+}
+
 let current: TlsTrust = { insecure: false };
 /** CA file → the roots plus its certificates, read once. */
 const trusted = new Map<string, string[]>();
@@ -34,15 +44,17 @@ function nodeExtras(): string[] {
 
 function rootsAnd(caFile: string): string[] {
   let list = trusted.get(caFile);
-  if (!list) trusted.set(caFile, list = [...rootCertificates, ...nodeExtras(), ...readCaFile(caFile)]);
+  if (!list) trusted.set(caFile, list = [...new Set([...rootCertificates, ...nodeExtras(), ...readCaFile(caFile)])]);
   return list;
 }
+
+const pemsOf = (text: string): string[] => text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 
 /** The certificates of a PEM file; an error naming the file when it holds none or one is not a certificate. */
 export function readCaFile(file: string): string[] {
   let text: string;
   try { text = readFileSync(file, 'utf8'); } catch (e) { throw new Error(`CA file ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`); }
-  const certs = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  const certs = pemsOf(text);
   if (!certs.length) throw new Error(`CA file ${file}: no PEM certificate in it (-----BEGIN CERTIFICATE-----)`);
   for (const [i, pem] of certs.entries()) {
     try { new X509Certificate(pem); } catch (e) { throw new Error(`CA file ${file}: certificate ${i + 1} does not parse: ${(e as Error).message}`); }
@@ -82,7 +94,7 @@ export function httpsAgent(t: TlsTrust = current): HttpsAgent {
 
 /**
  * A PEM bundle for a program that is not Node and reads one file in place of the system's
- * (k6, a Go program: SSL_CERT_FILE): the system roots plus the CA file (and Node's
+ * (k6, a Go program: SSL_CERT_FILE): the system roots (or the SSL_CERT_FILE already set) plus the CA file (and Node's
  * NODE_EXTRA_CA_CERTS, which the built-in engine honours). Returns its path; undefined when
  * there is nothing to add to the system's roots.
  */
@@ -90,14 +102,15 @@ export function writeCaBundle(t: TlsTrust, file: string): string | undefined {
   if (t.insecure) return undefined;
   const extra = [...nodeExtras(), ...(t.caFile ? readCaFile(t.caFile) : [])];
   if (!extra.length) return undefined;
-  const system = existsSync(SYSTEM_BUNDLE) ? readFileSync(SYSTEM_BUNDLE, 'utf8') : rootCertificates.join('\n');
-  writeFileSync(file, `${system.trimEnd()}\n${extra.join('\n')}\n`);
+  // Deduplicated: NODE_EXTRA_CA_CERTS often names the system's bundle itself.
+  const all = new Set([...pemsOf(systemRoots()), ...extra]);
+  writeFileSync(file, `${[...all].join('\n')}\n`);
   return file;
 }
 
 /** How a header or report says it: e.g. "TLS verified (system roots and CA file ca.pem)". */
 export function trustWords(t: TlsTrust = current): string {
   if (t.insecure) return 'TLS certificate NOT verified (--insecure)';
-  const extra = [...(process.env.NODE_EXTRA_CA_CERTS ? ['NODE_EXTRA_CA_CERTS'] : []), ...(t.caFile ? [`CA file ${t.caFile}`] : [])];
-  return `TLS verified (system roots${extra.map((e) => ` and ${e}`).join('')})`;
+  const all = ['system roots', ...(process.env.NODE_EXTRA_CA_CERTS ? ['NODE_EXTRA_CA_CERTS'] : []), ...(t.caFile ? [`CA file ${t.caFile}`] : [])];
+  return `TLS verified (${all.length > 1 ? `${all.slice(0, -1).join(', ')} and ${all.at(-1)!}` : all[0]!})`;
 }
