@@ -10,7 +10,7 @@ import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
 import { ROOT } from './cli.js';
 
-export const NGINX = '/usr/sbin/nginx';
+const NGINX = '/usr/sbin/nginx';
 const EXAMPLE = join(ROOT, 'examples', 'deploy', 'nginx.conf');
 
 /** Why the proxy cannot run here, or undefined. */
@@ -36,7 +36,7 @@ export function makeCerts(dir: string): Certs {
 }
 
 /** A port free on 127.0.0.1 a moment ago. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
@@ -48,7 +48,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** The example's site file for this machine: loopback listen address, localhost, the test's certificate and upstream. */
-export function siteConfig(port: number, upstreamPort: number, certs: Certs): string {
+function siteConfig(port: number, upstreamPort: number, certs: Certs): string {
   const text = readFileSync(EXAMPLE, 'utf8');
   const swaps: [RegExp, string][] = [
     [/listen 443 ssl http2;/, `listen 127.0.0.1:${port} ssl http2;`],
