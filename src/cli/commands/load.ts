@@ -131,15 +131,20 @@ export function builder(y: Argv): Argv<Args> {
     .option('thresholds', { type: 'boolean', default: true, describe: 'Judge thresholds; --no-thresholds for an instance of a split run (judged by `load merge`)' }) as unknown as Argv<Args>;
 }
 
+/** --ca-file, else CONFORMANCE_CA_FILE. */
+const caFileOf = (argv: Args): string | undefined => argv.caFile ?? (process.env.CONFORMANCE_CA_FILE || undefined);
+
 /** The preflight of a given load target: what its descriptor (or bare URL) names — a bare URL has no credentials to check. */
 async function loadPreflight(argv: Args): Promise<void> {
   const { readDescriptorFile } = await import('../../common/descriptor-file.js');
   const { preflightTarget } = await import('../../harness/preflight.js');
   const { closeAgents } = await import('../../client/http.js');
-  let d: Parameters<typeof preflightTarget>[0];
+  const { setTrust } = await import('../../client/tls.js');
+  let d: Parameters<typeof preflightTarget>[0] & { ca_file?: string };
   try { d = argv.targetFile ? readDescriptorFile(argv.targetFile, argv.target ? { url: argv.target } : {}) : { url: argv.target!.replace(/\/+$/, '') }; } catch (e) { throw new CliError((e as Error).message); }
-  // A self-signed host the run is told not to verify: the preflight (which verifies) cannot judge it.
-  if (argv.insecure) return;
+  // The preflight trusts what the run will (--ca-file, --insecure).
+  const caFile = caFileOf(argv) ?? d.ca_file;
+  try { setTrust({ insecure: argv.insecure, ...(caFile ? { caFile } : {}) }); } catch (e) { throw new CliError((e as Error).message); }
   const pre = await preflightTarget(d);
   await closeAgents();
   if (!pre.ok) throw new CliError(`load: preflight failed: ${pre.what}`, EXIT.harness);
@@ -164,7 +169,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const { healthLine } = await import('../../load/report/chart-data.js');
   const r = await runLoad({
     yes: argv.yes || process.env.CONFORMANCE_YES === '1', insecure: argv.insecure, noThresholds: !argv.thresholds,
-    ...((argv.caFile ?? process.env.CONFORMANCE_CA_FILE) ? { caFile: argv.caFile ?? process.env.CONFORMANCE_CA_FILE } : {}),
+    ...(caFileOf(argv) ? { caFile: caFileOf(argv)! } : {}),
     ...(out ? { outJson: out } : {}), ...(argv.executionSegment ? { segment: argv.executionSegment } : {}),
     ...(argv.executionSegmentSequence ? { segmentSequence: argv.executionSegmentSequence } : {}),
     scenario: argv.scenario, engine: argv.engine, reportDir: argv.reportDir ?? `reports/load/${argv.scenario}`,
