@@ -16,7 +16,7 @@ import { readRecording, recordingName, writeRecording, type Recording } from './
 import { DIFF_SCHEMA_VERSION, writeDiffReports, type DiffReport } from './report.js';
 import { runSequences, SEQUENCES, type Sequence } from './sequences.js';
 import { referenceSide, sideFromFile, type Side, type SideOptions } from './side.js';
-import type { Endpoint } from '../spec/index.js';
+import type { Edition, Endpoint } from '../spec/index.js';
 
 export interface DiffOptions extends SideOptions {
   targetFile?: string;
@@ -30,6 +30,9 @@ export interface DiffOptions extends SideOptions {
   sequences?: readonly Sequence[];
   /** Only operations whose endpoint id matches. */
   operations?: RegExp;
+  /** Release and edition the embedded reference servers emulate (default: the newest, self-hosted). */
+  apiVersion?: string;
+  edition?: Edition;
   /** Fault switches of the embedded reference servers (mutant tests). */
   targetFaults?: readonly string[];
   againstFaults?: readonly string[];

@@ -2,22 +2,22 @@
  * Column keys are random per table (4 characters), and rows, link maps and options can be keyed
  * by them: to compare such answers, each side learns its keys from every answer it gets (a
  * column object — `key`, `name`, `type` — in a table, metadata or column answer), and its
- * exchanges treat those keys as names of things, not as fields.
+ * exchanges name a field keyed by one after its column (`[Name]`): the same on both sides.
  */
 import type { Reply } from '../harness/target.js';
 
 const MAX_BYTES = 2 * 1024 * 1024;
 
-function collect(v: unknown, into: Set<string>, depth = 0): void {
+function collect(v: unknown, into: Map<string, string>, depth = 0): void {
   if (depth > 12 || v === null || typeof v !== 'object') return;
   if (Array.isArray(v)) { for (const x of v) collect(x, into, depth + 1); return; }
   const o = v as Record<string, unknown>;
-  if (typeof o.key === 'string' && typeof o.name === 'string' && typeof o.type === 'string' && o.key.length <= 8) into.add(o.key);
+  if (typeof o.key === 'string' && typeof o.name === 'string' && typeof o.type === 'string' && o.key.length <= 8 && !o.key.startsWith('_')) into.set(o.key, o.name);
   for (const x of Object.values(o)) collect(x, into, depth + 1);
 }
 
-/** An observer for `Target.observe` that adds the column keys of every JSON answer to `into`. */
-export function learnColumnKeys(into: Set<string>): (r: Reply) => void {
+/** An observer for `Target.observe` that adds the column keys of every JSON answer to `into` (key → column name). */
+export function learnColumnKeys(into: Map<string, string>): (r: Reply) => void {
   return (r) => {
     if (r.res.body.length > MAX_BYTES || !/json/i.test(r.header('content-type') ?? '')) return;
     try { collect(JSON.parse(r.text), into); } catch { /* not JSON after all: nothing to learn */ }

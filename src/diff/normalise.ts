@@ -6,7 +6,7 @@
 import { redactText } from '../client/redact.js';
 import type { Reply } from '../harness/target.js';
 import { RATE_HEADERS, type Exchange } from './exchange.js';
-import { namesThing, shapeOf } from './shape.js';
+import { keyName, namesThing, shapeOf, type ColumnKeys } from './shape.js';
 
 /** The fields an error answer of this API carries its message in (the sources use each). */
 const ERROR_FIELDS = ['error_msg', 'error_message', 'detail', 'error', 'error_type', 'non_field_errors', 'message'] as const;
@@ -25,12 +25,12 @@ function normalString(s: string, prefix: string): string {
 }
 
 /** What legitimately differs between two sides, as the exchange is normalised: the side's table prefix and column keys. */
-export interface Normaliser { readonly prefix: string; readonly keys: ReadonlySet<string> }
+export interface Normaliser { readonly prefix: string; readonly keys: ColumnKeys }
 
 function normalValue(v: unknown, n: Normaliser): unknown {
-  if (typeof v === 'string') return n.keys.has(v) ? '<key>' : normalString(v, n.prefix);
+  if (typeof v === 'string') return n.keys.has(v) ? keyName(v, n.keys) : normalString(v, n.prefix);
   if (Array.isArray(v)) return v.map((x) => normalValue(x, n));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [namesThing(k, n.keys) ? '<key>' : normalString(k, n.prefix), normalValue(x, n)]));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [n.keys.has(k) ? keyName(k, n.keys) : namesThing(k) ? '<key>' : normalString(k, n.prefix), normalValue(x, n)]));
   return v;
 }
 

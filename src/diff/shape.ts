@@ -6,25 +6,28 @@
 import type { Shape } from './exchange.js';
 
 /** Keys that name things rather than fields: row ids, uuids, numbers. Column keys are learnt from the answers (keys.ts). */
+export type ColumnKeys = ReadonlyMap<string, string>;
 const ID_KEY = /^(?:(?=.*[A-Z0-9])[A-Za-z0-9_-]{22}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)$/;
 
-/** Does `k` name a thing (an id, or one of `known`, the side's column keys)? */
-export const namesThing = (k: string, known: ReadonlySet<string> = new Set()) => ID_KEY.test(k) || known.has(k);
+/** Does `k` name a thing (an id)? */
+export const namesThing = (k: string) => ID_KEY.test(k);
+/** A key as the structure names it: a column key by its column, `[Name]`; anything else as it is. */
+export const keyName = (k: string, known: ColumnKeys) => { const name = known.get(k); return name === undefined ? k : `[${name}]`; };
 
 /** The field that stands for every key of an object that names a thing. */
 const ID_FIELD = '<key>';
 
-export function shapeOf(v: unknown, known: ReadonlySet<string> = new Set()): Shape {
-  const isKey = (k: string) => namesThing(k, known);
+export function shapeOf(v: unknown, known: ColumnKeys = new Map()): Shape {
+  const isKey = (k: string) => !known.has(k) && namesThing(k);
   if (v === null || v === undefined) return { kind: 'null' };
   if (Array.isArray(v)) return { kind: 'array', items: v.reduce<Shape | null>((s, x) => merge(s, shapeOf(x, known)), null) };
   if (typeof v === 'object') {
     const entries = Object.entries(v as Record<string, unknown>);
     if (entries.length && entries.every(([k]) => isKey(k))) return { kind: 'map', values: entries.reduce<Shape | null>((s, [, x]) => merge(s, shapeOf(x, known)), null) };
-    // Fields beside keys that name things (a row's cells by column key): those are one field, `<key>`.
+    // Fields beside keys that name things: those are one field, `<key>`; a column key is its column's field.
     const fields: Record<string, { shape: Shape; optional: boolean }> = {};
     for (const [k, x] of entries) {
-      const name = isKey(k) ? ID_FIELD : k;
+      const name = isKey(k) ? ID_FIELD : keyName(k, known);
       fields[name] = { shape: merge(fields[name]?.shape ?? null, shapeOf(x, known))!, optional: false };
     }
     return { kind: 'object', fields };

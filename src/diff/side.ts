@@ -19,8 +19,8 @@ export interface Side {
   readonly state: RunState;
   /** The reference server started for it, stopped with the diff. */
   readonly server?: RunningServer;
-  /** The column keys its answers have shown (keys.ts). */
-  readonly columnKeys: Set<string>;
+  /** The column keys its answers have shown, with their columns' names (keys.ts). */
+  readonly columnKeys: Map<string, string>;
 }
 
 export interface SideOptions {
@@ -42,7 +42,7 @@ export function sideOf(label: string, d: TargetDescriptor, o: SideOptions = {}, 
     transcripts: 'none',
   });
   const target = new Target(state);
-  const columnKeys = new Set<string>();
+  const columnKeys = new Map<string, string>();
   target.observe = learnColumnKeys(columnKeys);
   return { label, target, state, server, columnKeys };
 }

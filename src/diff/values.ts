@@ -1,6 +1,7 @@
 /**
  * The value sequences: rows with known cells written to a scratch table of the side's own,
- * then read back by every way the API offers (list, single row, SQL), changed and deleted.
+ * then read back by every way the API offers (list, single row, SQL), changed and deleted (a row
+ * that exists, and one that does not).
  * What is read back is deterministic — a cell as written, a count — so the diff compares the
  * values too, not only the structure.
  */
@@ -32,6 +33,7 @@ const STEPS: Record<string, Step> = {
   afterUpdate: { ref: 'values/after-update', op: 'getRow', read: (b) => cells(b) },
   count: { ref: 'values/sql-count', op: 'querySql', read: (b) => ({ count: Object.values(((b as { results?: Record<string, unknown>[] })?.results ?? [])[0] ?? {})[0] ?? null }) },
   select: { ref: 'values/sql-select', op: 'querySql', read: (b) => ({ rows: rowsOf(b) }) },
+  removeMissing: { ref: 'values/delete-missing', op: 'deleteRows', read: (b) => ({ deleted_rows: (b as { deleted_rows?: unknown })?.deleted_rows ?? null }) },
   remove: { ref: 'values/delete', op: 'deleteRows', read: (b) => ({ deleted_rows: (b as { deleted_rows?: unknown })?.deleted_rows ?? null }) },
   afterDelete: { ref: 'values/after-delete', op: 'listRows', read: (b) => ({ rows: rowsOf(b) }) },
 };
@@ -49,7 +51,7 @@ export async function valueSequences(side: Side): Promise<Exchange[]> {
   };
   try {
     const t = await world.table(target, 'val', [{ column_name: 'Name', column_type: 'text' }, { column_name: 'Num', column_type: 'number' }, { column_name: 'Done', column_type: 'checkbox' }]);
-    const q = { table_name: t.name };
+    const q = { table_name: t.name, convert_keys: true };
     const appended = take(STEPS.append!, await target.gw(0, 'POST', 'rows/', { json: { table_name: t.name, rows: ROWS } })) as { row_ids?: { _id?: string }[] } | undefined;
     const ids = (appended?.row_ids ?? []).map((x) => x._id);
     const [v1, v2, v3] = ids;
@@ -60,6 +62,7 @@ export async function valueSequences(side: Side): Promise<Exchange[]> {
     take(STEPS.afterUpdate!, await target.gw(0, 'GET', `rows/${v2}/`, { query: q }));
     take(STEPS.count!, await target.gw(0, 'POST', 'sql/', { json: { sql: `SELECT COUNT(*) AS n FROM \`${t.name}\``, convert_keys: true } }));
     take(STEPS.select!, await target.gw(0, 'POST', 'sql/', { json: { sql: `SELECT Name, Num, Done FROM \`${t.name}\` WHERE Num > 0`, convert_keys: true } }));
+    take(STEPS.removeMissing!, await target.gw(0, 'DELETE', 'rows/', { json: { table_name: t.name, row_ids: ['AAAAAAAAAAAAAAAAAAAAAA'] } }));
     take(STEPS.remove!, await target.gw(0, 'DELETE', 'rows/', { json: { table_name: t.name, row_ids: [v3] } }));
     take(STEPS.afterDelete!, await target.gw(0, 'GET', 'rows/', { query: { ...q, limit: 100 } }));
   } catch (e) {
