@@ -40,11 +40,12 @@ export function jsonBody(r: Reply): unknown {
   try { return JSON.parse(r.text) as unknown; } catch { return undefined; }
 }
 
-/** A readable, normalised, redacted sample of the body. */
-export function sampleOf(r: Reply, n: Normaliser): string {
-  const body = jsonBody(r);
-  const text = body === undefined ? normalString(r.text.slice(0, SAMPLE_CHARS), n.prefix) : JSON.stringify(normalValue(body, n), null, 1);
-  const cut = text.length > SAMPLE_CHARS ? `${text.slice(0, SAMPLE_CHARS)}…` : text;
+/** A readable, normalised, redacted sample of a body (`text`: the answer's, or that text with parts blanked). */
+export function sampleOf(r: Reply, n: Normaliser, text = r.text): string {
+  let body: unknown;
+  try { body = text.length ? JSON.parse(text) : undefined; } catch { body = undefined; }
+  const shown = body === undefined ? normalString(text.slice(0, SAMPLE_CHARS), n.prefix) : JSON.stringify(normalValue(body, n), null, 1);
+  const cut = shown.length > SAMPLE_CHARS ? `${shown.slice(0, SAMPLE_CHARS)}…` : shown;
   return redactText(cut);
 }
 

@@ -3,8 +3,8 @@
  * SHAPE-8 answer recipes (src/harness/answers: one documented call per operation, over rows,
  * columns, views, links, SQL, files and the account calls, each in the side's scratch tables
  * and putting back what it changed), the ROUTE-8 operation probes (src/harness/probe.ts: every
- * documented operation with its credential and without, naming nothing that exists), and the
- * value sequences (values.ts). Each call becomes one exchange under a stable ref.
+ * documented operation with its credential and without, naming nothing that exists), the
+ * value sequences (values.ts) and the removed endpoints' probes (removed.ts). Each call becomes one exchange under a stable ref.
  */
 import { GROUPS, performRecipe, RECIPES, Skip, World } from '../harness/answers/index.js';
 import { ACCOUNT, ADMIN } from '../harness/answers/calls.js';
@@ -12,14 +12,15 @@ import { Undecided } from '../harness/outcome.js';
 import { probeCall } from '../harness/probe.js';
 import { restored } from '../harness/restore.js';
 import { sweepTables } from '../runner/fixtures.js';
-import { NOT_JSON, offeredAt, RESPONSES, type Endpoint } from '../spec/index.js';
+import { ENDPOINTS, NOT_JSON, offeredAt, RESPONSES, type Endpoint } from '../spec/index.js';
 import type { Exchange } from './exchange.js';
 import { exchangeOf, skippedExchange, type CallRecord } from './normalise.js';
 import type { Side } from './side.js';
+import { removedSequence } from './removed.js';
 import { valueSequences } from './values.js';
 
 /** The sequences, by the first part of their refs; `--sequences` picks some. */
-export const SEQUENCES = ['values', 'answers', 'probe'] as const;
+export const SEQUENCES = ['values', 'answers', 'probe', 'removed'] as const;
 export type Sequence = (typeof SEQUENCES)[number];
 
 const recordOf = (ep: Endpoint, ref: string): CallRecord => ({ ref, operation: ep.id, method: ep.method, path: ep.path });
@@ -70,7 +71,8 @@ function missingCredential(side: Side, ep: Endpoint): string | undefined {
 async function probes(side: Side, only: (ep: Endpoint) => boolean): Promise<Exchange[]> {
   const out: Exchange[] = [];
   const { target, state } = side;
-  for (const ep of GROUPS.flatMap((g) => g.endpoints).filter(only)) {
+  // The documented operations, and the open ones no OpenAPI file names (ping, server info).
+  for (const ep of [...GROUPS.flatMap((g) => g.endpoints), ...ENDPOINTS.filter((e) => e.family === 'public')].filter(only)) {
     const ways = ep.credential === 'none' ? ['authorised'] as const : ['authorised', 'anonymous'] as const;
     for (const way of ways) {
       const call = recordOf(ep, `probe/${ep.id}/${way}`);
@@ -97,6 +99,7 @@ export async function runSequences(side: Side, which: readonly Sequence[] = SEQU
     if (which.includes('values')) out.push(...await valueSequences(side));
     if (which.includes('answers')) out.push(...await answers(side, only));
     if (which.includes('probe')) out.push(...await probes(side, only));
+    if (which.includes('removed')) out.push(...await removedSequence(side));
     return { exchanges: out, calls: side.target.sent - before, problems };
   } finally {
     const swept = await sweepTables(side.target, (name) => name.startsWith(side.state.tablePrefix)).catch((e: unknown) => ({ problems: [(e as Error).message] }));
