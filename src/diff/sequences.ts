@@ -4,7 +4,8 @@
  * columns, views, links, SQL, files and the account calls, each in the side's scratch tables
  * and putting back what it changed), the ROUTE-8 operation probes (src/harness/probe.ts: every
  * documented operation with its credential and without, naming nothing that exists), the
- * value sequences (values.ts) and the removed endpoints' probes (removed.ts). Each call becomes one exchange under a stable ref.
+ * value and refusal sequences (values.ts, refusals.ts) and the removed endpoints' probes
+ * (removed.ts). Each call becomes one exchange under a stable ref.
  */
 import { GROUPS, performRecipe, RECIPES, Skip, World } from '../harness/answers/index.js';
 import { ACCOUNT, ADMIN } from '../harness/answers/calls.js';
@@ -16,11 +17,12 @@ import { ENDPOINTS, NOT_JSON, offeredAt, RESPONSES, type Endpoint } from '../spe
 import type { Exchange } from './exchange.js';
 import { exchangeOf, skippedExchange, type CallRecord } from './normalise.js';
 import type { Side } from './side.js';
+import { refusalSequences } from './refusals.js';
 import { removedSequence } from './removed.js';
 import { valueSequences } from './values.js';
 
 /** The sequences, by the first part of their refs; `--sequences` picks some. */
-export const SEQUENCES = ['values', 'answers', 'probe', 'removed'] as const;
+export const SEQUENCES = ['values', 'refusals', 'answers', 'probe', 'removed'] as const;
 export type Sequence = (typeof SEQUENCES)[number];
 
 const recordOf = (ep: Endpoint, ref: string): CallRecord => ({ ref, operation: ep.id, method: ep.method, path: ep.path });
@@ -97,6 +99,7 @@ export async function runSequences(side: Side, which: readonly Sequence[] = SEQU
   try {
     const out: Exchange[] = [];
     if (which.includes('values')) out.push(...await valueSequences(side));
+    if (which.includes('refusals')) out.push(...await refusalSequences(side));
     if (which.includes('answers')) out.push(...await answers(side, only));
     if (which.includes('probe')) out.push(...await probes(side, only));
     if (which.includes('removed')) out.push(...await removedSequence(side));
