@@ -57,6 +57,18 @@ function rateHeadersOf(r: Reply): string[] {
   });
 }
 
+/** The paths of the URLs an answer gives (a base token's server addresses, an upload link), ids blanked: which route family a client is sent to is a value. */
+function urlPaths(v: unknown, prefix: string, out = new Set<string>(), depth = 0): Set<string> {
+  if (depth > 8) return out;
+  if (typeof v === 'string' && /^https?:\/\//.test(v)) {
+    try {
+      const segment = (seg: string) => (prefix && seg.includes(prefix) ? '<scratch name>' : /^[A-Za-z0-9_-]{16,}$/.test(seg) ? '<token>' : /[0-9a-f]{6}/.test(seg) ? '<tag>' : seg);
+      out.add(new URL(v).pathname.replace(UUID, '<uuid>').split('/').map(segment).join('/'));
+    } catch { /* not a URL after all */ }
+  } else if (v && typeof v === 'object') for (const x of Object.values(v)) urlPaths(x, prefix, out, depth + 1);
+  return out;
+}
+
 export interface CallRecord { ref: string; operation: string; method: string; path: string }
 
 /** The exchange of one answered call. */
@@ -64,6 +76,7 @@ export function exchangeOf(call: CallRecord, r: Reply, n: Normaliser): Exchange 
   const body = jsonBody(r);
   const type = r.header('content-type')?.split(';')[0]?.trim().toLowerCase() || null;
   const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
+  const urls = r.status < 300 ? [...urlPaths(body, n.prefix)].sort() : [];
   return {
     ref: call.ref,
     operation: call.operation,
@@ -73,6 +86,7 @@ export function exchangeOf(call: CallRecord, r: Reply, n: Normaliser): Exchange 
     shape: body === undefined ? null : shapeOf(body, n.keys),
     ...(r.status >= 400 ? { errorForm: isObject ? ERROR_FIELDS.filter((f) => f in (body as object)) : [] } : {}),
     rateHeaders: rateHeadersOf(r),
+    ...(urls.length ? { values: { urls } } : {}),
     sample: sampleOf(r, n),
   };
 }

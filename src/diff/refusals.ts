@@ -28,7 +28,7 @@ export async function refusalSequences(side: Side): Promise<Exchange[]> {
     const r = await target.call({ ...o, auth: { base: 0 }, path: target.gatewayPath(0, sub), expect: [400, 404, 413] });
     const x = exchangeOf({ ref: `refusals/${name}`, operation: op, method: o.method ?? 'GET', path: ep.path }, r, n);
     const body = values && r.status < 300 ? jsonBody(r) : undefined;
-    out.push(body === undefined ? x : { ...x, values: values!(body) });
+    out.push(body === undefined ? x : { ...x, values: { ...x.values, ...values!(body) } });
     return r;
   };
   try {

@@ -28,6 +28,8 @@ interface Step { ref: string; op: string; read: (body: unknown) => Record<string
 const STEPS: Record<string, Step> = {
   append: { ref: 'values/append', op: 'appendRows', read: (b) => ({ inserted_row_count: (b as { inserted_row_count?: unknown })?.inserted_row_count ?? null, ids: ((b as { row_ids?: unknown[] })?.row_ids ?? []).length }) },
   list: { ref: 'values/list', op: 'listRows', read: (b) => ({ rows: rowsOf(b) }) },
+  /** The row list answers in the table's order; order_by and direction were removed in 4.4 (ROUTE-6): here the order is the value. */
+  ordered: { ref: 'values/list-order-by', op: 'listRows', read: (b) => ({ names: ((b as { rows?: { Name?: unknown }[] })?.rows ?? []).map((r) => r.Name ?? null) }) },
   get: { ref: 'values/get', op: 'getRow', read: (b) => cells(b) },
   update: { ref: 'values/update', op: 'updateRows', read: () => ({}) },
   afterUpdate: { ref: 'values/after-update', op: 'getRow', read: (b) => cells(b) },
@@ -46,7 +48,7 @@ export async function valueSequences(side: Side): Promise<Exchange[]> {
     const ep = endpoint(s.op);
     const x = exchangeOf({ ref: s.ref, operation: s.op, method: ep.method, path: ep.path }, r, { prefix: state.tablePrefix, keys: side.columnKeys });
     const body = r.status < 300 ? jsonBody(r) : undefined;
-    out.push(body === undefined ? x : { ...x, values: s.read(body) });
+    out.push(body === undefined ? x : { ...x, values: { ...x.values, ...s.read(body) } });
     return body;
   };
   try {
@@ -56,6 +58,7 @@ export async function valueSequences(side: Side): Promise<Exchange[]> {
     const ids = (appended?.row_ids ?? []).map((x) => x._id);
     const [v1, v2, v3] = ids;
     take(STEPS.list!, await target.gw(0, 'GET', 'rows/', { query: { ...q, limit: 100 } }));
+    take(STEPS.ordered!, await target.gw(0, 'GET', 'rows/', { query: { ...q, limit: 100, order_by: 'Name', direction: 'desc' } }));
     if (!v1 || !v2 || !v3) throw new Undecided('fixture', `the append of ${ROWS.length} rows answered ${ids.length} row ids`);
     take(STEPS.get!, await target.gw(0, 'GET', `rows/${v1}/`, { query: q }));
     take(STEPS.update!, await target.gw(0, 'PUT', 'rows/', { json: { table_name: t.name, updates: [{ row_id: v2, row: { Num: 42, Name: 'v2 changed' } }] } }));
