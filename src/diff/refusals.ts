@@ -2,7 +2,8 @@
  * The refusal sequences: requests a server must refuse or handle in one documented way — a
  * broken body, a row that is not an object, a value of the wrong type, one more row than a
  * call may carry (§ SIZE) — and the row rules a shortcut breaks (a row's _id cannot change, an
- * unknown option is created, a table with a ctime column answers no _ctime). All on a scratch
+ * unknown option is created, a table with a ctime column answers no _ctime), SQL parameters
+ * and limits, and the caps of a list and a delete. All on a scratch
  * table of the side's own; what a faulty side would wrongly accept lands there and is dropped
  * with it.
  */
@@ -55,6 +56,22 @@ export async function refusalSequences(side: Side): Promise<Exchange[]> {
     await step('after-change-id', 'getRow', `rows/${id}/`, { query: q }, (b) => ({ Num: (b as { Num?: unknown }).Num ?? null }));
     await step('unknown-option', 'updateRows', 'rows/', { method: 'PUT', ...json({ table_name, updates: [{ row_id: id, row: { Pick: 'p9' } }] }) });
     await step('after-unknown-option', 'getRow', `rows/${id}/`, { query: q }, (b) => ({ Pick: (b as { Pick?: unknown }).Pick ?? null }));
+    // SQL: parameters bound (a quote in one, a number compared as a number), an unknown column refused, the default LIMIT of 100.
+    const sql = (name: string, statement: string, parameters?: unknown[]) => step(name, 'querySql', 'sql/', { method: 'POST', ...json({ sql: statement.replace('{t}', `\`${table_name}\``), parameters, convert_keys: true }) }, (b) => ({ count: ((b as { results?: unknown[] }).results ?? []).length }));
+    const quoted = await target.gw(0, 'POST', 'rows/', { json: { table_name, rows: [{ Name: "it's", Num: 10 }] } });
+    if (quoted.status !== 200) throw new Undecided('fixture', `append a row: status ${quoted.status}`);
+    await sql('sql-quote-parameter', 'SELECT Name FROM {t} WHERE Name = ?', ["it's"]);
+    await sql('sql-number-parameter', 'SELECT Name FROM {t} WHERE Num > ?', [9]);
+    await sql('sql-unknown-column', 'SELECT Name FROM {t} WHERE NoSuchColumn = 1');
+    // A thousand rows more (one call at the append limit): the row list's cap, the SQL default limit, a delete of more than a thousand.
+    const many = await target.gw(0, 'POST', 'rows/', { json: { table_name, rows: Array.from({ length: 1000 }, (_, i) => ({ Name: `m${i}`, Num: -1 })) } });
+    if (many.status !== 200) throw new Undecided('fixture', `append 1,000 rows: status ${many.status}`);
+    await step('list-1001', 'listRows', 'rows/', { query: { table_name, limit: 1001 } }, (b) => ({ count: ((b as { rows?: unknown[] }).rows ?? []).length }));
+    await sql('sql-default-limit', 'SELECT Name FROM {t}');
+    const all = await target.gw(0, 'POST', 'sql/', { json: { sql: `SELECT _id FROM \`${table_name}\` LIMIT 5000`, convert_keys: true } });
+    const every = ((jsonBody(all) as { results?: { _id?: string }[] } | undefined)?.results ?? []).map((x) => x._id);
+    await step('delete-1002', 'deleteRows', 'rows/', { method: 'DELETE', ...json({ table_name, row_ids: every }) }, (b) => ({ deleted_rows: (b as { deleted_rows?: unknown }).deleted_rows ?? null }));
+    await sql('after-delete-1002', 'SELECT Name FROM {t} LIMIT 5000');
   } catch (e) {
     if (!(e instanceof Undecided)) throw e;
     out.push(skippedExchange({ ref: 'refusals/setup', operation: 'appendRows', method: 'POST', path: endpoint('appendRows').path }, `${e.kind}: ${e.message}`, true));
