@@ -53,7 +53,9 @@ function rateHeadersOf(r: Reply): string[] {
   return RATE_HEADERS.flatMap((h) => {
     const v = r.header(h);
     if (v === undefined) return [];
-    return [/^\d+$/.test(v.trim()) ? h : `${h}:not-integer`];
+    if (!/^\d+$/.test(v.trim())) return [`${h}:not-integer`];
+    // A reset is a Unix time (§8.2) or, wrongly, seconds from now: the form differs, not the value.
+    return [h === 'x-ratelimit-reset' ? `${h}:${Number(v) > 1e9 ? 'unix-time' : 'seconds'}` : h];
   });
 }
 

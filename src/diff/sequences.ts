@@ -17,12 +17,12 @@ import { ENDPOINTS, NOT_JSON, offeredAt, RESPONSES, type Endpoint } from '../spe
 import type { Exchange } from './exchange.js';
 import { exchangeOf, skippedExchange, type CallRecord } from './normalise.js';
 import type { Side } from './side.js';
-import { refusalSequences } from './refusals.js';
+import { capSequences, refusalSequences } from './refusals.js';
 import { removedSequence } from './removed.js';
 import { valueSequences } from './values.js';
 
 /** The sequences, by the first part of their refs; `--sequences` picks some. */
-export const SEQUENCES = ['values', 'refusals', 'answers', 'probe', 'removed'] as const;
+export const SEQUENCES = ['values', 'refusals', 'caps', 'answers', 'probe', 'removed'] as const;
 export type Sequence = (typeof SEQUENCES)[number];
 
 const recordOf = (ep: Endpoint, ref: string): CallRecord => ({ ref, operation: ep.id, method: ep.method, path: ep.path });
@@ -100,6 +100,7 @@ export async function runSequences(side: Side, which: readonly Sequence[] = SEQU
     const out: Exchange[] = [];
     if (which.includes('values')) out.push(...await valueSequences(side));
     if (which.includes('refusals')) out.push(...await refusalSequences(side));
+    if (which.includes('caps')) out.push(...await capSequences(side));
     if (which.includes('answers')) out.push(...await answers(side, only));
     if (which.includes('probe')) out.push(...await probes(side, only));
     if (which.includes('removed')) out.push(...await removedSequence(side));
