@@ -14,7 +14,7 @@ const AcceptEntry = z.strictObject({
   kind: z.enum(DIVERGENCE_KINDS).optional(),
   reason: z.string().min(1, 'say why the divergence is accepted'),
 });
-export type AcceptEntry = z.output<typeof AcceptEntry>;
+type AcceptEntry = z.output<typeof AcceptEntry>;
 
 const AcceptFile = z.strictObject({ accepted: z.array(AcceptEntry) });
 

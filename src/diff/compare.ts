@@ -10,14 +10,14 @@ import { shapeDifferences } from './shape.js';
 
 export const DIVERGENCE_KINDS = ['status', 'content-type', 'structure', 'error-form', 'rate-headers', 'values', 'outcome'] as const;
 
-export const Divergence = z.object({
+const Divergence = z.object({
   kind: z.enum(DIVERGENCE_KINDS),
   /** One line: what differs, the target's side first. */
   detail: z.string(),
   /** The reason of the `--accept` entry that lists it. */
   accepted: z.string().optional(),
 });
-export type Divergence = z.output<typeof Divergence>;
+type Divergence = z.output<typeof Divergence>;
 
 export const Compared = z.object({
   ref: z.string(),

@@ -18,7 +18,7 @@ import { runSequences, SEQUENCES, type Sequence } from './sequences.js';
 import { referenceSide, sideFromFile, type Side, type SideOptions } from './side.js';
 import type { Edition, Endpoint } from '../spec/index.js';
 
-export interface DiffOptions extends SideOptions {
+interface DiffOptions extends SideOptions {
   targetFile?: string;
   againstFile?: string;
   againstRecording?: string;

@@ -25,7 +25,7 @@ function normalString(s: string, prefix: string): string {
 }
 
 /** What legitimately differs between two sides, as the exchange is normalised: the side's table prefix and column keys. */
-export interface Normaliser { readonly prefix: string; readonly keys: ColumnKeys }
+interface Normaliser { readonly prefix: string; readonly keys: ColumnKeys }
 
 function normalValue(v: unknown, n: Normaliser): unknown {
   if (typeof v === 'string') return n.keys.has(v) ? keyName(v, n.keys) : normalString(v, n.prefix);

@@ -14,8 +14,8 @@ import { readJsonFile } from '../common/json-file.js';
 import { identity } from '../spec/identity.js';
 import { Exchange } from './exchange.js';
 
-export const RECORDING_FILE = 'recording.json';
-export const RECORDING_FORMAT = 1;
+const RECORDING_FILE = 'recording.json';
+const RECORDING_FORMAT = 1;
 
 export const Recording = z.object({
   format: z.literal(RECORDING_FORMAT),

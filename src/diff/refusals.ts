@@ -16,7 +16,7 @@ import type { Exchange } from './exchange.js';
 import { exchangeOf, jsonBody, skippedExchange } from './normalise.js';
 import type { Side } from './side.js';
 
-export const ids = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `Zz${String(i + from).padStart(20, '0')}`);
+const ids = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `Zz${String(i + from).padStart(20, '0')}`);
 
 type StepFn = (name: string, op: string, sub: string, o: Omit<CallOptions, 'path'>, values?: (body: unknown) => Record<string, unknown>) => Promise<Reply>;
 type SqlFn = (name: string, statement: string, parameters?: unknown[]) => Promise<Reply>;

@@ -48,7 +48,7 @@ export const DiffReport = z.object({
 });
 export type DiffReport = z.output<typeof DiffReport>;
 
-export const diffJsonSchema = (): unknown => ({ title: 'conformance diff.json', ...z.toJSONSchema(DiffReport, { target: 'draft-2020-12' }) });
+const diffJsonSchema = (): unknown => ({ title: 'conformance diff.json', ...z.toJSONSchema(DiffReport, { target: 'draft-2020-12' }) });
 
 /** Write diff.json, diff.schema.json, diff.md and diff.html to `dir`; returns the files. */
 export function writeDiffReports(dir: string, report: DiffReport): string[] {

@@ -60,7 +60,7 @@ function mergeSame(a: Shape, b: Shape): Shape {
 }
 
 /** The shape of values of either shape. */
-export function merge(a: Shape | null, b: Shape | null): Shape | null {
+function merge(a: Shape | null, b: Shape | null): Shape | null {
   if (!a) return b;
   if (!b) return a;
   const out: Shape[] = [];
@@ -74,7 +74,7 @@ export function merge(a: Shape | null, b: Shape | null): Shape | null {
 }
 
 /** A shape in one line: `{a: number, b?: string|null}`. */
-export function showShape(s: Shape | null, depth = 0): string {
+function showShape(s: Shape | null, depth = 0): string {
   if (!s) return 'nothing';
   if (depth > 3) return '…';
   switch (s.kind) {

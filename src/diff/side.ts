@@ -29,7 +29,7 @@ export interface SideOptions {
 }
 
 /** The side of a descriptor: its secrets registered for redaction before any call. */
-export function sideOf(label: string, d: TargetDescriptor, o: SideOptions = {}, server?: RunningServer): Side {
+function sideOf(label: string, d: TargetDescriptor, o: SideOptions = {}, server?: RunningServer): Side {
   for (const s of descriptorSecrets(d)) registerSecret(s);
   const timeout = (o.requestTimeoutS ?? 15) * 1000;
   const state = RunState.parse({

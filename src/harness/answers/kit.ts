@@ -50,10 +50,10 @@ function variantOf(schema: z.ZodType, body: unknown): string | undefined {
 }
 
 /** The documented call a recipe made and its answer. */
-export interface Made { readonly o: CallOptions; readonly r: Reply }
+interface Made { readonly o: CallOptions; readonly r: Reply }
 
 /** How a recipe's removals are run: the check's `restored` (a failure is a state warning), or the diff's. */
-export type Restorer = (what: string, call: () => Promise<Reply>, ok: (r: Reply) => boolean) => Promise<unknown>;
+type Restorer = (what: string, call: () => Promise<Reply>, ok: (r: Reply) => boolean) => Promise<unknown>;
 
 /**
  * Run `recipe` for `ep` — its fixtures, its one documented call, then its removals — and give
