@@ -7,7 +7,7 @@
  * ROBUST-4's "stored and read back exactly" and ROBUST-6 (concurrent writers) have files of
  * their own.
  */
-import { clause, test } from '../src/harness/test.js';
+import { clause, test, ev } from '../src/harness/test.js';
 import { malformedCheck } from '../src/harness/robust/check.js';
 import type { RobustClause } from '../src/harness/robust/judge.js';
 
@@ -20,7 +20,7 @@ const CHECKS: Record<RobustClause, string> = {
 };
 
 for (const [id, what] of Object.entries(CHECKS) as [RobustClause, string][]) {
-  test(...clause(id, `${what}, on every route`, 'compat'), async ({ target, state }) => {
+  test(...clause(id, `${what}, on every route`, ev.spec('4.4')), async ({ target, state }) => {
     await malformedCheck(target, state, id);
   });
 }

@@ -7,7 +7,7 @@ import { send, type HttpResponse, type Limits } from '../client/http.js';
 import { registerSecret } from '../client/redact.js';
 import { endpoint, fillPath } from '../spec/index.js';
 import { Undecided, undecided } from './outcome.js';
-import type { Recorder } from './recorder.js';
+import type { ExchangeRef, Recorder } from './recorder.js';
 import type { RunState } from './state.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -37,7 +37,8 @@ export interface CallOptions {
 }
 
 export class Reply {
-  constructor(readonly res: HttpResponse, readonly what: string) {}
+  /** `exchange`: where the check's recorder holds it (a violation about this reply cites it). */
+  constructor(readonly res: HttpResponse, readonly what: string, readonly exchange?: ExchangeRef) {}
   get status() { return this.res.status; }
   get headers() { return this.res.headers; }
   get text() { return this.res.body.toString('utf8'); }
@@ -203,7 +204,7 @@ export class Target {
         if (o.allowTransportError) return { transport: u };
         throw u;
       }
-      this.recorder?.record({ method, url: url.toString(), headers, body, status: res.status, responseHeaders: res.headers, responseBody: res.body.length > 64_000 ? `<${res.body.length} bytes>` : res.body.toString('utf8'), ms: res.ms }, o.expect ?? []);
+      const exchange = this.recorder?.record({ method, url: url.toString(), headers, body, status: res.status, responseHeaders: res.headers, responseBody: res.body.length > 64_000 ? `<${res.body.length} bytes>` : res.body.toString('utf8'), ms: res.ms }, o.expect ?? []);
       this.noteBudget(key, res);
       if (res.status === 429 && !o.raw429 && attempt < 3) {
         const reset = Number(res.headers['x-ratelimit-reset']);
@@ -211,7 +212,7 @@ export class Target {
         await sleep(Math.min(wait, this.windowMs() + 2_000));
         continue;
       }
-      const reply = new Reply(res, what);
+      const reply = new Reply(res, what, exchange);
       this.observe?.(reply);
       return { reply };
     }
