@@ -3,7 +3,7 @@
  * error body's form, the rate-limit headers, and a sample of the body for people to read with
  * everything that legitimately differs between two servers replaced by a placeholder.
  */
-import { redactText } from '../client/redact.js';
+import { redactBody, redactText } from '../client/redact.js';
 import type { Reply } from '../harness/target.js';
 import { RATE_HEADERS, type Exchange } from './exchange.js';
 import { keyName, namesThing, shapeOf, type ColumnKeys } from './shape.js';
@@ -43,7 +43,8 @@ export function jsonBody(r: Reply): unknown {
 /** A readable, normalised, redacted sample of a body (`text`: the answer's, or that text with parts blanked). */
 export function sampleOf(r: Reply, n: Normaliser, text = r.text): string {
   let body: unknown;
-  try { body = text.length ? JSON.parse(text) : undefined; } catch { body = undefined; }
+  // Secret fields (token, password, …) masked by the redaction layer first, and their values registered.
+  try { body = text.length ? JSON.parse(redactBody(text, 'application/json')) : undefined; } catch { body = undefined; }
   const shown = body === undefined ? normalString(text.slice(0, SAMPLE_CHARS), n.prefix) : JSON.stringify(normalValue(body, n), null, 1);
   const cut = shown.length > SAMPLE_CHARS ? `${shown.slice(0, SAMPLE_CHARS)}…` : shown;
   return redactText(cut);
