@@ -6,7 +6,8 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 
 export function clausesMarkdown(r: Results): string {
   const t = r.totals;
-  const verdict = r.runErrors.length ? 'INCOMPLETE (run errors)' : t.fail ? 'FAILED' : t.error ? 'UNDECIDED (errors)' : 'PASSED';
+  // The runner's verdict (with the baseline applied) when it gave one; else what the outcomes alone say.
+  const verdict = r.verdict ? `${r.verdict.text} (exit ${r.verdict.exitCode})` : r.runErrors.length ? 'INCOMPLETE (run errors)' : t.fail ? 'FAILED' : t.error ? 'UNDECIDED (errors)' : 'PASSED';
   const lines = [
     `# Conformance: ${verdict}`,
     '',
@@ -31,11 +32,13 @@ export function clausesMarkdown(r: Results): string {
   const notable = r.tests.filter((x) => x.outcome !== 'pass' && x.message);
   if (notable.length) {
     lines.push('', '## Failures, errors and skips', '');
-    for (const x of notable) lines.push(`- **${x.outcome}** ${cell(x.title)} — ${cell(x.message!.split('\n')[0]!.slice(0, 400))}`);
+    for (const x of notable) lines.push(`- **${x.outcome}**${x.baseline ? ` (known — baseline ${cell(x.baseline)})` : ''} ${cell(x.title)} — ${cell(x.message!.split('\n')[0]!.slice(0, 400))}${x.har ? ` ([HAR](${x.har}))` : ''}`);
   }
   if (r.baseline) {
     const b = r.baseline;
-    lines.push('', `## Baseline (${b.file}${b.harnessVersion ? `, written by harness ${b.harnessVersion}` : ''})`, '', `Known failures: ${b.known.join(', ') || 'none'}.`, `New failures: ${b.new.join(', ') || 'none'}.`, `Fixed (remove from the baseline): ${b.fixed.join(', ') || 'none'}.`);
+    lines.push('', `## Baseline (${b.file}${b.harnessVersion ? `, written by harness ${b.harnessVersion}` : ''})`, '', `Known failures: ${b.known.join(', ') || 'none'}.`, `New failures: ${b.new.join(', ') || 'none'}.`, `Fixed: ${b.fixed.join(', ') || 'none'}.`);
+    for (const e of b.entries.filter((x) => x.kind === 'clause' && x.forgives)) lines.push(`Clause entry ${e.entry} forgives ${e.forgives} failing check(s).`);
+    for (const e of b.stale) lines.push(`Stale baseline entry: remove "${cell(e)}" (it passes now).`);
     for (const [old, now] of Object.entries(b.mapped ?? {})) lines.push(`Renamed or split since: ${old} → ${now.join(', ')}.`);
     if (b.newSince?.clauses.length) lines.push(`New since harness ${b.harnessVersion}: clauses ${b.newSince.clauses.join(', ')}.`);
     if (b.newSince?.checks?.length) lines.push('', `New checks since the baseline (${b.newSince.checks.length}):`, '', ...b.newSince.checks.map((t) => `- ${cell(t)}`));

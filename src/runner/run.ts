@@ -15,6 +15,8 @@ import { SWEEP_TAG, tagCalls, tagging, Target } from '../harness/target.js';
 import type { StateWarning } from '../harness/outcome.js';
 import { CLAUSES, configuredRateLimits, descriptorSecrets, matchClauses, NEWEST_VERSION, RATE_LIMITS, type Edition } from '../spec/index.js';
 import { readBaseline } from './baseline.js';
+import { preflightTarget } from '../harness/preflight.js';
+import { replayOptions } from './replay-options.js';
 import { finish, type PhaseEnd, type RunInfo, type RunOutcome, type Timings } from './finish.js';
 import { createFixtures, newRunId, sweepTables } from './fixtures.js';
 import { type RunOptions } from './options.js';
@@ -93,6 +95,14 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
   });
 }
 
+/** What results.json says of the run: the target, what it was held to, and what `replay` needs to run its checks again. */
+function runInfo(o: RunOptions, state: RunState, id: string, embedded: boolean, startedAt: Date): RunInfo {
+  return {
+    id, target: state.target.url, edition: state.edition, apiVersion: state.apiVersion, embedded, strict: o.strict, startedAt: startedAt.toISOString(),
+    selected: selectedClauses(o), limits: state.limits, options: replayOptions(o),
+  };
+}
+
 export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutcome> {
   const startedAt = new Date();
   const timings: Timings = [];
@@ -121,6 +131,15 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
     for (const s of [...descriptorSecrets(d), ...(resolved.limitsConfig ? descriptorSecrets(resolved.limitsConfig.target) : [])]) registerSecret(s);
     const ids = newRunId(startedAt);
     const state = stateFor(o, resolved, ids);
+    // The embedded server is the run's own (and the selftest's mutants live there): only a given target is preflighted.
+    if (!resolved.embedded) {
+      const pre = await preflightTarget(d);
+      lap('preflight');
+      if (!pre.ok) {
+        const info: RunInfo = { ...runInfo(o, state, ids.runId, false, startedAt), selected: [] };
+        return finish({ o, reportDir, workDir, info, interrupted: false, timings, phases: [], preflight: pre.what });
+      }
+    }
     target = new Target(state);
     log(`conformance: run ${ids.runId} against ${d.url}${resolved.embedded ? ' (embedded reference server)' : ''}, held to ${state.apiVersion} ${state.edition}`);
     try {
@@ -160,10 +179,7 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
         lap(phase);
       }
     }
-    const info: RunInfo = {
-      id: ids.runId, target: d.url, edition: state.edition, apiVersion: state.apiVersion, embedded: resolved.embedded, strict: o.strict, startedAt: startedAt.toISOString(),
-      selected: selectedClauses(o), limits: state.limits,
-    };
+    const info = runInfo(o, state, ids.runId, resolved.embedded, startedAt);
     await mergeReports(workDir, reportDir, info, secrets, o.html);
     const left = await sweepRun(target);
     swept = true;

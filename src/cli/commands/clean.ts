@@ -5,6 +5,7 @@ import { redactText } from '../../client/redact.js';
 import { RATE_LIMITS } from '../../spec/index.js';
 import { RunState } from '../../harness/state.js';
 import { Target } from '../../harness/target.js';
+import { preflightTarget } from '../../harness/preflight.js';
 import { sweepBases } from '../../runner/base-sweep.js';
 import { olderThan, PREFIX_RE } from '../../runner/fixtures.js';
 import { parseRunOptions, RUN_OPTIONS, runDefaults } from '../../runner/options.js';
@@ -23,6 +24,8 @@ export async function handler(argv: ArgumentsCamelCase<Record<string, unknown>>)
   if (!argv.target && !argv.targetFile) throw new CliError('clean needs --target or --target-file', EXIT.usage);
   const opts = parseRunOptions({ ...runDefaults(), ...argv });
   const resolved = await resolveTarget(opts);
+  const pre = await preflightTarget(resolved.descriptor);
+  if (!pre.ok) { await closeAgents(); throw new CliError(`clean: preflight failed: ${pre.what}`, EXIT.harness); }
   const target = new Target(RunState.parse({
     runId: 'clean', tablePrefix: 'cf_', target: resolved.descriptor, edition: resolved.descriptor.edition, apiVersion: resolved.descriptor.api_version,
     http: { connectMs: 5000, headersMs: 15000, bodyMs: 30000, maxBodyBytes: 32 * 1024 * 1024 }, sourceIps: [], webhook: { listenHost: '127.0.0.1', listenPort: 0 },
