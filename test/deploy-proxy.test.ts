@@ -116,3 +116,14 @@ test('the same on stock k6, where k6 is on PATH', async () => {
   expect(r.stdout, r.output).toContain('on the k6 engine');
   expectServed(r, join(dir, 'load-k6'));
 });
+
+test('diff through nginx: refused by its preflight without the CA (exit 2, the certificate named), compared with --ca-file', async () => {
+  test.skip(!!unavailable, unavailable);
+  const refused = await cli(['diff', '--target-file', targetFile, '--sequences', 'removed', '--report-dir', join(dir, 'diff-no-ca')]);
+  expect(refused.code, refused.output).toBe(2);
+  expect(refused.stderr).toMatch(/cannot be run — the target https:\/\/127\.0\.0\.1:\d+ is not reachable: .*(certificate|self[- ]signed)/i);
+  const r = await cli(['diff', '--target-file', targetFile, '--ca-file', certs.ca, '--sequences', 'removed', '--report-dir', join(dir, 'diff')]);
+  expect(r.stderr, r.output).not.toMatch(/cannot be run/);
+  expect([0, 1], r.output).toContain(r.code);
+  expect(r.stderr).toMatch(/exchanges, \d+ the same/);
+});

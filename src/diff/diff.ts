@@ -7,6 +7,8 @@
  */
 import { closeAgents } from '../client/http.js';
 import { redactText } from '../client/redact.js';
+import { setTrust, type TlsTrust } from '../client/tls.js';
+import { preflightTarget } from '../harness/preflight.js';
 import { warningsOutsideChecks } from '../harness/verdict.js';
 import { identity } from '../spec/identity.js';
 import { applyAccept, openDivergences, readAccept } from './accept.js';
@@ -36,18 +38,37 @@ interface DiffOptions extends SideOptions {
   /** Fault switches of the embedded reference servers (mutant tests). */
   targetFaults?: readonly string[];
   againstFaults?: readonly string[];
+  /** A CA to trust besides the system roots (--ca-file, CONFORMANCE_CA_FILE); else a descriptor's `ca_file`. */
+  caFile?: string;
+  /** Verify no certificate (--insecure). */
+  insecure?: boolean;
 }
 
 /** A side that could not be run at all: unreachable, or its credentials refused (exit 2). */
 export class SideUnusable extends Error {}
 
-/** Can the side be run: does it answer, and does base 0's API token get a base token? */
+/**
+ * Can the side be run? A given target gets `run`'s preflight (reachable, speaks the API, its
+ * credentials and bases work: one line naming what to fix); every side must then yield base 0's base token.
+ */
 async function preflight(side: Side): Promise<void> {
+  if (!side.server) {
+    const f = await preflightTarget(side.state.target);
+    if (!f.ok) throw new SideUnusable(`${side.label}: cannot be run — ${redactText(f.what)}`);
+  }
   try {
     await side.target.baseToken(0);
   } catch (e) {
     throw new SideUnusable(`${side.label}: cannot be run — ${redactText((e as Error).message)}`);
   }
+}
+
+/** One trust for the process (src/client/tls.ts): the flag, else the descriptors' one `ca_file` (two different ones need a bundle of both). */
+function trustOf(o: DiffOptions, sides: readonly Side[]): TlsTrust {
+  const named = [...new Set(sides.filter((s) => !s.server).map((s) => s.state.target.ca_file).filter((f): f is string => !!f))];
+  if (!o.caFile && named.length > 1) throw new Error(`CA file: the two descriptors name different ca_file (${named.join(', ')}): give --ca-file with one PEM file holding both`);
+  const caFile = o.caFile ?? named[0];
+  return { insecure: o.insecure === true, ...(caFile ? { caFile } : {}) };
 }
 
 const sideInfo = (s: Side, calls: number) => ({ label: s.label, release: s.state.apiVersion, edition: s.state.edition, calls });
@@ -67,6 +88,7 @@ export async function diff(o: DiffOptions): Promise<DiffReport> {
     sides.push(a);
     const b = recording ? undefined : o.againstFile ? sideFromFile(o.againstFile, o) : await referenceSide({ ...o, faults: o.againstFaults });
     if (b) sides.push(b);
+    setTrust(trustOf(o, sides));
     await Promise.all(sides.map(preflight));
     const [ra, rb] = await Promise.all([runSequences(a, which, only), b ? runSequences(b, which, only) : undefined]);
     problems.push(...ra.problems, ...(rb?.problems ?? []));

@@ -2,6 +2,7 @@
 import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { diff, diffDone, SideUnusable } from '../../diff/diff.js';
 import { SEQUENCES, type Sequence } from '../../diff/sequences.js';
+import { RUN_OPTIONS } from '../../runner/options.js';
 import { defaultReportDir } from '../../runner/run.js';
 import { CliError, EXIT, setOutcome } from '../exit.js';
 
@@ -19,6 +20,8 @@ interface Args {
   requestTimeout: number;
   targetFault: string[];
   againstFault: string[];
+  caFile?: string;
+  insecure: boolean;
 }
 
 export const command = 'diff';
@@ -36,6 +39,8 @@ export const builder = (y: Argv) => y
   .option('operations', { type: 'string', describe: 'Only operations whose endpoint id matches this regular expression', defaultDescription: 'all' })
   .option('allow-plan-changes', { type: 'boolean', describe: 'Let calls add a user to the team (on a real cloud that costs money: use a test instance)', defaultDescription: 'on for the embedded server only' })
   .option('request-timeout', { type: 'number', default: 15, describe: 'Seconds to wait for response headers' })
+  .option('ca-file', RUN_OPTIONS['ca-file'])
+  .option('insecure', RUN_OPTIONS.insecure)
   .option('target-fault', { type: 'string', array: true, default: [], hidden: true, describe: 'Fault switch of the embedded target (mutant tests)' })
   .option('against-fault', { type: 'string', array: true, default: [], hidden: true, describe: 'Fault switch of the embedded side diffed against' })
   .conflicts('against-file', 'against-recording')
@@ -60,6 +65,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
       targetFile: argv.targetFile, againstFile: argv.againstFile, againstRecording: argv.againstRecording, record: argv.record, recordName: argv.recordName,
       accept: argv.accept, reportDir, sequences: sequencesOf(argv.sequences), operations, allowPlanChanges: argv.allowPlanChanges,
       requestTimeoutS: argv.requestTimeout, targetFaults: argv.targetFault, againstFaults: argv.againstFault,
+      caFile: argv.caFile ?? process.env.CONFORMANCE_CA_FILE, insecure: argv.insecure,
     });
     const s = r.summary;
     process.stderr.write(`conformance diff: ${s.exchanges} exchanges, ${s.same} the same, ${s.diverged} diverged (${s.open} open, ${s.accepted} accepted), ${s.notCompared} not compared; ${r.target.calls + r.against.calls} calls in ${(r.durationMs / 1000).toFixed(1)} s\n`);
@@ -70,7 +76,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     setOutcome(r.exitCode);
   } catch (e) {
     if (e instanceof CliError) throw e;
-    const usage = /^(accept file|recording) /.test((e as Error).message);
+    const usage = /^(accept file|recording|CA file) /.test((e as Error).message);
     throw new CliError(`diff: ${(e as Error).message}`, usage || !(e instanceof SideUnusable) ? EXIT.usage : EXIT.harness);
   } finally {
     await diffDone();
