@@ -26,7 +26,7 @@ export type RobustClause = 'ROBUST-1' | 'ROBUST-2' | 'ROBUST-3' | 'ROBUST-4' | '
  * other words than the clause's): a warning, since nothing the specification, the API
  * description or a recorded answer shows makes the real service refuse these.
  */
-export interface Finding { weight: 'owed' | 'lenient'; why: string }
+interface Finding { weight: 'owed' | 'lenient'; why: string }
 
 const lenient = (why: string): Finding => ({ weight: 'lenient', why });
 const ok = undefined;
@@ -37,8 +37,12 @@ const refusedWithBody = (a: Answer, taken: string): Finding | undefined =>
     : a.status < 400 || a.status >= 500 ? lenient(`answered ${a.status}, neither a refusal (4xx) nor an acceptance (2xx)`)
       : errorMessageOf(a.text) ? ok : lenient(`refused it (${a.status}) without an error body (error_msg, error_message, detail or non_field_errors): ${JSON.stringify(a.text.slice(0, 120))}`);
 
-/** RFC 9110 §15.5.14 (413), RFC 6585 §5 (431), §15.5.1 (400): the statuses of a request too large. */
-const SIZE_STATUSES = [400, 413, 431];
+/**
+ * RFC 9110 §15.5.14 (413), RFC 6585 §5 (431), §15.5.1 (400): the statuses of a request too
+ * large; and the refusals a server may meet before it reads the body at all (credentials,
+ * route, method, content type: 401, 403, 404, 405, 415).
+ */
+const SIZE_STATUSES = [400, 413, 431, 401, 403, 404, 405, 415];
 
 /** Per clause, the answers (not 5xx: those fail before) a server may give. */
 const RULES: Record<RobustClause, (a: Answer) => Finding | undefined> = {
@@ -46,7 +50,7 @@ const RULES: Record<RobustClause, (a: Answer) => Finding | undefined> = {
   'ROBUST-2': (a) => refusedWithBody(a, 'a value of the wrong type'),
   'ROBUST-3': (a) => (SIZE_STATUSES.includes(a.status) ? ok
     : a.status >= 200 && a.status < 300 ? lenient(`accepted a body past its size or depth limit (${a.status})`)
-      : lenient(`answered ${a.status}, not 400, 413 or 431 (RFC 9110 §15.5.1, §15.5.14; RFC 6585 §5)`)),
+      : lenient(`answered ${a.status}, not 400, 413 or 431 (RFC 9110 §15.5.1, §15.5.14; RFC 6585 §5), nor a refusal before the body is read (401, 403, 404, 405, 415)`)),
   // Stored-and-read-back is judged where the harness can read it back (the read-back check); here: refused or taken.
   'ROBUST-4': (a) => ((a.status >= 400 && a.status < 500) || (a.status >= 200 && a.status < 300) ? ok : lenient(`answered ${a.status}, neither a refusal (4xx) nor an acceptance (2xx)`)),
   // RFC 9110 §15.6.2: 501 for a method the server does not recognise; §15.5.6: 405 with Allow; 400.

@@ -89,7 +89,9 @@ test('each clause judges by what every server owes: 5xx, resets and hangs fail; 
   expect(said(judge('ROBUST-2', sent(500)))).toMatch(/^owed: answered 500/);
   expect(judge('ROBUST-3', sent(413, ''))).toBeUndefined();
   expect(judge('ROBUST-3', sent(431, ''))).toBeUndefined();
+  expect(judge('ROBUST-3', sent(403, ''))).toBeUndefined();
   expect(said(judge('ROBUST-3', sent(422)))).toMatch(/^lenient: answered 422, not 400, 413 or 431/);
+  expect(said(judge('ROBUST-3', sent(200)))).toMatch(/^lenient: accepted a body past its size or depth limit/);
   expect(judge('ROBUST-4', sent(200))).toBeUndefined();
   expect(said(judge('ROBUST-4', sent(500)))).toMatch(/^owed: .*500/);
   // RFC 9110: 400, 405 with Allow, 501 for a method the server does not support.
