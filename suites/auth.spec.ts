@@ -52,7 +52,7 @@ test(...clause('AUTH-1', '/api2/auth-token/ issues a working token for valid cre
   }
 });
 
-test(...clause('AUTH-1', 'a refused login answers 400 with non_field_errors', ev.spec('5')), async ({ target, state }) => {
+test(...clause('AUTH-1', 'a refused login answers 400 with non_field_errors', ev.recorded('seatable/openapi tests/test_auth_errors.py: 400 {"non_field_errors": ["Unable to login with provided credentials."]} (api-shapes §1.3)')), async ({ target, state }) => {
   const { username, password } = state.target;
   test.skip(!username || !password, 'needs username and password in the target descriptor');
   for (const [what, form] of badLogins(username!, password!, state.runId)) {

@@ -93,7 +93,7 @@ test(...clause('BASE-2', 'resize, freeze and move change the column\'s layout an
     const order = after.columns.map((c) => c.name);
     const [at, target_] = [order.indexOf('City'), order.indexOf('Name')];
     expect.soft(Math.abs(at - target_), `City was moved to Name but the columns read ${show(order)}`).toBe(1);
-    expect.soft(order.filter((c) => c !== 'City'), 'the columns not moved keep their order').toEqual(['Name', 'N', 'Done']);
+    expect.because(ev.inferred('OA62 updateColumn move_column moves one column; the order of the others is our reading')).soft(order.filter((c) => c !== 'City'), 'the columns not moved keep their order').toEqual(['Name', 'N', 'Done']);
     expect.soft(await snapshot(target, t, NAMES), 'values after resize, freeze and move').toEqual(before);
   });
 });
@@ -113,6 +113,6 @@ test(...clause('BASE-2', 'a delete removes the column and its values, and only t
     // A new column of the same name starts empty: the deleted values are gone, not hidden.
     const added = await target.gw(t.base, 'POST', 'columns/', { json: { table_name: t.name, column_name: 'City', column_type: 'text' } });
     if (added.status !== 200) throw fixtureMissing(`add a new column City: status ${added.status}: ${added.text.slice(0, 200)}`);
-    expect.soft((await listRows(target, t)).map((row) => row.City ?? null), 'a new column named City reads the deleted column\'s values').toEqual(ROWS.map(() => null));
+    expect.because(ev.inferred('a deleted column\'s values do not come back under a new column of the same name: consistency, not documented')).soft((await listRows(target, t)).map((row) => row.City ?? null), 'a new column named City reads the deleted column\'s values').toEqual(ROWS.map(() => null));
   });
 });

@@ -20,7 +20,7 @@ const credentialFor = (path: string): Auth => (path.startsWith('/dtable-') ? { b
 
 for (const removed of REMOVED) {
   for (const probe of removed.probes) {
-    test(...clause(removed.clause, `${probe.split('?')[0]} answers 404 to every method, with and without credentials (removed ${removed.removed})`, ev.spec('4.4')), async ({ target, state }) => {
+    test(...clause(removed.clause, `${probe.split('?')[0]} answers 404 to every method, with and without credentials (removed ${removed.removed})`, ev.spec('4.4 (removed operations), 9')), async ({ target, state }) => {
       test.skip(compareVersions(state.apiVersion, removed.removed) < 0, `removed in ${removed.removed}; the run holds the target to ${state.apiVersion}`);
       const path = fill(probe, target, 'a1b2c3d4e5f6a7b8c9d0');
       const controlAt = controlPath(path);
@@ -36,7 +36,7 @@ for (const removed of REMOVED) {
             expect.soft(sameBody(r.text, path, control.text, controlAt), `${label}: its 404 body ${JSON.stringify(r.text.slice(0, 120))} differs from the 404 of a path that never existed (${JSON.stringify(control.text.slice(0, 120))}) — the route still answers`).toBe(true);
           }
           for (const h of RATE_HEADERS) {
-            expect.soft(h in r.headers, `${label}: header ${h} ${h in r.headers ? 'present' : 'absent'}, unlike a path that never existed — it reveals the route`).toBe(h in control.headers);
+            expect.because(ev.inferred('a rate-limit header on a removed path hints that a route still answers there; §4.4 says only that the operation is not offered')).soft(h in r.headers, `${label}: header ${h} ${h in r.headers ? 'present' : 'absent'}, unlike a path that never existed — it reveals the route`).toBe(h in control.headers);
           }
         }
       }

@@ -15,7 +15,7 @@ export const OUTCOME_ATTACHMENT = 'outcome.json';
 export const OUTCOMES = ['pass', 'fail', 'skip', 'error'] as const;
 
 /** What an assertion stands on (src/spec/evidence.ts). */
-export const EvidenceRecord = z.object({ class: z.enum(EVIDENCE_CLASSES), cite: z.string() });
+export const EvidenceRecord = z.object({ class: z.enum(EVIDENCE_CLASSES), cite: z.string(), owed: z.boolean().optional() });
 
 /** An assertion about the target that did not hold, with its evidence and the exchange that shows it. */
 export const Violation = z.object({

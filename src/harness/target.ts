@@ -170,7 +170,7 @@ export class Target {
   }
 
   /** Like `call` but a transport failure comes back as a value (hostile-target checks). */
-  async attempt(o: CallOptions): Promise<{ reply: Reply } | { transport: Undecided }> {
+  async attempt(o: CallOptions): Promise<{ reply: Reply } | { transport: Undecided; exchange?: ExchangeRef }> {
     const method = o.method ?? 'GET';
     const url = new URL(o.path, this.url + '/');
     for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -194,9 +194,9 @@ export class Target {
       if (!o.raw429) await this.waitForBudget(key);
       const res = await send({ method, url: url.toString(), headers, body }, limits, o.localAddress);
       if (!res.ok) {
-        this.recorder?.record({ method, url: url.toString(), headers, body, error: `${res.kind}: ${res.message}`, ms: res.ms });
+        const exchange = this.recorder?.record({ method, url: url.toString(), headers, body, error: `${res.kind}: ${res.message}`, ms: res.ms });
         const u = undecided(res, what);
-        if (o.allowTransportError) return { transport: u };
+        if (o.allowTransportError) return { transport: u, exchange };
         throw u;
       }
       const exchange = this.recorder?.record({ method, url: url.toString(), headers, body, status: res.status, responseHeaders: res.headers, responseBody: res.body.length > 64_000 ? `<${res.body.length} bytes>` : res.body.toString('utf8'), ms: res.ms }, o.expect ?? []);

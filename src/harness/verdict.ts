@@ -15,7 +15,7 @@
  */
 import { expect as pwExpect, type TestInfo } from '@playwright/test';
 import { redactText } from '../client/redact.js';
-import { EVIDENCE_CLASSES, type Evidence, type EvidenceClass } from '../spec/index.js';
+import { EVIDENCE_CLASSES, failsTarget, type Evidence, type EvidenceClass } from '../spec/index.js';
 import { undecidedKindOf, type AssertionWarning, type CheckError, type CheckOutcome, type StateWarning, type Violation } from './outcome.js';
 import type { Cited, ExchangeRef, Recorder } from './recorder.js';
 
@@ -50,14 +50,14 @@ let running: Running | undefined;
 export const clauseOfCheck = (testInfo: TestInfo): string | null => testInfo.annotations.find((a) => a.type === 'clause')?.description ?? null;
 
 /** The `evidence` annotation `clause()` writes: `class: citation`. */
-export const EVIDENCE_ANNOTATION = 'evidence';
-export const evidenceAnnotation = (e: Evidence) => ({ type: EVIDENCE_ANNOTATION, description: `${e.class}: ${e.cite}` });
+const EVIDENCE_ANNOTATION = 'evidence';
+export const evidenceAnnotation = (e: Evidence) => ({ type: EVIDENCE_ANNOTATION, description: `${e.class}${e.owed ? ' (owed)' : ''}: ${e.cite}` });
 
 /** The check's default evidence, from its annotation. */
 export function evidenceOfCheck(testInfo: Pick<TestInfo, 'annotations'>): Evidence | undefined {
   const d = testInfo.annotations.find((a) => a.type === EVIDENCE_ANNOTATION)?.description;
-  const m = d ? /^(\w+): ([\s\S]*)$/.exec(d) : null;
-  return m && (EVIDENCE_CLASSES as readonly string[]).includes(m[1]!) ? { class: m[1] as EvidenceClass, cite: m[2]! } : undefined;
+  const m = d ? /^(\w+)( \(owed\))?: ([\s\S]*)$/.exec(d) : null;
+  return m && (EVIDENCE_CLASSES as readonly string[]).includes(m[1]!) ? { class: m[1] as EvidenceClass, cite: m[3]!, ...(m[2] ? { owed: true } : {}) } : undefined;
 }
 
 export function beginCheck(testInfo: TestInfo, recorder: Recorder | undefined, strict = false): void {
@@ -84,7 +84,7 @@ function recordViolation(e: unknown, message: string | undefined, actual: unknow
   const err = e as Error & { matcherResult?: { expected?: unknown; actual?: unknown } };
   const text = stripAnsi(String(err?.message ?? e));
   const evidence = said.evidence ?? running.evidence ?? { class: 'inferred', cite: 'no evidence named (a harness bug: the evidence test should have caught it)' };
-  const warning = evidence.class === 'inferred' && !running.strict;
+  const warning = !failsTarget(evidence) && !running.strict;
   (warning ? running.warningTexts : running.violationTexts).add(`${err?.name ?? 'Error'}: ${err?.message ?? String(e)}`);
   const x = said.about ?? refOf(actual) ?? lastExchange();
   (warning ? running.assertionWarnings : running.violations).push({
@@ -94,7 +94,7 @@ function recordViolation(e: unknown, message: string | undefined, actual: unknow
     seen: show(err?.matcherResult?.actual),
     exchange: x?.line,
     curl: x && running.recorder?.curlAt(x.n),
-    evidence: { class: evidence.class, cite: evidence.cite },
+    evidence: { class: evidence.class, cite: evidence.cite, ...(evidence.owed ? { owed: true } : {}) },
   });
   return warning ? 'warning' : 'violation';
 }
@@ -132,7 +132,7 @@ function wrapMatchers(matchers: object, actual: unknown, message: string | undef
 type PwExpect = typeof pwExpect;
 /** `expect.because(evidence)`: this assertion's own evidence; `expect.about(reply)`: the exchange it is about. Chainable. */
 interface Naming { because(evidence: Evidence): Expect; about(x: Cited): Expect }
-export type Expect = PwExpect & Naming;
+type Expect = PwExpect & Naming;
 
 function bound(said: Said): Expect {
   const hard = (actual: unknown, message?: string) => wrapMatchers(pwExpect(actual, message), actual, message, false, said);

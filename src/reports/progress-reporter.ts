@@ -41,7 +41,13 @@ export default class ProgressReporter implements Reporter {
     const t = collect(test, result);
     this.tally[t.outcome]++;
     const took = dim(` (${result.duration} ms)`);
-    if (t.outcome === 'pass') { process.stdout.write(`${MARK.pass} ${t.title}${took}\n`); return; }
+    const warned = t.assertionWarnings?.length ?? 0;
+    if (t.outcome === 'pass' && !warned) { process.stdout.write(`${MARK.pass} ${t.title}${took}\n`); return; }
+    if (t.outcome === 'pass') {
+      const lines = t.assertionWarnings!.slice(0, DETAIL_LINES).map((w) => `        warning: ${w.message.split('\n')[0]}${w.exchange ? ` [${w.exchange}]` : ''}`);
+      process.stdout.write(`${MARK.pass} ${t.title}${took}${yellow(` — ${warned} assertion warning${warned === 1 ? '' : 's'} (evidence only inferred)`)}\n${lines.map((l) => `${l}\n`).join('')}`);
+      return;
+    }
     if (t.outcome === 'skip') { process.stdout.write(`${MARK.skip} ${t.title}${dim(` — ${t.message ?? 'no reason given'}`)}\n`); return; }
     const lines = (t.message ?? '').split('\n').filter((l) => l.trim()).slice(0, DETAIL_LINES);
     process.stdout.write(`${MARK[t.outcome]} ${t.title}${took}\n${lines.map((l) => `        ${l}\n`).join('')}`);

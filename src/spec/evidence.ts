@@ -16,6 +16,8 @@ export type EvidenceClass = (typeof EVIDENCE_CLASSES)[number];
 
 export interface Evidence {
   readonly class: EvidenceClass;
+  /** `inferred` only: what every server owes (no correct server answers with a 5xx, a reset or a hang, or loses data): a violation fails all the same. */
+  readonly owed?: boolean;
   /** Where it is: `§8.1.3`, `OA62 base_operations#appendRows`, `seatable/openapi tests/API_ISSUES.md item 2`, `seatable-api-python Base.add_row`, or the reasoning. */
   readonly cite: string;
 }
@@ -37,13 +39,12 @@ export const ev = {
   client: make('client'),
   /** Our own reasoning (HTTP semantics, robustness, consistency): a violation is a warning unless `--strict`. */
   inferred: make('inferred'),
+  /** Our reasoning about what EVERY server owes — a 5xx, a reset, a hang, a write nobody asked for, data lost: `inferred`, yet a violation fails. */
+  owed: (cite: string): Evidence => Object.freeze({ ...make('inferred')(cite), owed: true }),
 } as const;
 
 /** Does a violated assertion with this evidence fail the target (outside `--strict`)? */
-export const failsTarget = (e: Evidence): boolean => e.class !== 'inferred';
-
-/** `documented OA62 base_operations#appendRows`: one line a report shows. */
-export const describeEvidence = (e: Evidence): string => `${e.class} ${e.cite}`;
+export const failsTarget = (e: Evidence): boolean => e.class !== 'inferred' || !!e.owed;
 
 /**
  * The evidence of a check that a row of the endpoint table exists as it says: the

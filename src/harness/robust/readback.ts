@@ -8,6 +8,7 @@
 import type { RunState } from '../state.js';
 import { existingTable, scratchTable, type Scratch } from '../tables.js';
 import type { Reply, Target } from '../target.js';
+import { ev } from '../../spec/index.js';
 import { expect } from '../test.js';
 import { BAD_TEXTS, type BadText } from './fields.js';
 import { robustBase } from './plan.js';
@@ -29,7 +30,7 @@ async function cell(target: Target, t: Scratch, kind: BadText, bad: string): Pro
   const r = await target.gw(t.base, 'POST', 'rows/', { json: { table_name: t.name, rows: [{ Name: bad }] }, expect: REFUSED });
   if (!taken(r, `append ${what}`)) return;
   const id = r.json<{ row_ids?: { _id?: string }[] }>().row_ids?.[0]?._id;
-  expect.soft(typeof id, `append ${what}: the answer names no row id`).toBe('string');
+  expect.because(ev.documented('OA62 base_operations#appendRows (the answer lists the new rows\' _id)')).soft(typeof id, `append ${what}: the answer names no row id`).toBe('string');
   if (typeof id !== 'string') return;
   const got = await target.gw(t.base, 'GET', `rows/${id}/`, { query: { table_name: t.name, convert_keys: 'true' } });
   const value = got.status === 200 ? got.json<Record<string, unknown>>().Name : `<status ${got.status}>`;
