@@ -396,8 +396,8 @@ for (const type of WRONG) {
   const spec = COLUMNS[type];
   const name = colName(type);
   const seen = spec.wrongAccepted;
-  const judged = seen ? `or stored as the real service is recorded storing it (${show(seen.stored)})` : '(an acceptance is a warning)';
-  test(...clause('SHAPE-7', `${type}: ${show(spec.wrong)} by append (with a good row in the batch) and by update is refused writing nothing, ${judged}`, REFUSED_WRITES_NOTHING), async ({ target, state, world }) => {
+  const judged = seen ? `, or stored as the real service is recorded storing it (${show(seen.stored)})` : ' (an acceptance is a warning)';
+  test(...clause('SHAPE-7', `${type}: ${show(spec.wrong)} by append (with a good row in the batch) and by update is refused writing nothing${judged}`, REFUSED_WRITES_NOTHING), async ({ target, state, world }) => {
     needsRelease(state, 'strictRowChecks', true, 'stricter type checks on /rows/ (4.1)');
     const w = await world.get(target);
     needsType(w, type);
