@@ -21,6 +21,7 @@ import { LIMIT_SETTINGS } from '../spec/limits.js';
 import { parseSourceAddresses } from '../common/net.js';
 import { announce, needsConfirmation } from './announce.js';
 import { executionTuple } from './engine/segment.js';
+import { tlsConnectOptions, trustWords, type TlsTrust } from '../client/tls.js';
 
 type EngineChoice = 'auto' | 'k6' | 'builtin';
 
@@ -42,8 +43,10 @@ interface LoadRunOptions {
   serverEnv?: Record<string, string>;
   /** Run against a target that is not loopback even when the scenario exhausts rate limits (--yes). */
   yes?: boolean;
-  /** k6's --insecure-skip-tls-verify, for self-signed test hosts. */
+  /** Verify no certificate (k6's --insecure-skip-tls-verify), for self-signed test hosts. */
   insecure?: boolean;
+  /** A CA to trust besides the system roots (--ca-file); else the descriptor's `ca_file`. */
+  caFile?: string;
   /** This instance's part of a split run (k6's --execution-segment / --execution-segment-sequence). */
   segment?: string;
   segmentSequence?: string;
@@ -95,8 +98,13 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const ready = await readOptions(bundle.code, env, LOAD_DIR);
     const options = JSON.parse(ready.options) as Record<string, unknown>;
     const engine = k6 ? 'k6' : 'built-in';
+    // One trust for both engines: the built-in one gets the CAs, k6 a bundle of them (SSL_CERT_FILE).
+    const caFile = o.caFile ?? target.descriptor.ca_file;
+    const trust: TlsTrust = { insecure: o.insecure === true || options.insecureSkipTLSVerify === true, ...(caFile ? { caFile } : {}) };
+    const { ca } = tlsConnectOptions(trust);
+    const tls = target.descriptor.url.startsWith('https:') ? trustWords(trust) : undefined;
     try {
-      const a = announce({ scenario: bundle.name, info, url: target.descriptor.url, edition: target.descriptor.edition, engine, options, env, tuple, insecure: o.insecure === true });
+      const a = announce({ scenario: bundle.name, info, url: target.descriptor.url, edition: target.descriptor.edition, engine, options, env, tuple, ...(tls ? { tls } : {}) });
       // A search's rate and duration are its own (announced below), not the scenario's schedule.
       for (const l of o.find ? a.lines.slice(0, 2) : a.lines) log(`conformance load: ${l}`);
       const refusal = needsConfirmation(info, a, o.yes === true);
@@ -121,11 +129,11 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const split = { ...(o.segment ? { segment: o.segment } : {}), ...(o.segmentSequence ? { segmentSequence: o.segmentSequence } : {}), ...(o.outJson ? { outJson: o.outJson } : {}), ...(o.noThresholds ? { noThresholds: true } : {}) };
     let out: RunOutcome;
     if (k6) {
-      out = await runK6({ k6, bundleCode: bundle.code, options, declared: ready.metrics, env, sourceIps, log, ...split, ...(o.insecure ? { insecure: true } : {}) });
+      out = await runK6({ k6, bundleCode: bundle.code, options, declared: ready.metrics, env, sourceIps, log, ...split, ...(o.insecure ? { insecure: true } : {}), ...(trust.caFile ? { caFile: trust.caFile } : {}) });
     } else {
       out = await runBuiltin({
         bundleCode: bundle.code, scriptDir: LOAD_DIR, env, sourceIps, log, ...split,
-        ...(o.insecure ? { insecureSkipTLSVerify: true } : {}), ...(o.hosts ? { hosts: o.hosts } : {}), ...(o.hostsOnly ? { hostsOnly: true } : {}),
+        ...(o.insecure ? { insecureSkipTLSVerify: true } : {}), ...(ca ? { ca } : {}), ...(o.hosts ? { hosts: o.hosts } : {}), ...(o.hostsOnly ? { hostsOnly: true } : {}),
       });
       const m = out.vus;
       if (m?.mode === 'awaited') log(`conformance load: VUs shared ${m.threads} thread(s), their calls awaited`);
@@ -138,7 +146,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     }
     const results = resultsOfRun(out, {
       scenario: bundle.name, clauses: o.clauses ?? info?.clauses ?? [],
-      target: { url: target.descriptor.url, edition: target.descriptor.edition, api_version: target.descriptor.api_version },
+      target: { url: target.descriptor.url, edition: target.descriptor.edition, api_version: target.descriptor.api_version, ...(tls ? { tls } : {}) },
       p95BudgetMs: o.p95BudgetMs ?? 500,
     });
     const written = writeReports(o.reportDir, results);

@@ -11,7 +11,7 @@ export function clausesMarkdown(r: Results): string {
   const lines = [
     `# Conformance: ${verdict}`,
     '',
-    `Target ${r.run.target ?? '?'} held to release ${r.run.apiVersion ?? '?'} (${r.run.edition ?? '?'} edition)${r.run.embedded ? ', embedded reference server' : ''}.`,
+    `Target ${r.run.target ?? '?'} held to release ${r.run.apiVersion ?? '?'} (${r.run.edition ?? '?'} edition)${r.run.embedded ? ', embedded reference server' : ''}${r.run.tls ? `, ${r.run.tls}` : ''}.`,
     `Judged by ${r.tool.name} ${r.tool.version} (specification ${r.tool.specRevision}, clause table ${r.tool.clauseTableHash}).`,
     `${t.tests} checks: ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped — in ${(r.run.durationMs / 1000).toFixed(1)} s; ${t.assertionWarnings} assertion warning(s)${r.run.strict ? ' (--strict: they fail)' : ' (evidence only inferred: not failures; --strict fails them)'}.`,
     ...(r.runErrors.length ? ['', '## Run errors', '', ...r.runErrors.map((e) => `- ${e.phase ? `(${e.phase}) ` : ''}${cell(e.reason)}`)] : []),

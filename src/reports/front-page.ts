@@ -63,7 +63,7 @@ function frontPageHtml(r: Results, exchanges: Record<string, string> = {}): stri
   const verdict = r.verdict ? `${r.verdict.text} (exit ${r.verdict.exitCode})` : r.runErrors.length ? 'INCOMPLETE' : t.fail ? 'FAILED' : t.error ? 'UNDECIDED' : 'PASSED';
   const head = [
     `<h1>Conformance: ${verdict}</h1>`,
-    `<p>Target ${esc(r.run.target ?? '?')} held to release ${esc(r.run.apiVersion ?? '?')} (${esc(r.run.edition ?? '?')} edition)${r.run.embedded ? ', embedded reference server' : ''}.</p>`,
+    `<p>Target ${esc(r.run.target ?? '?')} held to release ${esc(r.run.apiVersion ?? '?')} (${esc(r.run.edition ?? '?')} edition)${r.run.embedded ? ', embedded reference server' : ''}${r.run.tls ? `, ${esc(r.run.tls)}` : ''}.</p>`,
     `<p class="judge">Judged by ${esc(r.tool.name)} ${esc(r.tool.version)}, specification ${esc(r.tool.specRevision)}, clause table ${esc(r.tool.clauseTableHash)}.</p>`,
     `<p class="totals"><span>${badge('pass', t.pass)}</span><span>${badge('fail', t.fail)}</span><span>${badge('error', t.error)}</span><span>${badge('skip', t.skip)}</span> of ${t.tests} checks; <span>${badge('warning', t.assertionWarnings)}</span> (evidence only inferred: not failures${r.run.strict ? '; this run is --strict: they fail' : '; --strict fails them'})</p>`,
     ...(r.baseline ? [`<h2>Baseline</h2><p class="baseline">${esc(r.baseline.file)}: ${r.baseline.known.length} known, ${r.baseline.new.length} new, ${r.baseline.fixed.length} fixed.</p><ul>`, ...r.baseline.stale.map((e) => `<li class="stale">stale baseline entry: remove ${esc(JSON.stringify(e))} (it passes now)</li>`), '</ul>'] : []),

@@ -64,6 +64,8 @@ export const Results = z.object({
     embedded: z.boolean().optional(),
     /** `--strict`: assertion warnings fail their checks. */
     strict: z.boolean().optional(),
+    /** An https target: whether its certificate was verified, and against what (--ca-file, --insecure). */
+    tls: z.string().optional(),
     /** The clauses the selection asked for (`--clauses`, or all). */
     selected: z.array(z.string()).optional(),
     /** The rate limits the target was held to, and where they came from. */

@@ -22,6 +22,8 @@ const G = {
 export const RUN_OPTIONS = {
   target: { group: G.target, type: 'string', describe: 'Base URL of the implementation under test', defaultDescription: 'the embedded reference server' },
   'target-file': { group: G.target, type: 'string', describe: 'Target descriptor JSON (spec/target-descriptor.md); not with --target', defaultDescription: 'none' },
+  'ca-file': { group: G.target, type: 'string', describe: 'PEM file of a CA to trust besides the system roots (a private CA of the target\'s certificate)', defaultDescription: 'descriptor\'s ca_file, else none' },
+  insecure: { group: G.target, type: 'boolean', default: false, describe: 'Do not verify the target\'s TLS certificate (said in the header and the reports)' },
   'embedded-window': { group: G.target, type: 'number', default: 3, describe: 'Rate window (seconds) of the embedded reference server' },
   'embedded-fault': { type: 'string', array: true, hidden: true, describe: 'Fault switch of the embedded reference server (mutation tests)' },
   'embedded-coverage': { type: 'string', hidden: true, describe: 'File to write which check reached which fault switch of the embedded servers (selftest)' },
@@ -84,6 +86,8 @@ const seconds = z.number().positive('must be a positive number of seconds');
 export const RunOptions = z.object({
   target: z.url({ protocol: /^https?$/, message: 'an http(s) URL' }).optional(),
   targetFile: z.string().min(1).optional(),
+  caFile: z.string().min(1).optional(),
+  insecure: z.boolean().default(false),
   embeddedWindow: seconds,
   embeddedFault: z.array(z.string()).default([]),
   embeddedCoverage: z.string().min(1).optional(),

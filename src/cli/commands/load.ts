@@ -22,6 +22,7 @@ interface Args {
   list: boolean;
   yes: boolean;
   insecure: boolean;
+  caFile?: string;
   executionSegment?: string;
   executionSegmentSequence?: string;
   out?: string;
@@ -128,6 +129,7 @@ export function builder(y: Argv): Argv<Args> {
     .option('list', { type: 'boolean', default: false, describe: 'List the scenarios and the clauses they serve' })
     .option('yes', { type: 'boolean', default: false, describe: 'Run a rate-limit scenario against a host that is not loopback (also CONFORMANCE_YES=1)' })
     .option('insecure', { type: 'boolean', default: false, describe: 'Do not verify TLS certificates (self-signed test hosts; k6 insecureSkipTLSVerify)' })
+    .option('ca-file', { type: 'string', describe: 'PEM file of a CA to trust besides the system roots, on both engines (also CONFORMANCE_CA_FILE; default: the descriptor\'s ca_file)' })
     .option('execution-segment', { type: 'string', describe: 'This instance\'s part of a split run, e.g. 0:1/2 (k6 --execution-segment)' })
     .option('execution-segment-sequence', { type: 'string', describe: 'All instances\' segments, e.g. 0,1/2,1 (k6 --execution-segment-sequence)' })
     .option('out', { type: 'string', describe: 'json=FILE: every sample in k6\'s JSON format, for `load merge`' })
@@ -141,15 +143,20 @@ export function builder(y: Argv): Argv<Args> {
     .option('start-rate', { type: 'number', default: 10, describe: 'The search\'s first rate (iterations/s)' }) as unknown as Argv<Args>;
 }
 
+/** --ca-file, else CONFORMANCE_CA_FILE. */
+const caFileOf = (argv: Args): string | undefined => argv.caFile ?? (process.env.CONFORMANCE_CA_FILE || undefined);
+
 /** The preflight of a given load target: what its descriptor (or bare URL) names — a bare URL has no credentials to check. */
 async function loadPreflight(argv: Args): Promise<void> {
   const { readDescriptorFile } = await import('../../common/descriptor-file.js');
   const { preflightTarget } = await import('../../harness/preflight.js');
   const { closeAgents } = await import('../../client/http.js');
-  let d: Parameters<typeof preflightTarget>[0];
+  const { setTrust } = await import('../../client/tls.js');
+  let d: Parameters<typeof preflightTarget>[0] & { ca_file?: string };
   try { d = argv.targetFile ? readDescriptorFile(argv.targetFile, argv.target ? { url: argv.target } : {}) : { url: argv.target!.replace(/\/+$/, '') }; } catch (e) { throw new CliError((e as Error).message); }
-  // A self-signed host the run is told not to verify: the preflight (which verifies) cannot judge it.
-  if (argv.insecure) return;
+  // The preflight trusts what the run will (--ca-file, --insecure).
+  const caFile = caFileOf(argv) ?? d.ca_file;
+  try { setTrust({ insecure: argv.insecure, ...(caFile ? { caFile } : {}) }); } catch (e) { throw new CliError((e as Error).message); }
   const pre = await preflightTarget(d);
   await closeAgents();
   if (!pre.ok) throw new CliError(`load: preflight failed: ${pre.what}`, EXIT.harness);
@@ -176,6 +183,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const { healthLine } = await import('../../load/report/chart-data.js');
   const r = await runLoad({
     yes: argv.yes || process.env.CONFORMANCE_YES === '1', insecure: argv.insecure, noThresholds: !argv.thresholds,
+    ...(caFileOf(argv) ? { caFile: caFileOf(argv)! } : {}),
     ...(out ? { outJson: out } : {}), ...(argv.executionSegment ? { segment: argv.executionSegment } : {}),
     ...(argv.executionSegmentSequence ? { segmentSequence: argv.executionSegmentSequence } : {}),
     scenario: argv.scenario, engine: argv.engine, reportDir: argv.reportDir ?? `reports/load/${argv.scenario}`,

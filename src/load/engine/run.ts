@@ -48,6 +48,8 @@ interface RunInput {
   noThresholds?: boolean;
   /** k6's --insecure-skip-tls-verify (also the script's `insecureSkipTLSVerify` option). */
   insecureSkipTLSVerify?: boolean;
+  /** The CAs to trust (the system roots plus --ca-file); Node's defaults when not given. */
+  ca?: string[];
   /** Name overrides on top of the script's `hosts` option; with hostsOnly, no other name resolves (tests). */
   hosts?: Record<string, string>;
   hostsOnly?: boolean;
@@ -143,7 +145,7 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     if ('error' in parsed) throw new Error(parsed.error);
     const bad = bindThresholds(parsed.specs, registry);
     if (bad) throw new Error(bad);
-    const net: NetOptions = { insecure: input.insecureSkipTLSVerify === true || options.insecureSkipTLSVerify === true, hosts: { ...parseHosts(options.hosts), ...(input.hosts ?? {}) }, hostsOnly: input.hostsOnly === true };
+    const net: NetOptions = { insecure: input.insecureSkipTLSVerify === true || options.insecureSkipTLSVerify === true, ...(input.ca ? { ca: input.ca } : {}), hosts: { ...parseHosts(options.hosts), ...(input.hosts ?? {}) }, hostsOnly: input.hostsOnly === true };
     pool.cfg.net = net;
     await io.configure(net);
   } catch (e) {

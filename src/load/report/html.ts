@@ -54,7 +54,7 @@ tr.bad td{background:#fde8e8}tr.ok td:first-child{color:#176f2c}.cap{background:
 code{font-size:12px}
 </style></head><body>
 <h1>Load report: ${esc(r.scenario)} <small>(${esc(r.engine)} engine, ${r.instances} instance${r.instances > 1 ? 's' : ''})</small></h1>
-<p>Target ${esc(r.target.url)} (${esc(r.target.edition)}, API ${esc(r.target.api_version)}), started ${esc(r.startedAt)}, ${(r.durationMs / 1000).toFixed(1)} s, exit code ${r.exitCode}${r.aborted ? `, aborted: ${esc(r.aborted)}` : ''}. Clauses: ${esc(r.clauses.join(', '))}. Charts in ${r.series.widthMs >= 1000 ? `${r.series.widthMs / 1000}-s` : `${r.series.widthMs}-ms`} steps.</p>
+<p>Target ${esc(r.target.url)} (${esc(r.target.edition)}, API ${esc(r.target.api_version)}${r.target.tls ? `, ${esc(r.target.tls)}` : ''}), started ${esc(r.startedAt)}, ${(r.durationMs / 1000).toFixed(1)} s, exit code ${r.exitCode}${r.aborted ? `, aborted: ${esc(r.aborted)}` : ''}. Clauses: ${esc(r.clauses.join(', '))}. Charts in ${r.series.widthMs >= 1000 ? `${r.series.widthMs / 1000}-s` : `${r.series.widthMs}-ms`} steps.</p>
 ${r.search ? searchSection(r.search) : `<h2>Capacity</h2>${capHtml}`}
 <p class="health">${esc(cd.health)}</p>
 <div class="grid">

@@ -15,7 +15,7 @@ import { SCHEMA_VERSION, type Results, type Search } from './schema.js';
 interface RunMeta {
   scenario: string;
   clauses: readonly string[];
-  target: { url: string; edition: string; api_version: string };
+  target: { url: string; edition: string; api_version: string; tls?: string };
   p95BudgetMs: number;
 }
 
@@ -55,7 +55,7 @@ export function buildResults(o: {
     engines: [...o.engines],
     scenario: o.meta.scenario,
     clauses: [...o.meta.clauses],
-    target: { url: o.meta.target.url, edition: o.meta.target.edition, api_version: o.meta.target.api_version },
+    target: { url: o.meta.target.url, edition: o.meta.target.edition, api_version: o.meta.target.api_version, ...(o.meta.target.tls ? { tls: o.meta.target.tls } : {}) },
     instances: o.instances,
     startedAt: new Date(o.startedAt).toISOString(),
     durationMs: o.durationMs,

@@ -90,7 +90,8 @@ export const ResultsSchema = z.object({
   engines: z.array(z.string()),
   scenario: z.string(),
   clauses: z.array(z.string()),
-  target: z.object({ url: z.string(), edition: z.string(), api_version: z.string() }),
+  /** `tls`: an https target's certificate check, e.g. "TLS verified (system roots and CA file ca.pem)" or "… NOT verified (--insecure)". */
+  target: z.object({ url: z.string(), edition: z.string(), api_version: z.string(), tls: z.string().optional() }),
   instances: z.number().int().positive(),
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),

@@ -12,7 +12,8 @@ import { badRequest, notFound } from '../../errors.js';
 import { route } from '../../pipeline/hooks.js';
 import { cleanPath, deleteAsset, getAsset, listDir } from '../../store/account/assets.js';
 import { grantLink } from '../../store/account/file-links.js';
-import { rootOf, str } from './common.js';
+import { str } from './common.js';
+import { rootOf } from '../../public-url.js';
 import { apiTokenOf, filePath, writerOf } from './files.js';
 
 const ROOT = 'custom';
@@ -62,7 +63,7 @@ export function registerCustomFolders(app: FastifyInstance, ctx: ServerContext):
     if (!base) throw notFound('dtable not found.', 'web');
     const dir = customPath((req.query as Record<string, unknown>).path);
     const token = grantLink(ctx.db, base.uuid, dir, 'upload', ctx.now());
-    const link = { upload_link: `${rootOf(req)}/seafhttp/upload-api/${token}`, parent_path: `/asset/${base.uuid}/${ROOT}`, relative_path: inside(dir) };
+    const link = { upload_link: `${rootOf(ctx, req)}/seafhttp/upload-api/${token}`, parent_path: `/asset/${base.uuid}/${ROOT}`, relative_path: inside(dir) };
     return bothReaders(link, { ...link, workspace_id: base.workspaceId });
   });
 
@@ -71,7 +72,7 @@ export function registerCustomFolders(app: FastifyInstance, ctx: ServerContext):
     const path = filePath((req.query as Record<string, unknown>).path, ROOT);
     if (!getAsset(ctx.db, t.base_uuid, path)) throw notFound(`File ${inside(path)} not found.`, 'web');
     const token = grantLink(ctx.db, t.base_uuid, path, 'download', ctx.now());
-    const link = { download_link: `${rootOf(req)}/seafhttp/files/${token}/${encodeURIComponent(path.split('/').pop()!)}` };
+    const link = { download_link: `${rootOf(ctx, req)}/seafhttp/files/${token}/${encodeURIComponent(path.split('/').pop()!)}` };
     return bothReaders(link, link);
   });
 
