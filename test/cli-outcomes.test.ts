@@ -103,7 +103,7 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   // The HTML front page, in a real browser: the same outcomes apart, clause by clause, each clause linking to its checks and their exchanges.
   await frontPage(join(reports, 'html', 'index.html'), async (page) => {
     const totals = await page.$$eval('.totals [data-outcome]', (els) => els.map((e) => e.textContent));
-    expect(totals).toEqual(['pass 1', 'fail 3', 'error 5', 'skip 1']);
+    expect(totals).toEqual(['pass 1', 'fail 3', 'error 5', 'skip 1', 'warning 0']);
     const row = (id: string) => page.locator('#clauses tr', { hasText: id }).first().locator('[data-outcome]').getAttribute('data-outcome');
     expect([await row('ROUTE-5'), await row('ROUTE-6'), await row('ROUTE-7'), await row('ROUTE-1')]).toEqual(['fail', 'error', 'skip', 'not covered']);
     await page.click('#clauses a[href="#clause-ROUTE-5"]');
@@ -112,7 +112,9 @@ test('every outcome apart in every output; a failure exits 1', async () => {
     await expect(check).toContainText('violation: deliberate failure: ping must answer 418');
     await check.locator('summary', { hasText: 'requests and responses' }).click();
     await expect(check.locator('pre')).toContainText('GET http://127.0.0.1');
-    expect(await check.locator('a').getAttribute('href')).toMatch(/^playwright\/index\.html#\?testId=/);
+    expect(await check.locator('a[href^="playwright/"]').getAttribute('href')).toMatch(/^playwright\/index\.html#\?testId=/);
+    // Its exchanges as a HAR file beside the report (issue 24).
+    expect(await check.locator('a.har').getAttribute('href')).toMatch(/^\.\.\/har\/ROUTE-5-selftest-fail-\w+\.har$/);
     await expect(page.locator('#clause-SIZE-2 .check')).toContainText('harness could not decide (harness-bug)');
   });
 });

@@ -44,3 +44,23 @@ test('no secret of the target, nor any token the run obtained, in any artefact o
     await server.stop();
   }
 });
+
+test('conformance diff --record: no secret of the target, nor any token it obtained (upload links among them), in the recording, the reports or on the terminal', async () => {
+  test.setTimeout(180_000);
+  const server = await serve();
+  try {
+    const dir = tempDir('diff-secrets');
+    const [recording, reports] = [join(dir, 'recording'), join(dir, 'reports')];
+    // The answer recipes obtain every kind of token (account, base, app, upload link); values and probes add the rest of the calls.
+    const r = await cli(['diff', '--target-file', server.file, '--record', recording, '--report-dir', reports, '--sequences', 'answers,values']);
+    expect(r.code, r.output).toBeLessThan(2);
+    const secrets = serverSecrets(server);
+    expect(secrets.length, 'tokens issued during the diff are among them').toBeGreaterThan(6);
+    const rec = readFileSync(join(recording, 'recording.json'), 'utf8');
+    expect(rec, 'the recording holds the upload-link answer, normalised').toContain('"ref": "answers/getUploadLink"');
+    const artefacts = [...await everyArtefact(recording), ...await everyArtefact(reports), ['terminal', r.output] as [string, string]];
+    expect(findSecrets(artefacts, secrets)).toEqual([]);
+  } finally {
+    await server.stop();
+  }
+});

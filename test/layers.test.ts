@@ -20,7 +20,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   runner: ['spec', 'common', 'client', 'harness', 'reports', 'server'],
   load: ['spec', 'common', 'client', 'server'],
   mutants: ['spec', 'common', 'client', 'harness', 'reports', 'runner', 'server'],
-  cli: ['spec', 'common', 'client', 'harness', 'reports', 'runner', 'server', 'load', 'mutants'],
+  diff: ['spec', 'common', 'client', 'harness', 'runner', 'server'],
+  cli: ['spec', 'common', 'client', 'harness', 'reports', 'runner', 'server', 'load', 'mutants', 'diff'],
 };
 
 function* sources(dir: string): Generator<string> {

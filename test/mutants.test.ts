@@ -10,6 +10,7 @@ import { MUTANTS, catalogFaults, selectMutants } from '../src/mutants/catalog.js
 import { SWEEP_TAG } from '../src/harness/target.js';
 import { UNTAGGED, grepForTitles, selectChecks, sharedStateFiles, widen, type Coverage } from '../src/mutants/coverage.js';
 import { judgeClean, judgeMutant, mergeResults } from '../src/mutants/verdict.js';
+import { clauseTable } from '../src/reports/outcomes.js';
 import { fakeResults } from './helpers/reports.js';
 import { ZOMBIE_CLAUSES } from '../src/server/routes/zombies.js';
 import { CLAUSES, ENDPOINTS, EMULATED_VERSIONS, isClauseId } from '../src/spec/index.js';
@@ -147,6 +148,12 @@ test('verdicts: killed, survived, undecided, collateral and declared overlaps', 
   expect(judgeMutant(m, fakeResults([['GONE-1', 'g1', 'pass']])).status).toBe('survived');
   expect(judgeMutant(m, fakeResults([['GONE-1', 'g1', 'error']])).status).toBe('undecided');
   expect(judgeMutant(m, undefined).status).toBe('no-results');
+  // Only assertion warnings on its clause (evidence only inferred): counted apart, not a kill; a clean run with warnings is broken.
+  const warned = fakeResults([['GONE-1', 'g1', 'pass']]);
+  warned.tests[0]!.assertionWarnings = [{ clause: 'GONE-1', message: 'w', evidence: { class: 'inferred', cite: 'x' } }];
+  warned.clauses = clauseTable(warned.tests);
+  expect(judgeMutant(m, warned, fakeResults([['GONE-1', 'g1', 'pass']])).status).toBe('warned');
+  expect(judgeClean(warned)).toMatchObject({ ok: false, broken: [{ clause: 'GONE-1', outcome: '1 assertion warning(s)' }] });
 });
 
 test('a selected run is completed by the clean run\'s other checks', () => {

@@ -84,6 +84,10 @@ export class Target {
   private accountTokenP?: Promise<string | undefined>;
   private readonly budgets = new Map<string, Budget>();
   recorder?: Recorder;
+  /** Requests sent so far (each retry counts): what `conformance diff` reports it made. */
+  sent = 0;
+  /** Sees every answer (`conformance diff` learns the target's column keys from them). */
+  observe?: (r: Reply) => void;
 
   constructor(readonly state: RunState) {
     for (const s of [state.target.password, state.target.account_token, ...state.target.bases.map((b) => b.api_token)]) registerSecret(s);
@@ -192,6 +196,7 @@ export class Target {
     const what = `${method} ${url.pathname}`;
     for (let attempt = 0; ; attempt++) {
       if (!o.raw429) await this.waitForBudget(key);
+      this.sent++;
       const res = await send({ method, url: url.toString(), headers, body }, limits, o.localAddress);
       if (!res.ok) {
         const exchange = this.recorder?.record({ method, url: url.toString(), headers, body, error: `${res.kind}: ${res.message}`, ms: res.ms });
@@ -207,7 +212,9 @@ export class Target {
         await sleep(Math.min(wait, this.windowMs() + 2_000));
         continue;
       }
-      return { reply: new Reply(res, what, exchange) };
+      const reply = new Reply(res, what, exchange);
+      this.observe?.(reply);
+      return { reply };
     }
   }
 

@@ -151,8 +151,15 @@ export const expect: Expect = bound({});
 export const hasAssertionWarnings = (): boolean => !!running?.assertionWarnings.length;
 
 /** Record that a check could not put something back; `accountChanged` when the target is left different from before. */
+/** Where warnings go when no check is running (`conformance diff` runs recipes outside Playwright). */
+let outside: ((w: StateWarning) => void) | undefined;
+export function warningsOutsideChecks(sink: ((w: StateWarning) => void) | undefined): void {
+  outside = sink;
+}
+
 export function warnState(what: string, accountChanged = true): void {
   if (running) running.warnings.push({ check: running.title, what: redactText(what), accountChanged });
+  else outside?.({ check: 'conformance diff', what: redactText(what), accountChanged });
 }
 
 const HARNESS_BUG = /^(TypeError|ReferenceError|RangeError|SyntaxError): /;

@@ -33,7 +33,7 @@ export const ev = {
   spec: (section: string): Evidence => make('spec')(section.startsWith('§') ? section : `§${section}`),
   /** The API description (seatable/seatable-api-php `openapi_input/`, 6.2: `OA62 <group>#<operationId>`) or an official documentation page. */
   documented: make('documented'),
-  /** An answer recorded from the real service, with its source (repository and file, item). */
+  /** An answer recorded from the real service, with its source (repository and file, item), or an exchange of a `conformance diff` recording: `ev.recorded('seatable-cloud-6.2#answers/listRows')` (`<recording name>#<ref>`, src/diff/recording.ts). */
   recorded: make('recorded'),
   /** An official client (`seatable-api` on npm, seatable/seatable-api-python) whose method depends on it. */
   client: make('client'),

@@ -12,6 +12,6 @@ export const RECIPES: Recipes = {
   ...ROW_RECIPES, ...STRUCTURE_RECIPES, ...BASE_RECIPES, ...AUTH_RECIPES, ...ACCOUNT_RECIPES, ...ADMIN_RECIPES, ...FILE_RECIPES,
 };
 
-export { judgeOperation } from './kit.js';
+export { judgeOperation, performRecipe } from './kit.js';
 export { GROUPS, pooled, settleGroup, settleOne, Skip, type OpResult } from './groups.js';
 export { World } from './world.js';

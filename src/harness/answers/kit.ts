@@ -49,17 +49,21 @@ function variantOf(schema: z.ZodType, body: unknown): string | undefined {
   return `variant ${i + 1} of ${options.length}: ${fields}`;
 }
 
+/** The documented call a recipe made and its answer. */
+interface Made { readonly o: CallOptions; readonly r: Reply }
+
+/** How a recipe's removals are run: the check's `restored` (a failure is a state warning), or the diff's. */
+type Restorer = (what: string, call: () => Promise<Reply>, ok: (r: Reply) => boolean) => Promise<unknown>;
+
 /**
- * Run `recipe` for `ep` and judge its documented call's answer: 'fail' once a violation is
- * recorded (soft: the group's other operations go on). Throws Skip where the recipe does not
- * apply or the target does not serve the operation at all, Undecided where a fixture failed.
+ * Run `recipe` for `ep` — its fixtures, its one documented call, then its removals — and give
+ * that call and its answer. The one code path of SHAPE-8's checks and of `conformance diff`.
+ * Throws Skip where the recipe does not apply, Undecided where a fixture failed.
  */
-export async function judgeOperation(ep: Endpoint, recipe: Recipe, target: Target, state: RunState, world: World): Promise<'pass' | 'fail'> {
-  const schema = RESPONSES[ep.id];
-  if (!schema) throw new Error(`no documented answer for ${ep.id} in src/spec/responses`);
+export async function performRecipe(ep: Endpoint, recipe: Recipe, target: Target, state: RunState, world: World, restore: Restorer = restored): Promise<Made> {
   const why = recipe.needs?.(state);
   if (why) throw new Skip(why);
-  let made: { o: CallOptions; r: Reply } | undefined;
+  let made: Made | undefined;
   const undo: (() => Promise<unknown>)[] = [];
   const kit: Kit = {
     target, state, world,
@@ -69,16 +73,28 @@ export async function judgeOperation(ep: Endpoint, recipe: Recipe, target: Targe
       made = { o, r };
       return r;
     },
-    undo: (what, call) => undo.push(() => restored(`remove ${what}`, call, (r) => r.status < 300 || r.status === 404)),
+    undo: (what, call) => undo.push(() => restore(`remove ${what}`, call, (r) => r.status < 300 || r.status === 404)),
     later: (run) => undo.push(() => run().catch(() => undefined)),
   };
   try {
     await recipe.run(kit);
     if (!made) throw new Error(`recipe of ${ep.id} made no documented call`);
-    return await judgeAnswer(ep, schema, made.o, made.r, target, state);
+    return made;
   } finally {
     for (const u of undo.reverse()) await u();
   }
+}
+
+/**
+ * Run `recipe` for `ep` and judge its documented call's answer: 'fail' once a violation is
+ * recorded (soft: the group's other operations go on). Throws Skip where the recipe does not
+ * apply or the target does not serve the operation at all, Undecided where a fixture failed.
+ */
+export async function judgeOperation(ep: Endpoint, recipe: Recipe, target: Target, state: RunState, world: World): Promise<'pass' | 'fail'> {
+  const schema = RESPONSES[ep.id];
+  if (!schema) throw new Error(`no documented answer for ${ep.id} in src/spec/responses`);
+  const { o, r } = await performRecipe(ep, recipe, target, state, world);
+  return judgeAnswer(ep, schema, o, r, target, state);
 }
 
 async function judgeAnswer(ep: Endpoint, schema: z.ZodType, o: CallOptions, r: Reply, target: Target, state: RunState): Promise<'pass' | 'fail'> {
