@@ -16,6 +16,13 @@ import { clause, expect, test, ev } from '../src/harness/test.js';
 import { RESPONSES } from '../src/spec/index.js';
 
 const API = { api: 0 } as const;
+
+/**
+ * The custom-folder upload link's two forms (BOTH_READERS, src/spec/responses/files.ts): inside
+ * `dirent` as the API description's example shows (the check's default evidence), or at the top
+ * level, where the official Python client reads them.
+ */
+const CUSTOM_LINK_TOP_LEVEL = ev.client('seatable/seatable-api-python seatable_api/main.py SeaTableAPI.upload_local_file_to_custom_folder (reads upload_link, parent_path and relative_path at the top level of the answer); inside dirent: OA62 file_operations#getCustomUploadLink');
 const fileName = (state: RunState, label: string) => `${state.tablePrefix}${label}_${randomBytes(2).toString('hex')}.bin`;
 /** A file deleted now, or already gone (404), is no file left behind. */
 const goneOrDeleted = (r: Reply) => r.status < 300 || r.status === 404;
@@ -90,7 +97,7 @@ test(...clause('ACCT-9', 'the custom folder lists a file uploaded through its up
   const name = fileName(state, 'custom');
   const l = await target.call({ path: pathOf('customUploadLink'), auth: API, query: { path: '/' } });
   expectStatus(l, 200, 'Get Upload Link (Custom Folder) for /');
-  const link = uploadLinkOf(expectShape(l, RESPONSES.customUploadLink!, 'Get Upload Link (Custom Folder)'), 'relative_path');
+  const link = uploadLinkOf(expectShape(l, RESPONSES.customUploadLink!, 'Get Upload Link (Custom Folder): upload_link, parent_path, relative_path at the top level or inside dirent', CUSTOM_LINK_TOP_LEVEL), 'relative_path');
   if (!link) throw fixtureMissing(`Get Upload Link (Custom Folder) answered no upload_link and parent_path: ${l.text.slice(0, 160)}`);
   const up = await upload(target, link, name, randomBytes(64));
   const path = `/${name}`;
