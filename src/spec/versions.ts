@@ -149,7 +149,7 @@ export const RELEASES: readonly Release[] = [
     version: '5.3', date: '2025-06-16',
     breaking: ['`/dtable-server` and `/dtable-db` removed; all functions move to `/api-gateway`.'],
     other: ['New requests (base, system admin).'],
-    clauses: ['GONE-2', 'GONE-3', 'GONE-5', 'GONE-6', 'RATE-7'],
+    clauses: ['GONE-2', 'GONE-3', 'GONE-5', 'GONE-6', 'RATE-7', 'ROUTE-3'],
     changes: { legacyFamilies: false, bigDataLinks: false, limitsConfigFile: true, baseTokenServer: 'api-gateway' },
   },
   {
