@@ -7,7 +7,7 @@
  * Options: --parallel N (cells side by side, default 2), --changed-only, --report-dir DIR.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,19 +40,25 @@ export function matrixEditions(): Edition[] {
 export const matrixCells = (): Cell[] => matrixReleases().flatMap((version) => matrixEditions().map((edition) => ({ version, edition })));
 
 /**
- * The clauses release `v` changed: those its history entry names, those of the operations
- * whose form it changed (and SHAPE-8 for a documented answer), those of operations it added
- * or removed (and ROUTE-8).
+ * The clauses release `v` changed: those its history entry names, those whose checks use an
+ * operation whose form it changed, and those of operations it added or removed (and ROUTE-8;
+ * not at the oldest emulated release, where every operation is new).
  */
 export function clausesChangedAt(v: string): string[] {
   const r = RELEASES.find((x) => x.version === v)!;
-  const versioned = VERSIONED_OPERATIONS.filter((o) => o.changed === v).flatMap((o) => o.endpoints.map((id) => ENDPOINTS.find((e) => e.id === id)!));
-  const came = ENDPOINTS.filter((e) => e.since === v || e.removed === v);
+  const came = v === EMULATED_VERSIONS[0] ? [] : ENDPOINTS.filter((e) => e.since === v || e.removed === v);
   return [...new Set([
     ...r.clauses,
-    ...versioned.flatMap((e) => [...e.clauses, ...(e.openapi ? ['SHAPE-8'] : [])]),
+    ...VERSIONED_OPERATIONS.filter((o) => o.changed === v).flatMap((o) => o.clauses),
     ...came.flatMap((e) => [...e.clauses, ...(e.openapi ? ['ROUTE-8'] : [])]),
   ])].sort();
+}
+
+/** What a --changed-only cell runs: the clauses its release changed and those the next matrix release changes (the change seen from both sides), and the smoke set. */
+export function cellClauses(v: string): string[] {
+  const releases = matrixReleases();
+  const next = releases[releases.indexOf(v) + 1];
+  return [...new Set([...clausesChangedAt(v), ...(next ? clausesChangedAt(next) : []), ...SMOKE])].sort();
 }
 
 export interface CellResult extends Cell { code: number | null; ms: number; summary: string; reportDir: string }
@@ -67,10 +73,19 @@ export function runCell(cell: Cell, reportDir: string, clauses?: readonly string
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     child.stderr.on('data', (d: Buffer) => { out += d.toString(); });
     child.on('close', (code) => {
-      const summary = /conformance: (\w+ — [^\n]*)/.exec(out)?.[1] ?? out.slice(-400);
-      resolve({ ...cell, code, ms: Date.now() - started, summary, reportDir });
+      resolve({ ...cell, code, ms: Date.now() - started, summary: summaryOf(reportDir, out), reportDir });
     });
   });
+}
+
+/** PASSED, FAILED or UNDECIDED with the totals and what failed or erred, from the cell's results.json. */
+function summaryOf(reportDir: string, output: string): string {
+  let r: { totals?: Record<string, number>; tests?: { title: string; outcome: string }[] };
+  try { r = JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as typeof r; } catch { return `NO RESULTS — ${output.slice(-300)}`; }
+  const t = r.totals ?? {};
+  const verdict = (t.fail ?? 0) > 0 ? 'FAILED' : (t.error ?? 0) > 0 ? 'UNDECIDED' : 'PASSED';
+  const bad = (r.tests ?? []).filter((x) => x.outcome === 'fail' || x.outcome === 'error').map((x) => `${x.outcome} ${x.title.slice(0, 90)}`);
+  return `${verdict} — ${t.pass ?? 0} passed, ${t.fail ?? 0} failed, ${t.error ?? 0} errors, ${t.skip ?? 0} skipped${bad.length ? `: ${bad.join('; ')}` : ''}`;
 }
 
 /** Run `cells`, `parallel` at a time. */
@@ -80,7 +95,7 @@ export async function runMatrix(cells: readonly Cell[], o: { parallel: number; r
   const worker = async () => {
     while (next < cells.length) {
       const c = cells[next++]!;
-      const clauses = o.changedOnly ? [...new Set([...clausesChangedAt(c.version), ...SMOKE])] : undefined;
+      const clauses = o.changedOnly ? cellClauses(c.version) : undefined;
       results.push(await runCell(c, join(o.reportDir, `${c.version}-${c.edition}`), clauses));
     }
   };
