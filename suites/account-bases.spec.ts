@@ -11,12 +11,12 @@ import { fixtureMissing } from '../src/harness/outcome.js';
 import { restored } from '../src/harness/restore.js';
 import type { RunState } from '../src/harness/state.js';
 import type { Reply, Target } from '../src/harness/target.js';
-import { clause, expect, needsAccount, test } from '../src/harness/test.js';
+import { clause, expect, needsAccount, test, ev } from '../src/harness/test.js';
 import { RESPONSES } from '../src/spec/index.js';
 
 type Entry = Record<string, unknown>;
 
-test(...clause('ACCT-8', 'Get Account Info answers the documented fields', 'compat'), async ({ target, state }) => {
+test(...clause('ACCT-8', 'Get Account Info answers the documented fields', ev.documented('OA62 user_account_operations (account info, workspaces, create, copy, delete base)')), async ({ target, state }) => {
   needsAccount(state);
   const r = await target.account('GET', pathOf('getAccountInfo'));
   expectStatus(r, 200, 'Get Account Info (/api2/account/info/)');
@@ -27,7 +27,7 @@ test(...clause('ACCT-8', 'Get Account Info answers the documented fields', 'comp
 const basesOf = (workspaces: Entry[]): Entry[] =>
   workspaces.flatMap((w) => ['table_list', 'shared_table_list', 'group_shared_dtables'].flatMap((k) => (Array.isArray(w[k]) ? (w[k] as unknown[]).map(fieldsOf) : [])));
 
-test(...clause('ACCT-8', 'List Workspaces lists the descriptor\'s workspace and each of its bases', 'compat'), async ({ target, state }) => {
+test(...clause('ACCT-8', 'List Workspaces lists the descriptor\'s workspace and each of its bases', ev.documented('OA62 user_account_operations (account info, workspaces, create, copy, delete base)')), async ({ target, state }) => {
   needsAccount(state);
   const r = await target.account('GET', pathOf('listWorkspaces'));
   expectStatus(r, 200, 'List Workspaces');
@@ -61,7 +61,7 @@ const deleteBase = (target: Target, ws: number, name: string, expect: number[] =
 /** A base is gone when deleting it again finds nothing (404) or it was just deleted. */
 const goneOrDeleted = (r: Reply) => r.status < 300 || r.status === 404;
 
-test(...clause('ACCT-8', 'a base created through the API is usable; its copy carries its tables and rows; deleted, both bases\' tokens stop working', 'compat'), async ({ target, state }) => {
+test(...clause('ACCT-8', 'a base created through the API is usable; its copy carries its tables and rows; deleted, both bases\' tokens stop working', ev.documented('OA62 user_account_operations (account info, workspaces, create, copy, delete base)')), async ({ target, state }) => {
   needsAccount(state);
   test.skip(state.target.workspace_id === undefined, 'needs workspace_id in the target descriptor (bases are created, copied and deleted by workspace)');
   const ws = state.target.workspace_id!;

@@ -16,7 +16,7 @@ import { archiveBody } from '../src/harness/release-forms.js';
 import { appendAll, listRows, scratchTable, type Scratch } from '../src/harness/tables.js';
 import type { Reply, Target } from '../src/harness/target.js';
 import { restored } from '../src/harness/restore.js';
-import { behaviour, clause, expect, needsAccount, needsAdmin, needsRelease, test, warnState } from '../src/harness/test.js';
+import { behaviour, clause, expect, needsAccount, needsAdmin, needsRelease, test, warnState, ev } from '../src/harness/test.js';
 import { endpoint, fillPath } from '../src/spec/index.js';
 import type { RunState } from '../src/harness/state.js';
 
@@ -59,7 +59,7 @@ function accountUserId(target: Target, state: RunState): Promise<string> {
 
 // ACCT-1 ────────────────────────────────────────────────────────────────────────────────
 
-test(...clause('ACCT-1', 'Get Team Info has scripts_running_limit (6.2+; scripts_running_total before), not the other name', 'spec'), async ({ target, state }) => {
+test(...clause('ACCT-1', 'Get Team Info has scripts_running_limit (6.2+; scripts_running_total before), not the other name', ev.spec('2, 9')), async ({ target, state }) => {
   needsAccount(state);
   needsAdmin(state);
   const field = behaviour(state).scriptsRunningField;
@@ -107,7 +107,7 @@ async function automationOption(target: Target, label: string, where: string): P
   }
 }
 
-test(...clause('ACCT-2', 'Update User (system admin) accepts monthly_automation_limit_per_user and it reads back', 'spec'), async ({ target, state }) => {
+test(...clause('ACCT-2', 'Update User (system admin) accepts monthly_automation_limit_per_user and it reads back', ev.spec('4.3, 9 (6.1)')), async ({ target, state }) => {
   needsAccount(state);
   needsAdmin(state);
   needsRelease(state, 'monthlyAutomationLimitOption', true, 'Update User gains monthly_automation_limit_per_user in 6.1');
@@ -115,7 +115,7 @@ test(...clause('ACCT-2', 'Update User (system admin) accepts monthly_automation_
   await automationOption(target, 'Update User', path('updateUser', { user_id: userId }));
 });
 
-test(...clause('ACCT-2', 'Update Team (system admin) accepts monthly_automation_limit_per_user and it reads back', 'spec'), async ({ target, state }) => {
+test(...clause('ACCT-2', 'Update Team (system admin) accepts monthly_automation_limit_per_user and it reads back', ev.spec('4.3, 9 (6.1)')), async ({ target, state }) => {
   needsAccount(state);
   needsAdmin(state);
   needsRelease(state, 'monthlyAutomationLimitOption', true, 'Update Team gains monthly_automation_limit_per_user in 6.1');
@@ -134,12 +134,12 @@ async function teamUser(target: Target, state: RunState): Promise<Record<string,
   return obj(r.json());
 }
 
-test(...clause('ACCT-3', 'Get User (team admin) has is_active and is_org_admin', 'spec'), async ({ target, state }) => {
+test(...clause('ACCT-3', 'Get User (team admin) has is_active and is_org_admin', ev.spec('4.3, 9 (6.1)')), async ({ target, state }) => {
   const u = await teamUser(target, state);
   for (const f of ['is_active', 'is_org_admin']) expect.soft(f in u, `Get User (team admin) has no ${f} (fields: ${Object.keys(u).join(', ')})`).toBe(true);
 });
 
-test(...clause('ACCT-3', 'Get User (team admin): is_active and is_org_admin are booleans, true for the active team admin asking', 'compat'), async ({ target, state }) => {
+test(...clause('ACCT-3', 'Get User (team admin): is_active and is_org_admin are booleans, true for the active team admin asking', ev.spec('4.3, 9 (6.1)')), async ({ target, state }) => {
   const u = await teamUser(target, state);
   for (const f of ['is_active', 'is_org_admin']) {
     expect.soft(u[f], `Get User (team admin) of the calling team admin: ${f} is ${JSON.stringify(u[f])}, expected true`).toBe(true);
@@ -163,7 +163,7 @@ const opKey = (e: Entry) => JSON.stringify([e.email, e.operation, e.datetime, e.
 const loginKey = (e: Entry) => JSON.stringify([e.login_time, e.login_ip, e.email, e.login_success]);
 const timeOf = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : NaN);
 
-test(...clause('ACCT-4', 'List Team Operations filters by operation_group, start and end', 'spec'), async ({ target, state }) => {
+test(...clause('ACCT-4', 'List Team Operations filters by operation_group, start and end', ev.spec('4.3, 9 (6.1)')), async ({ target, state }) => {
   needsAccount(state);
   needsAdmin(state);
   needsRelease(state, 'teamLogFilters', true, 'List Team Operations gains operation_group, start, end in 6.1');
@@ -215,7 +215,7 @@ test(...clause('ACCT-4', 'List Team Operations filters by operation_group, start
   }
 });
 
-test(...clause('ACCT-4', 'List Team Logins filters by login_status, start and end: a fresh login shows only where it belongs', 'spec'), async ({ target, state }) => {
+test(...clause('ACCT-4', 'List Team Logins filters by login_status, start and end: a fresh login shows only where it belongs', ev.spec('4.3, 9 (6.1)')), async ({ target, state }) => {
   needsAccount(state);
   needsAdmin(state);
   needsRelease(state, 'teamLogFilters', true, 'List Team Logins gains login_status, start, end in 6.1');
@@ -258,7 +258,7 @@ test(...clause('ACCT-4', 'List Team Logins filters by login_status, start and en
 
 // ACCT-5 ────────────────────────────────────────────────────────────────────────────────
 
-test(...clause('ACCT-5', 'team logo: set (multipart file), get the same image, delete (then get shows none)', 'spec'), async ({ target, state }) => {
+test(...clause('ACCT-5', 'team logo: set (multipart file), get the same image, delete (then get shows none)', ev.spec('4.2')), async ({ target, state }) => {
   needsAccount(state);
   needsAdmin(state);
   const at = path('getTeamLogo', { org_id: needsOrg(state) });
@@ -292,7 +292,7 @@ test(...clause('ACCT-5', 'team logo: set (multipart file), get the same image, d
 
 // ACCT-6 ────────────────────────────────────────────────────────────────────────────────
 
-test(...clause('ACCT-6', 'external app status switches inactive and back to active', 'spec'), async ({ target, state }) => {
+test(...clause('ACCT-6', 'external app status switches inactive and back to active', ev.spec('3, 4.2')), async ({ target, state }) => {
   needsAccount(state);
   needsRelease(state, 'appStatus', true, 'app status added in 4.2');
   const apps = await target.account('GET', path('listUniversalApps'));
@@ -351,7 +351,7 @@ async function exportBase(target: Target, ignoreAsset?: boolean) {
   return entries as Exclude<typeof entries, string>;
 }
 
-test(...clause('ACCT-7', 'export a base with and without assets: two valid zips, only the first with the asset files', 'spec'), async ({ target, state }) => {
+test(...clause('ACCT-7', 'export a base with and without assets: two valid zips, only the first with the asset files', ev.spec('4.1, 9')), async ({ target, state }) => {
   needsAccount(state);
   needsAdmin(state);
   if (!behaviour(state).exportAssetOption) {
@@ -402,7 +402,7 @@ async function filteredView(target: Target, t: Scratch, view: string): Promise<v
   if (JSON.stringify(shown) !== JSON.stringify(want)) throw new Undecided('fixture', `could not make a view with the filter N >= 10: it shows ${JSON.stringify(shown)}`);
 }
 
-test(...clause('ACCT-7', 'move rows to big data in the release\'s form (by view_name from 6.0, by a raw SQL condition before): the rows it names are archived, the others untouched', 'spec'), async ({ target, state }) => {
+test(...clause('ACCT-7', 'move rows to big data in the release\'s form (by view_name from 6.0, by a raw SQL condition before): the rows it names are archived, the others untouched', ev.spec('4.1, 9')), async ({ target, state }) => {
   const t = await scratchTable(target, 'archive', [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }]);
   try {
     await appendAll(target, t, ARCHIVE_ROWS);
@@ -423,7 +423,7 @@ test(...clause('ACCT-7', 'move rows to big data in the release\'s form (by view_
   }
 });
 
-test(...clause('ACCT-7', 'move rows to big data refuses a raw SQL condition without view_name (6.0+)', 'spec'), async ({ target, state }) => {
+test(...clause('ACCT-7', 'move rows to big data refuses a raw SQL condition without view_name (6.0+)', ev.spec('4.1, 9')), async ({ target, state }) => {
   needsRelease(state, 'archiveByViewName', true, 'Move Rows to Big Data takes view_name instead of a raw SQL query from 6.0');
   const t = await scratchTable(target, 'archsql', [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }]);
   try {

@@ -14,7 +14,7 @@
  */
 import { NOT_JSON, RESPONSES, offeredAt, type Endpoint } from '../src/spec/index.js';
 import { GROUPS, judgeOperation, RECIPES, settleGroup, settleOne, Skip, World, type OpResult } from '../src/harness/answers/index.js';
-import { clause, test as base } from '../src/harness/test.js';
+import { clause, test as base, ev } from '../src/harness/test.js';
 
 const test = base.extend<{ world: World }>({
   world: [async ({}, use) => {
@@ -29,7 +29,7 @@ const answered = (eps: readonly Endpoint[]) => eps.filter((e) => RESPONSES[e.id]
 for (const group of GROUPS) {
   const eps = answered(group.endpoints);
   if (!eps.length) continue;
-  test(...clause('SHAPE-8', `${group.name}: each documented answer has the documented fields and types (${eps.length} operations)`, 'compat'), async ({ target, state, world }) => {
+  test(...clause('SHAPE-8', `${group.name}: each documented answer has the documented fields and types (${eps.length} operations)`, ev.documented('OA62 response schemas and examples')), async ({ target, state, world }) => {
     // In order, one at a time: recipes share the world, and some put back what they changed.
     const results: [Endpoint, OpResult][] = [];
     for (const ep of eps) {

@@ -7,14 +7,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { registerSecret } from '../src/client/redact.js';
-import { ENDPOINTS, endpoint, offeredAt } from '../src/spec/index.js';
+import { ENDPOINTS, endpoint, endpointEvidence, offeredAt } from '../src/spec/index.js';
 import { expectStatus } from '../src/harness/assert.js';
 import { isGenericNotFound } from '../src/harness/notfound.js';
 import { probeCall } from '../src/harness/probe.js';
 import { appendAll, countRows, scratchTable, type Scratch } from '../src/harness/tables.js';
 import { fixtureTables } from '../src/harness/state.js';
 import type { Auth, Reply, Target } from '../src/harness/target.js';
-import { behaviour, clause, expect, needsAccount, needsBases, needsRelease, test } from '../src/harness/test.js';
+import { behaviour, clause, expect, needsAccount, needsBases, needsRelease, test, ev } from '../src/harness/test.js';
 
 const AUTH_TOKEN = endpoint('authToken').path;
 /** A cheap account operation every release offers, to prove a token works. */
@@ -33,7 +33,7 @@ function badLogins(username: string, password: string, runId: string): [string, 
 
 const login = (target: Target, form: Login) => target.call({ method: 'POST', path: AUTH_TOKEN, auth: 'none', form, expect: [400, 401, 403] });
 
-test(...clause('AUTH-1', '/api2/auth-token/ issues a working token for valid credentials and refuses a wrong password, an unknown user and a missing password', 'spec'), async ({ target, state }) => {
+test(...clause('AUTH-1', '/api2/auth-token/ issues a working token for valid credentials and refuses a wrong password, an unknown user and a missing password', ev.spec('5')), async ({ target, state }) => {
   const { username, password } = state.target;
   test.skip(!username || !password, 'needs username and password in the target descriptor');
   const ok = await login(target, { username: username!, password: password! });
@@ -51,7 +51,7 @@ test(...clause('AUTH-1', '/api2/auth-token/ issues a working token for valid cre
   }
 });
 
-test(...clause('AUTH-1', 'a refused login answers 400 with non_field_errors', 'compat'), async ({ target, state }) => {
+test(...clause('AUTH-1', 'a refused login answers 400 with non_field_errors', ev.spec('5')), async ({ target, state }) => {
   const { username, password } = state.target;
   test.skip(!username || !password, 'needs username and password in the target descriptor');
   for (const [what, form] of badLogins(username!, password!, state.runId)) {
@@ -64,7 +64,7 @@ test(...clause('AUTH-1', 'a refused login answers 400 with non_field_errors', 'c
   }
 });
 
-test(...clause('AUTH-2', 'an account token is accepted as Authorization: Bearer', 'spec'), async ({ target, state }) => {
+test(...clause('AUTH-2', 'an account token is accepted as Authorization: Bearer', ev.spec('5, 9 (4.0)')), async ({ target, state }) => {
   needsRelease(state, 'bearerAuth', true, 'Bearer authentication (4.0+)');
   needsAccount(state);
   const token = await target.accountToken();
@@ -72,7 +72,7 @@ test(...clause('AUTH-2', 'an account token is accepted as Authorization: Bearer'
   expect(r.status, `GET ${ACCOUNT_OP} with "Authorization: Bearer <account token>" answered ${r.status}: ${r.text.slice(0, 160)}`).toBe(200);
 });
 
-test(...clause('AUTH-2', 'a base token is accepted as Authorization: Bearer', 'spec'), async ({ target, state }) => {
+test(...clause('AUTH-2', 'a base token is accepted as Authorization: Bearer', ev.spec('5, 9 (4.0)')), async ({ target, state }) => {
   needsRelease(state, 'bearerAuth', true, 'Bearer authentication (4.0+)');
   const token = await target.baseToken(0);
   const path = target.gatewayPath(0, 'rows/');
@@ -110,7 +110,7 @@ function accessToken(r: Reply, what: string, uuid: string): string {
   return body.access_token as string;
 }
 
-test(...clause('AUTH-3', 'a base token obtained with the API token (app-access-token) opens that base\'s row operations', 'spec'), async ({ target }) => {
+test(...clause('AUTH-3', 'a base token obtained with the API token (app-access-token) opens that base\'s row operations', ev.spec('5')), async ({ target }) => {
   const path = endpoint('appAccessToken').path;
   const token = accessToken(await target.call({ path, auth: { api: 0 } }), `GET ${path} with the API token`, target.base(0).uuid);
   const t = await scratchTable(target, 'auth3api');
@@ -121,7 +121,7 @@ test(...clause('AUTH-3', 'a base token obtained with the API token (app-access-t
   }
 });
 
-test(...clause('AUTH-3', 'a base token obtained with the account token (workspace/{ws}/dtable/{name}/access-token/) opens that base\'s row operations', 'spec'), async ({ target, state }) => {
+test(...clause('AUTH-3', 'a base token obtained with the account token (workspace/{ws}/dtable/{name}/access-token/) opens that base\'s row operations', ev.spec('5')), async ({ target, state }) => {
   needsAccount(state);
   test.skip(state.target.workspace_id === undefined, 'needs workspace_id in the target descriptor');
   const ep = endpoint('accountAccessToken');
@@ -143,7 +143,7 @@ const GUARDED = ENDPOINTS.filter((e) => e.credential !== 'none' && e.credential 
 const garbage = () => randomBytes(20).toString('hex');
 
 for (const ep of GUARDED) {
-  test(...clause('AUTH-4', `${ep.method} ${ep.path} refuses a call without credentials and with a garbage token`, ep.basis), async ({ target, state }) => {
+  test(...clause('AUTH-4', `${ep.method} ${ep.path} refuses a call without credentials and with a garbage token`, endpointEvidence(ep, 'implied by 5')), async ({ target, state }) => {
     test.skip(!offeredAt(ep, state.apiVersion), `not offered by release ${state.apiVersion}`);
     const tries: [string, Auth][] = [['without credentials', 'none'], ['with a garbage token ("Token …")', { raw: `Token ${garbage()}` }]];
     if (behaviour(state).bearerAuth) tries.push(['with a garbage token ("Bearer …")', { raw: `Bearer ${garbage()}.${garbage()}` }]);
@@ -166,7 +166,7 @@ for (const ep of GUARDED) {
   });
 }
 
-test(...clause('AUTH-4', 'a base token of base A opens no row operation or SQL on base B', 'spec'), async ({ target, state }) => {
+test(...clause('AUTH-4', 'a base token of base A opens no row operation or SQL on base B', ev.spec('implied by 5')), async ({ target, state }) => {
   needsBases(state, 2);
   const t = await scratchTable(target, 'auth4', [{ column_name: 'Name', column_type: 'text' }], 1);
   try {

@@ -11,7 +11,7 @@ import { fixtureMissing } from '../src/harness/outcome.js';
 import { columnNamed, isOptionId, needsOperations, optionsOf, show, tableInfo, type ColumnInfo } from '../src/harness/structure.js';
 import { appendAll, listRows, scratchTable, type Column, type Scratch } from '../src/harness/tables.js';
 import type { Target } from '../src/harness/target.js';
-import { clause, expect, test } from '../src/harness/test.js';
+import { clause, expect, test, ev } from '../src/harness/test.js';
 
 async function withTable(target: Target, label: string, columns: Column[], rows: Record<string, unknown>[], fn: (t: Scratch, ids: string[]) => Promise<void>): Promise<void> {
   const t = await scratchTable(target, label, columns);
@@ -48,7 +48,7 @@ function checkIds(col: ColumnInfo | undefined, names: string[], what: string): v
 const TYPES_COLUMNS: Column[] = [{ column_name: 'Name', column_type: 'text' }, { column_name: 'T', column_type: 'text' }, { column_name: 'N', column_type: 'number' }, { column_name: 'S', column_type: 'text' }];
 const TYPES_ROWS = [{ Name: 'a', T: '42', N: 7, S: 'red' }, { Name: 'b', T: '3.5', N: 2.5, S: 'blue' }, { Name: 'c', S: 'red' }];
 
-test(...clause('BASE-3', 'a type change converts the values: text to number, number to text, text to single select (with option ids)', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-3', 'a type change converts the values: text to number, number to text, text to single select (with option ids)', ev.documented('OA62 base_operations#updateColumn, addSelectOption, updateSelectOption, deleteSelectOption, updateColumnCascade')), async ({ target, state }) => {
   needsOperations(state, 'updateColumn', 'listRows', 'getMetadata');
   await withTable(target, 'type_change', TYPES_COLUMNS, TYPES_ROWS, async (t, ids) => {
     const info = await tableInfo(target, t);
@@ -76,7 +76,7 @@ const OPTION_COLUMNS: Column[] = [
   { column_name: 'Kind', column_type: 'single-select', column_data: { options: [{ name: 'A', color: '#FF8000', textColor: '#FFFFFF' }, { name: 'B', color: '#4ECCCB', textColor: '#FFFFFF' }] } },
 ];
 
-test(...clause('BASE-3', 'select options carry ids; options are added, updated by id (cells follow) and deleted (cells emptied)', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-3', 'select options carry ids; options are added, updated by id (cells follow) and deleted (cells emptied)', ev.documented('OA62 base_operations#updateColumn, addSelectOption, updateSelectOption, deleteSelectOption, updateColumnCascade')), async ({ target, state }) => {
   needsOperations(state, 'addSelectOption', 'updateSelectOption', 'deleteSelectOption', 'listRows', 'getMetadata');
   await withTable(target, 'options', OPTION_COLUMNS, [{ Name: 'r1', Kind: 'A' }, { Name: 'r2', Kind: 'B' }], async (t, ids) => {
     const kind = () => tableInfo(target, t).then((i) => i.columns.find((c) => c.name === 'Kind'));
@@ -107,7 +107,7 @@ const CASCADE_COLUMNS: Column[] = [
 ];
 const CASCADE = { Europe: ['Germany', 'France'], Asia: ['Japan'] };
 
-test(...clause('BASE-3', 'cascade settings between two single selects are stored', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-3', 'cascade settings between two single selects are stored', ev.documented('OA62 base_operations#updateColumn, addSelectOption, updateSelectOption, deleteSelectOption, updateColumnCascade')), async ({ target, state }) => {
   needsOperations(state, 'updateColumnCascade', 'getMetadata');
   await withTable(target, 'cascade', CASCADE_COLUMNS, [], async (t) => {
     const r = await target.gw(t.base, 'POST', 'column-cascade-settings/', { json: { table_name: t.name, parent_column: 'Continent', child_column: 'Country', cascade_settings: CASCADE } });

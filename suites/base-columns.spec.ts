@@ -9,7 +9,7 @@ import { fixtureMissing } from '../src/harness/outcome.js';
 import { byId, columnNamed, needsOperations, show, tableInfo, viewWith, type ColumnInfo } from '../src/harness/structure.js';
 import { appendAll, listRows, scratchTable, type Scratch } from '../src/harness/tables.js';
 import type { Target } from '../src/harness/target.js';
-import { clause, expect, test } from '../src/harness/test.js';
+import { clause, expect, test, ev } from '../src/harness/test.js';
 
 const COLUMNS = [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }, { column_name: 'City', column_type: 'text' }, { column_name: 'Done', column_type: 'checkbox' }];
 const ROWS = [{ Name: 'Ann', N: 31, City: 'Oslo', Done: true }, { Name: 'Bob', N: 42, City: 'Rome' }, { Name: 'Cy', N: 7, City: 'Lima', Done: false }];
@@ -43,7 +43,7 @@ async function snapshot(target: Target, t: Scratch, columns: string[]): Promise<
   return Object.fromEntries(rows.map((r) => [String(r._id), Object.fromEntries(columns.map((c) => [c, r[c] ?? null]))]));
 }
 
-test(...clause('BASE-2', 'columns are listed in table order, and by view without the view\'s hidden column', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-2', 'columns are listed in table order, and by view without the view\'s hidden column', ev.documented('OA62 base_operations#listColumns, insertColumn, appendColumns, updateColumn, deleteColumn')), async ({ target, state }) => {
   needsOperations(state, 'listColumns', 'createView', 'updateView');
   await withTable(target, 'col_list', async (t) => {
     const all = await listColumns(target, t);
@@ -55,7 +55,7 @@ test(...clause('BASE-2', 'columns are listed in table order, and by view without
   });
 });
 
-test(...clause('BASE-2', 'several columns are appended at once and listed after the others', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-2', 'several columns are appended at once and listed after the others', ev.documented('OA62 base_operations#listColumns, insertColumn, appendColumns, updateColumn, deleteColumn')), async ({ target, state }) => {
   needsOperations(state, 'appendColumns', 'listColumns');
   await withTable(target, 'col_batch', async (t) => {
     const r = await target.gw(t.base, 'POST', 'batch-append-columns/', { json: { table_name: t.name, columns: [{ column_name: 'Extra', column_type: 'text' }, { column_name: 'Score', column_type: 'number' }] } });
@@ -64,7 +64,7 @@ test(...clause('BASE-2', 'several columns are appended at once and listed after 
   });
 });
 
-test(...clause('BASE-2', 'a rename keeps every value of the column under its new name', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-2', 'a rename keeps every value of the column under its new name', ev.documented('OA62 base_operations#listColumns, insertColumn, appendColumns, updateColumn, deleteColumn')), async ({ target, state }) => {
   needsOperations(state, 'updateColumn', 'listRows');
   await withTable(target, 'col_rename', async (t) => {
     const city = columnNamed(await tableInfo(target, t), 'City');
@@ -77,7 +77,7 @@ test(...clause('BASE-2', 'a rename keeps every value of the column under its new
   });
 });
 
-test(...clause('BASE-2', 'resize, freeze and move change the column\'s layout and no value', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-2', 'resize, freeze and move change the column\'s layout and no value', ev.documented('OA62 base_operations#listColumns, insertColumn, appendColumns, updateColumn, deleteColumn')), async ({ target, state }) => {
   needsOperations(state, 'updateColumn', 'listRows');
   await withTable(target, 'col_layout', async (t) => {
     const info = await tableInfo(target, t);
@@ -98,7 +98,7 @@ test(...clause('BASE-2', 'resize, freeze and move change the column\'s layout an
   });
 });
 
-test(...clause('BASE-2', 'a delete removes the column and its values, and only those', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-2', 'a delete removes the column and its values, and only those', ev.documented('OA62 base_operations#listColumns, insertColumn, appendColumns, updateColumn, deleteColumn')), async ({ target, state }) => {
   needsOperations(state, 'deleteColumn', 'appendColumn', 'listColumns', 'listRows');
   await withTable(target, 'col_delete', async (t) => {
     const city = columnNamed(await tableInfo(target, t), 'City');

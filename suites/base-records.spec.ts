@@ -12,7 +12,7 @@ import { fixtureMissing, Undecided } from '../src/harness/outcome.js';
 import { archiveBody } from '../src/harness/release-forms.js';
 import { appendAll, countRows, listRows, scratchTable, type Scratch } from '../src/harness/tables.js';
 import type { Reply, Target } from '../src/harness/target.js';
-import { clause, expect, test } from '../src/harness/test.js';
+import { clause, expect, test, ev } from '../src/harness/test.js';
 import { endpoint, offeredAt } from '../src/spec/index.js';
 
 type Row = Record<string, unknown>;
@@ -49,7 +49,7 @@ async function tableMeta(target: Target, t: Scratch): Promise<TableMeta> {
 /** 12 links made in three calls of 4, a second apart: creation order is call order (the OpenAPI orders by ctime). */
 const LINK_BATCHES = 3;
 
-test(...clause('BASE-5', 'query-links pages a row\'s 12 linked records: offset 0 limit 5 → 5, offset 10 → 2, in creation order, display values of the linked rows', 'compat'), async ({ target }) => {
+test(...clause('BASE-5', 'query-links pages a row\'s 12 linked records: offset 0 limit 5 → 5, offset 10 → 2, in creation order, display values of the linked rows', ev.documented('OA62 base_operations#listRowLinks')), async ({ target }) => {
   const dst = await scratchTable(target, 'qlinks_dst', [{ column_name: 'Label', column_type: 'text' }]);
   const src = await scratchTable(target, 'qlinks_src', [{ column_name: 'Name', column_type: 'text' }]).catch(async (e: unknown) => { await dst.drop(); throw e; });
   try {
@@ -97,7 +97,7 @@ test(...clause('BASE-5', 'query-links pages a row\'s 12 linked records: offset 0
 const NORMAL = [{ Name: 'keep-1', N: 1 }, { Name: 'move-1', N: 11 }, { Name: 'keep-2', N: 2 }, { Name: 'move-2', N: 12 }];
 const BIG = [{ Name: 'big-1', N: 101 }, { Name: 'big-2', N: 102 }, { Name: 'big-3', N: 103 }];
 
-test(...clause('BASE-6', 'rows added with add-archived-rows are counted by SQL and not listed by the row list', 'compat'), async ({ target }) => {
+test(...clause('BASE-6', 'rows added with add-archived-rows are counted by SQL and not listed by the row list', ev.documented('OA62 base_operations#addBigDataRows, moveRowsToBigData, moveRowsToNormalBackend, querySQL')), async ({ target }) => {
   const t = await scratchTable(target, 'bigadd', [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }]);
   try {
     await appendAll(target, t, NORMAL.slice(0, 2));
@@ -126,7 +126,7 @@ async function bigView(target: Target, t: Scratch, meta: TableMeta, view: string
   if (JSON.stringify(shown) !== JSON.stringify(want)) throw new Undecided('fixture', `could not make a view with the filter N >= 10: it shows ${show(shown)}`);
 }
 
-test(...clause('BASE-6', 'archive-view moves exactly the view\'s rows out of the row list (SQL still reads them); unarchive brings a row back', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-6', 'archive-view moves exactly the view\'s rows out of the row list (SQL still reads them); unarchive brings a row back', ev.documented('OA62 base_operations#addBigDataRows, moveRowsToBigData, moveRowsToNormalBackend, querySQL')), async ({ target, state }) => {
   const t = await scratchTable(target, 'bigmove', [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }]);
   try {
     const ids = await appendAll(target, t, NORMAL);
@@ -157,7 +157,7 @@ test(...clause('BASE-6', 'archive-view moves exactly the view\'s rows out of the
 
 // BASE-7 ────────────────────────────────────────────────────────────────────────────────
 
-test(...clause('BASE-7', 'lock-rows sets _locked on the row (a second lock is fine); unlock-rows clears it', 'compat'), async ({ target }) => {
+test(...clause('BASE-7', 'lock-rows sets _locked on the row (a second lock is fine); unlock-rows clears it', ev.documented('OA62 base_operations#lockRows, unlockRows, listRowComments, createRowComment, getRowCommentsCount, deleteComment')), async ({ target }) => {
   const t = await scratchTable(target, 'locks');
   try {
     const [a, b] = await appendAll(target, t, [{ Name: 'locked' }, { Name: 'free' }]);
@@ -183,7 +183,7 @@ type Comment = { id?: unknown; comment?: unknown };
 /** listRowComments: a bare array (OpenAPI) or `{comment_list}` (scripting manual). */
 const commentList = (v: unknown): Comment[] => (Array.isArray(v) ? v : (obj(v).comment_list as Comment[] | undefined) ?? []);
 
-test(...clause('BASE-7', 'a comment created on a row is listed and counted (1); deleting it brings the count to 0', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-7', 'a comment created on a row is listed and counted (1); deleting it brings the count to 0', ev.documented('OA62 base_operations#lockRows, unlockRows, listRowComments, createRowComment, getRowCommentsCount, deleteComment')), async ({ target, state }) => {
   test.skip(!offeredAt(endpoint('createRowComment'), state.apiVersion), `creating a row comment through the gateway came with 6.2 (the run holds the target to ${state.apiVersion})`);
   const t = await scratchTable(target, 'comments');
   try {

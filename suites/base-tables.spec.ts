@@ -10,7 +10,7 @@ import { fixtureMissing } from '../src/harness/outcome.js';
 import { needsOperations, show, tablesOf, type TableInfo } from '../src/harness/structure.js';
 import { appendAll, existingTable, listRows, scratchTable, type Scratch } from '../src/harness/tables.js';
 import type { Target } from '../src/harness/target.js';
-import { clause, expect, test } from '../src/harness/test.js';
+import { clause, expect, test, ev } from '../src/harness/test.js';
 
 const COLUMNS = [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }, { column_name: 'Kind', column_type: 'single-select' }];
 const ROWS = [{ Name: 'a', N: 1, Kind: 'k1' }, { Name: 'b', N: 2, Kind: 'k2' }, { Name: 'c', N: 3 }];
@@ -32,7 +32,7 @@ async function original(target: Target, label: string): Promise<{ t: Scratch; in
   }
 }
 
-test(...clause('BASE-4', 'a renamed table keeps its rows and columns under the new name', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-4', 'a renamed table keeps its rows and columns under the new name', ev.documented('OA62 base_operations#renameTable, duplicateTable')), async ({ target, state }) => {
   needsOperations(state, 'renameTable', 'listRows', 'getMetadata');
   const { t, info } = await original(target, 'tbl_rename');
   const renamed = existingTable(target, `${target.state.tablePrefix}tbl_renamed_${randomBytes(2).toString('hex')}`, t.base);
@@ -80,7 +80,7 @@ async function duplicate(target: Target, t: Scratch, withRows: boolean): Promise
 }
 
 for (const withRows of [true, false]) {
-  test(...clause('BASE-4', `a duplicated table has the same columns and ${withRows ? 'the same rows (is_duplicate_records true)' : 'no rows (is_duplicate_records false)'}`, 'compat'), async ({ target, state }) => {
+  test(...clause('BASE-4', `a duplicated table has the same columns and ${withRows ? 'the same rows (is_duplicate_records true)' : 'no rows (is_duplicate_records false)'}`, ev.documented('OA62 base_operations#renameTable, duplicateTable')), async ({ target, state }) => {
     needsOperations(state, 'duplicateTable', 'listRows', 'getMetadata');
     const { t, info } = await original(target, withRows ? 'tbl_dup' : 'tbl_dup0');
     let copy: Scratch | undefined;

@@ -11,7 +11,7 @@ import { expectClientError, expectStatus } from '../src/harness/assert.js';
 import { columnNamed, needsOperations, setupOk, show, tableInfo, type ViewInfo } from '../src/harness/structure.js';
 import { appendAll, listRows, scratchTable, type Scratch } from '../src/harness/tables.js';
 import type { Target } from '../src/harness/target.js';
-import { clause, expect, test } from '../src/harness/test.js';
+import { clause, expect, test, ev } from '../src/harness/test.js';
 
 const COLUMNS = [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }, { column_name: 'Note', column_type: 'text' }];
 const ROWS = [{ Name: 'a', N: 3, Note: 'note a' }, { Name: 'b', N: 12, Note: 'note b' }, { Name: 'c', N: 7, Note: 'note c' }, { Name: 'd', N: 20, Note: 'note d' }, { Name: 'e', N: 1, Note: 'note e' }];
@@ -65,7 +65,7 @@ async function makeView(target: Target, f: Fruit): Promise<void> {
 
 const names = (rows: Record<string, unknown>[]) => rows.map((r) => r.Name);
 
-test(...clause('BASE-1', 'a view made with a filter, a sort and a hidden column is listed and read back as made', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-1', 'a view made with a filter, a sort and a hidden column is listed and read back as made', ev.documented('OA62 base_operations#listViews, createView, getView, updateView, deleteView, listRows')), async ({ target, state }) => {
   needsOperations(state, 'createView', 'listViews', 'getView', 'updateView');
   const f = await fruitTable(target, 'view_read');
   try {
@@ -84,7 +84,7 @@ test(...clause('BASE-1', 'a view made with a filter, a sort and a hidden column 
   }
 });
 
-test(...clause('BASE-1', 'the row list by view_name shows exactly the view\'s rows, in its sort order, without its hidden column', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-1', 'the row list by view_name shows exactly the view\'s rows, in its sort order, without its hidden column', ev.documented('OA62 base_operations#listViews, createView, getView, updateView, deleteView, listRows')), async ({ target, state }) => {
   needsOperations(state, 'createView', 'updateView', 'listRows');
   const f = await fruitTable(target, 'view_rows');
   try {
@@ -100,7 +100,7 @@ test(...clause('BASE-1', 'the row list by view_name shows exactly the view\'s ro
   }
 });
 
-test(...clause('BASE-1', 'an update of a view changes its rows; a deleted view is gone and the row list by its name is refused', 'compat'), async ({ target, state }) => {
+test(...clause('BASE-1', 'an update of a view changes its rows; a deleted view is gone and the row list by its name is refused', ev.documented('OA62 base_operations#listViews, createView, getView, updateView, deleteView, listRows')), async ({ target, state }) => {
   needsOperations(state, 'createView', 'updateView', 'deleteView', 'listViews', 'getView', 'listRows');
   const f = await fruitTable(target, 'view_change');
   try {

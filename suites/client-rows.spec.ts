@@ -11,7 +11,7 @@ import { inScope, keyOf, linkedIds, pick, rowsMade, tableInfo, withTable, withTa
 import type { OfficialClient as Client } from '../src/harness/official/session.js';
 import { SharedClient } from '../src/harness/official/session.js';
 import type { Target } from '../src/harness/target.js';
-import { clause, expect, withWorld } from '../src/harness/test.js';
+import { clause, expect, withWorld, ev } from '../src/harness/test.js';
 
 const test = withWorld('client-rows.spec.ts: official client', (target) => new SharedClient(target)).extend<{ client: Client }>({
   // After `target`, so the check's recorder hears the authentication.
@@ -21,7 +21,7 @@ const test = withWorld('client-rows.spec.ts: official client', (target) => new S
 const NAME = { column_name: 'Name', column_type: 'text' };
 const N = { column_name: 'N', column_type: 'number' };
 
-test(...clause('CLIENT-1', 'appendRow and insertRow add rows that getRow reads back as written; appendRow answers the row keyed by column keys', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'appendRow and insertRow add rows that getRow reads back as written; appendRow answers the row keyed by column keys', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'appendRow', 'insertRow', 'getRow', 'listRows');
   const columns = [NAME, N, { column_name: 'Done', column_type: 'checkbox' }, { column_name: 'Level', column_type: 'single-select' }];
   await withTable(c, target, 'append', columns, async (t) => {
@@ -40,7 +40,7 @@ test(...clause('CLIENT-1', 'appendRow and insertRow add rows that getRow reads b
   });
 });
 
-test(...clause('CLIENT-1', 'batchAppendRows answers the count; listRows lists the rows as written, by view and by start and limit', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'batchAppendRows answers the count; listRows lists the rows as written, by view and by start and limit', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'batchAppendRows', 'listRows');
   await withTable(c, target, 'batch', [NAME, N], async (t) => {
     const rows = [{ Name: 'r1', N: 1 }, { Name: 'r2', N: 2 }, { Name: 'r3', N: 3 }];
@@ -55,7 +55,7 @@ test(...clause('CLIENT-1', 'batchAppendRows answers the count; listRows lists th
   });
 });
 
-test(...clause('CLIENT-1', 'updateRow and batchUpdateRows change the values named and nothing else', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'updateRow and batchUpdateRows change the values named and nothing else', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'updateRow', 'batchUpdateRows', 'getRow', 'listRows');
   await withTable(c, target, 'update', [NAME, N], async (t) => {
     const [a, b2, c3] = await rowsMade(c, t, [{ Name: 'a', N: 1 }, { Name: 'b', N: 2 }, { Name: 'c', N: 3 }]);
@@ -68,7 +68,7 @@ test(...clause('CLIENT-1', 'updateRow and batchUpdateRows change the values name
   });
 });
 
-test(...clause('CLIENT-1', 'deleteRow and batchDeleteRows remove exactly the rows named', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'deleteRow and batchDeleteRows remove exactly the rows named', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'deleteRow', 'batchDeleteRows', 'listRows');
   await withTable(c, target, 'delete', [NAME], async (t) => {
     const ids = await rowsMade(c, t, [{ Name: 'a' }, { Name: 'b' }, { Name: 'c' }, { Name: 'd' }]);
@@ -80,7 +80,7 @@ test(...clause('CLIENT-1', 'deleteRow and batchDeleteRows remove exactly the row
   });
 });
 
-test(...clause('CLIENT-1', 'query (SQL) returns the rows keyed by column names, select options by name', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'query (SQL) returns the rows keyed by column names, select options by name', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'query');
   const columns = [NAME, N, { column_name: 'Level', column_type: 'single-select' }, { column_name: 'Tags', column_type: 'multiple-select' }];
   await withTable(c, target, 'query', columns, async (t) => {
@@ -109,7 +109,7 @@ async function withLinks(c: Client, target: Target, fn: (w: LinkWorld) => Promis
 
 const refsOf = async (c: Client, w: LinkWorld, what: string) => linkedIds((await c.call(`getRow(${w.a}, <id>) ${what}`, (b) => b.getRow(w.a, w.a1)))?.Refs, { 'b-one': w.b1, 'b-two': w.b2 });
 
-test(...clause('CLIENT-1', 'getColumnLinkId finds the link; addLink writes a link that getRow and getLinkedRecords read; removeLink removes it', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'getColumnLinkId finds the link; addLink writes a link that getRow and getLinkedRecords read; removeLink removes it', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'getColumnLinkId', 'addLink', 'getLinkedRecords', 'removeLink', 'getRow');
   await withLinks(c, target, async (w) => {
     const linkId = await c.call(`getColumnLinkId(${w.a}, 'Refs')`, (b) => b.getColumnLinkId(w.a, 'Refs'));
@@ -124,7 +124,7 @@ test(...clause('CLIENT-1', 'getColumnLinkId finds the link; addLink writes a lin
   });
 });
 
-test(...clause('CLIENT-1', 'updateLink and batchUpdateLinks replace the links of a row', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'updateLink and batchUpdateLinks replace the links of a row', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'updateLink', 'batchUpdateLinks', 'getRow');
   await withLinks(c, target, async (w) => {
     await c.call('updateLink(<link id>, A, B, a1, [b1, b2])', (b) => b.updateLink(w.linkId, w.a, w.b, w.a1, [w.b1, w.b2]));

@@ -12,7 +12,7 @@ import { failureOf } from '../src/harness/official/failures.js';
 import type { ColumnInfo } from '../src/harness/official/sdk.js';
 import { OfficialClient, SharedClient, violation } from '../src/harness/official/session.js';
 import { existingTable } from '../src/harness/tables.js';
-import { clause, expect, withWorld } from '../src/harness/test.js';
+import { clause, expect, withWorld, ev } from '../src/harness/test.js';
 
 const test = withWorld('client.spec.ts: official client', (target) => new SharedClient(target)).extend<{ client: OfficialClient }>({
   // After `target`, so the check's recorder hears the authentication.
@@ -22,7 +22,7 @@ const test = withWorld('client.spec.ts: official client', (target) => new Shared
 const NAME = { column_name: 'Name', column_type: 'text' };
 const names = (cols: readonly { name: string }[] | undefined) => (cols ?? []).map((x) => x.name);
 
-test(...clause('CLIENT-1', 'auth(): new Base({ server, APIToken }) gets a base token for the API token\'s base and is sent to the API gateway', 'compat'), async ({ target }) => {
+test(...clause('CLIENT-1', 'auth(): new Base({ server, APIToken }) gets a base token for the API token\'s base and is sent to the API gateway', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ target }) => {
   const c = await OfficialClient.open(target).catch((e: unknown) => {
     const f = failureOf(e, 'auth() (GET /api/v2.1/dtable/app-access-token/)');
     if (f.kind === 'transport') throw f.undecided;
@@ -35,7 +35,7 @@ test(...clause('CLIENT-1', 'auth(): new Base({ server, APIToken }) gets a base t
   expect(Array.isArray(meta.tables), 'getMetadata() after auth(): the base\'s tables').toBe(true);
 });
 
-test(...clause('CLIENT-1', 'getMetadata, getTables and getTableByName list a table made by addTable with its columns; getResponseHeaders gives the last answer\'s headers', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'getMetadata, getTables and getTableByName list a table made by addTable with its columns; getResponseHeaders gives the last answer\'s headers', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'getMetadata', 'getTables', 'getTableByName', 'getResponseHeaders');
   await withTable(c, target, 'meta', [NAME, { column_name: 'N', column_type: 'number' }], async (t) => {
     const meta = await c.call('getMetadata()', (b) => b.getMetadata());
@@ -52,11 +52,11 @@ test(...clause('CLIENT-1', 'getMetadata, getTables and getTableByName list a tab
   });
 });
 
-test(...clause('CLIENT-1', 'getDTable() reads the whole base', 'compat'), async ({ state }) => {
+test(...clause('CLIENT-1', 'getDTable() reads the whole base', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ state }) => {
   inScope(state, 'getDTable');
 });
 
-test(...clause('CLIENT-1', 'addTable makes a table with its columns, renameTable keeps its rows, deleteTable removes it', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'addTable makes a table with its columns, renameTable keeps its rows, deleteTable removes it', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'addTable', 'renameTable', 'deleteTable', 'getTableByName', 'listRows');
   const name = tableName(state, 'tables');
   const renamed = `${name}_r`;
@@ -76,7 +76,7 @@ test(...clause('CLIENT-1', 'addTable makes a table with its columns, renameTable
   }
 });
 
-test(...clause('CLIENT-1', 'addView, listViews, getViewByName, renameView and deleteView: a view is made, found, renamed and removed', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'addView, listViews, getViewByName, renameView and deleteView: a view is made, found, renamed and removed', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'addView', 'listViews', 'getViewByName', 'renameView', 'deleteView');
   await withTable(c, target, 'views', [NAME], async (t) => {
     const made = await c.call(`addView(${t}, 'Open')`, (b) => b.addView(t, 'Open'));
@@ -93,7 +93,7 @@ test(...clause('CLIENT-1', 'addView, listViews, getViewByName, renameView and de
   });
 });
 
-test(...clause('CLIENT-1', 'insertColumn adds columns (after an anchor column when given); listColumns, getColumnByName and getColumnsByType find them', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'insertColumn adds columns (after an anchor column when given); listColumns, getColumnByName and getColumnsByType find them', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'insertColumn', 'listColumns', 'getColumnByName', 'getColumnsByType');
   await withTable(c, target, 'columns', [NAME, { column_name: 'Note', column_type: 'text' }], async (t) => {
     const due = await c.call(`insertColumn(${t}, 'Due', 'date', undefined, { format })`, (b) => b.insertColumn(t, 'Due', 'date', undefined, { format: 'YYYY-MM-DD' }));
@@ -112,7 +112,7 @@ test(...clause('CLIENT-1', 'insertColumn adds columns (after an anchor column wh
   });
 });
 
-test(...clause('CLIENT-1', 'renameColumn, resizeColumn, freezeColumn and moveColumn change the column and keep its values', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'renameColumn, resizeColumn, freezeColumn and moveColumn change the column and keep its values', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'renameColumn', 'resizeColumn', 'freezeColumn', 'moveColumn', 'getColumnByName', 'listColumns', 'listRows');
   await withTable(c, target, 'layout', [NAME, { column_name: 'Note', column_type: 'text' }, { column_name: 'N', column_type: 'number' }], async (t) => {
     const ids = await rowsMade(c, t, [{ Name: 'a', Note: 'x', N: 1 }, { Name: 'b', Note: 'y', N: 2 }]);
@@ -135,7 +135,7 @@ test(...clause('CLIENT-1', 'renameColumn, resizeColumn, freezeColumn and moveCol
   });
 });
 
-test(...clause('CLIENT-1', 'modifyColumnType converts a column\'s values; deleteColumn removes that column and its values only', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'modifyColumnType converts a column\'s values; deleteColumn removes that column and its values only', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'modifyColumnType', 'deleteColumn', 'getColumnByName', 'listRows');
   await withTable(c, target, 'types', [NAME, { column_name: 'Num', column_type: 'text' }, { column_name: 'Gone', column_type: 'text' }], async (t) => {
     const ids = await rowsMade(c, t, [{ Name: 'a', Num: '42', Gone: 'g1' }, { Name: 'b', Num: '7', Gone: 'g2' }]);
@@ -155,7 +155,7 @@ const OPTION = (name: string) => ({ name, color: '#59CB74', textColor: '#FFFFFF'
 interface Option { id?: unknown; name?: unknown }
 const optionsOf = (col: ColumnInfo | undefined): Option[] => (Array.isArray(col?.data?.options) ? (col.data.options as Option[]) : []);
 
-test(...clause('CLIENT-1', 'addColumnOptions gives each new option an id; addColumnCascadeSettings stores the cascade; rows take the options', 'compat'), async ({ client: c, target, state }) => {
+test(...clause('CLIENT-1', 'addColumnOptions gives each new option an id; addColumnCascadeSettings stores the cascade; rows take the options', ev.documented('npm `seatable-api` (lib/base.js)')), async ({ client: c, target, state }) => {
   inScope(state, 'addColumnOptions', 'addColumnCascadeSettings', 'getColumnByName', 'appendRow', 'getRow');
   const select = (column_name: string) => ({ column_name, column_type: 'single-select' });
   await withTable(c, target, 'options', [NAME, select('Continent'), select('Country')], async (t) => {

@@ -12,7 +12,7 @@ import { restored } from '../src/harness/restore.js';
 import type { RunState } from '../src/harness/state.js';
 import type { Reply, Target } from '../src/harness/target.js';
 import { binaryBytes, download, downloadLinkOf, upload, uploadLinkOf } from '../src/harness/uploads.js';
-import { clause, expect, test } from '../src/harness/test.js';
+import { clause, expect, test, ev } from '../src/harness/test.js';
 import { RESPONSES } from '../src/spec/index.js';
 
 const API = { api: 0 } as const;
@@ -36,7 +36,7 @@ async function uploaded(target: Target, name: string, bytes: Buffer, asFixture: 
 const downloadLink = (target: Target, path: string, expect: number[] = []) => target.call({ path: pathOf('getFileDownloadLink'), auth: API, query: { path }, expect });
 const deleteAsset = (target: Target, path: string, expect: number[] = []) => target.call({ method: 'DELETE', path: pathOf('deleteBaseAsset'), auth: API, query: { path }, expect });
 
-test(...clause('ACCT-9', 'an upload link accepts a file and the download link serves the same bytes', 'compat'), async ({ target, state }) => {
+test(...clause('ACCT-9', 'an upload link accepts a file and the download link serves the same bytes', ev.documented('OA62 file_operations')), async ({ target, state }) => {
   const name = fileName(state, 'file');
   const bytes = binaryBytes();
   const { path, reply } = await uploaded(target, name, bytes, false);
@@ -56,7 +56,7 @@ test(...clause('ACCT-9', 'an upload link accepts a file and the download link se
   }
 });
 
-test(...clause('ACCT-9', 'Delete a Base Asset removes the file: its download link stops working and a new one is refused (404)', 'compat'), async ({ target, state }) => {
+test(...clause('ACCT-9', 'Delete a Base Asset removes the file: its download link stops working and a new one is refused (404)', ev.documented('OA62 file_operations')), async ({ target, state }) => {
   const name = fileName(state, 'gone');
   const bytes = binaryBytes(256);
   const { path } = await uploaded(target, name, bytes, true);
@@ -86,7 +86,7 @@ function customFiles(body: unknown): string[] {
   return [];
 }
 
-test(...clause('ACCT-9', 'the custom folder lists a file uploaded through its upload link and forgets it once deleted', 'compat'), async ({ target, state }) => {
+test(...clause('ACCT-9', 'the custom folder lists a file uploaded through its upload link and forgets it once deleted', ev.documented('OA62 file_operations')), async ({ target, state }) => {
   const name = fileName(state, 'custom');
   const l = await target.call({ path: pathOf('customUploadLink'), auth: API, query: { path: '/' } });
   expectStatus(l, 200, 'Get Upload Link (Custom Folder) for /');

@@ -14,7 +14,7 @@ import { SIZE_LIMITS } from '../src/spec/index.js';
 import { expectStatus } from '../src/harness/assert.js';
 import { Undecided } from '../src/harness/outcome.js';
 import { appendAll, countRows, scratchTable, type Scratch } from '../src/harness/tables.js';
-import { clause, expect, withWorld } from '../src/harness/test.js';
+import { clause, expect, withWorld, ev } from '../src/harness/test.js';
 import type { Reply, Target } from '../src/harness/target.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -83,7 +83,7 @@ async function listRows(target: Target, t: Scratch, query: Record<string, string
   return rows as unknown[];
 }
 
-test(...clause('SIZE-1', 'row list returns at most 1,000 rows, also when limit=5000 is asked (table of 2,000 rows)', 'spec'), async ({ target, big }) => {
+test(...clause('SIZE-1', 'row list returns at most 1,000 rows, also when limit=5000 is asked (table of 2,000 rows)', ev.spec('8.5')), async ({ target, big }) => {
   const t = await big.ensure(target, 2 * BATCH);
   const asked = await listRows(target, t, { limit: 5000 }, 'row list with limit=5000');
   expect.soft(asked.length, `row list with limit=5000 answered ${asked.length} rows — at most ${SIZE_LIMITS.listRows} per call`).toBeLessThanOrEqual(SIZE_LIMITS.listRows);
@@ -93,7 +93,7 @@ test(...clause('SIZE-1', 'row list returns at most 1,000 rows, also when limit=5
   expect.soft(plain.length, 'row list without limit answered no rows from a table of 2,000').toBeGreaterThan(0);
 });
 
-test(...clause('SIZE-2', 'append of 1,000 rows is accepted; 1,001 is refused (4xx) and nothing is written', 'spec'), async ({ target, big }) => {
+test(...clause('SIZE-2', 'append of 1,000 rows is accepted; 1,001 is refused (4xx) and nothing is written', ev.spec('8.5')), async ({ target, big }) => {
   const t = await big.table(target);
   const ok = marker('ok');
   const a = await target.gw(t.base, 'POST', 'rows/', { json: { table_name: t.name, rows: numbered(0, SIZE_LIMITS.appendRows, ok) } });
@@ -109,7 +109,7 @@ test(...clause('SIZE-2', 'append of 1,000 rows is accepted; 1,001 is refused (4x
   expect.soft(n, `the refused append of ${SIZE_LIMITS.appendRows + 1} rows wrote ${n} rows — nothing may be written`).toBe(0);
 });
 
-test(...clause('SIZE-3', 'update of 1,000 rows is accepted; 1,001 is refused (4xx) and nothing is changed', 'spec'), async ({ target, big }) => {
+test(...clause('SIZE-3', 'update of 1,000 rows is accepted; 1,001 is refused (4xx) and nothing is changed', ev.spec('8.5')), async ({ target, big }) => {
   const t = await big.ensure(target, SIZE_LIMITS.updateRows + 1);
   const updates = (n: number, mark: string) => big.ids.slice(0, n).map((row_id) => ({ row_id, row: { Mark: mark } }));
   const ok = marker('ok');
@@ -123,7 +123,7 @@ test(...clause('SIZE-3', 'update of 1,000 rows is accepted; 1,001 is refused (4x
   expect.soft(n, `the refused update of ${SIZE_LIMITS.updateRows + 1} rows changed ${n} rows — nothing may be changed`).toBe(0);
 });
 
-test(...clause('SIZE-5', 'SQL list returns at most 10,000 rows, also with LIMIT 20000 (table of 10,001+ rows)', 'spec'), async ({ target, big }) => {
+test(...clause('SIZE-5', 'SQL list returns at most 10,000 rows, also with LIMIT 20000 (table of 10,001+ rows)', ev.spec('8.5')), async ({ target, big }) => {
   await big.ensure(target, SIZE_LIMITS.sqlList + 1);
   const r = await big.sql(target, 'SELECT _id FROM {T} LIMIT 20000');
   expectStatus(r, 200, 'SQL SELECT … LIMIT 20000');
@@ -134,7 +134,7 @@ test(...clause('SIZE-5', 'SQL list returns at most 10,000 rows, also with LIMIT 
   expect.soft(n, 'SQL list with LIMIT 20000 answered no rows from a table of more than 10,000').toBeGreaterThan(0);
 });
 
-test(...clause('SIZE-5', 'SQL list without LIMIT returns the default of 100 rows', 'compat'), async ({ target, big }) => {
+test(...clause('SIZE-5', 'SQL list without LIMIT returns the default of 100 rows', ev.spec('8.5')), async ({ target, big }) => {
   await big.ensure(target, SIZE_LIMITS.sqlListDefault + 1);
   const r = await big.sql(target, 'SELECT _id FROM {T}');
   expectStatus(r, 200, 'SQL SELECT without LIMIT');
@@ -143,7 +143,7 @@ test(...clause('SIZE-5', 'SQL list without LIMIT returns the default of 100 rows
   expect((results as unknown[]).length, `SQL list without LIMIT from a table of ${big.ids.length} rows`).toBe(SIZE_LIMITS.sqlListDefault);
 });
 
-test(...clause('SIZE-6', 'an SQL UPDATE touching 20,000 rows succeeds and changes all of them', 'spec'), async ({ target, big }) => {
+test(...clause('SIZE-6', 'an SQL UPDATE touching 20,000 rows succeeds and changes all of them', ev.spec('8.5')), async ({ target, big }) => {
   await big.ensure(target, 20_000);
   const total = await big.count(target);
   const mark = marker('all');
@@ -189,7 +189,7 @@ async function burstCall(target: Target, t: Scratch, method: string, o: { json?:
   }
 }
 
-test(...clause('SIZE-7', 'three appends of 1,000 rows and then three lists of 1,000 rows in a row all succeed within the rate limit', 'spec'), async ({ target, big }) => {
+test(...clause('SIZE-7', 'three appends of 1,000 rows and then three lists of 1,000 rows in a row all succeed within the rate limit', ev.spec('8.5')), async ({ target, big }) => {
   const t = await big.ensure(target, 3 * BATCH);
   const probe = await big.sql(target, 'SELECT COUNT(*) AS n FROM {T}');
   expectStatus(probe, 200, 'SQL COUNT before the burst');
@@ -212,7 +212,7 @@ test(...clause('SIZE-7', 'three appends of 1,000 rows and then three lists of 1,
   expect.soft(await big.count(target) - before, 'rows written by the three appends').toBe(3 * BATCH);
 });
 
-test(...clause('SIZE-4', 'delete of 10,000 rows is accepted; 10,001 is refused (4xx) and nothing is deleted', 'spec'), async ({ target, big }) => {
+test(...clause('SIZE-4', 'delete of 10,000 rows is accepted; 10,001 is refused (4xx) and nothing is deleted', ev.spec('8.5')), async ({ target, big }) => {
   const t = await big.ensure(target, SIZE_LIMITS.deleteRows + 1);
   const before = await big.count(target);
   const over = big.ids.slice(0, SIZE_LIMITS.deleteRows + 1);
@@ -229,7 +229,7 @@ test(...clause('SIZE-4', 'delete of 10,000 rows is accepted; 10,001 is refused (
   if (mid - after === ids.length) big.ids = big.ids.filter((id) => !gone.has(id));
 });
 
-test(...clause('SIZE-6', 'an SQL DELETE without LIMIT removes every matching row (more than 10,000)', 'spec'), async ({ target, big }) => {
+test(...clause('SIZE-6', 'an SQL DELETE without LIMIT removes every matching row (more than 10,000)', ev.spec('8.5')), async ({ target, big }) => {
   await big.ensure(target, SIZE_LIMITS.deleteRows + 1);
   const total = await big.count(target);
   const r = await big.sql(target, 'DELETE FROM {T} WHERE N >= 0');

@@ -21,7 +21,7 @@ import { probeCall } from '../src/harness/probe.js';
 import type { RunState } from '../src/harness/state.js';
 import type { CallOptions, Target } from '../src/harness/target.js';
 import { uploadLink } from '../src/harness/uploads.js';
-import { clause, expect, test } from '../src/harness/test.js';
+import { clause, expect, test, ev } from '../src/harness/test.js';
 
 /** Why the descriptor cannot present the credential the row needs (undefined: it can). */
 function missingCredential(state: RunState, ep: Endpoint): string | undefined {
@@ -68,7 +68,7 @@ async function probeOperation(ep: Endpoint, target: Target, state: RunState): Pr
 }
 
 for (const group of GROUPS) {
-  test(...clause('ROUTE-8', `${group.name}: each documented operation exists with its method and credential (${group.endpoints.length} operations)`, 'compat'), async ({ target, state }) => {
+  test(...clause('ROUTE-8', `${group.name}: each documented operation exists with its method and credential (${group.endpoints.length} operations)`, ev.documented('OA62 base_operations, authentication, file_operations, user_account_operations')), async ({ target, state }) => {
     const results = await pooled(group.endpoints, 4, async (ep) => [ep, await settleOne(() => probeOperation(ep, target, state))] as [Endpoint, OpResult]);
     settleGroup(results);
   });

@@ -29,12 +29,12 @@ import {
 } from '../src/harness/rate-checks.js';
 import type { RunState } from '../src/harness/state.js';
 import type { Target } from '../src/harness/target.js';
-import { clause, expect, needsAccount, needsAdmin, needsBases, needsEdition, needsRelease, test, warnState } from '../src/harness/test.js';
+import { clause, expect, needsAccount, needsAdmin, needsBases, needsEdition, needsRelease, test, warnState, ev } from '../src/harness/test.js';
 
 // ---------------------------------------------------------------------------------------------
 // RATE-6 first: a handful of calls, no burst.
 
-test(...clause('RATE-6', 'gateway answers carry integer x-ratelimit-limit, -remaining and -reset; remaining falls by one per call; reset is a Unix time in the future at most a window away', 'spec'), async ({ target, state }) => {
+test(...clause('RATE-6', 'gateway answers carry integer x-ratelimit-limit, -remaining and -reset; remaining falls by one per call; reset is a Unix time in the future at most a window away', ev.spec('8.2, 9 (4.4)')), async ({ target, state }) => {
   needsRelease(state, 'rateLimitHeaders', true, 'rate-limit headers on gateway answers (4.4+)');
   // The run's fixture table when this phase has it (base 0), else a table made here: the rate
   // family's own bases (beside the others) hold none of the run's tables.
@@ -84,7 +84,7 @@ test(...clause('RATE-6', 'gateway answers carry integer x-ratelimit-limit, -rema
 // waiting for the other families: a few hundred calls need no idle machine.
 
 for (const setting of LIMIT_SETTINGS) {
-  test(...clause('RATE-7', `the limits configuration file's ${setting.key} sets the limit of ${CLASS[setting.rateClass]}`, 'spec'), async ({ target, state }) => {
+  test(...clause('RATE-7', `the limits configuration file's ${setting.key} sets the limit of ${CLASS[setting.rateClass]}`, ev.spec('8.4')), async ({ target, state }) => {
     needsEdition(state, ['dedicated', 'self-hosted'], 'limits are customisable there (§8.4)');
     needsRelease(state, 'limitsConfigFile', true, 'the limits are in one configuration file from 5.3');
     test.skip(!state.limitsConfig, 'needs a target started with a limits configuration file (--limits-config, --limits-target-file)');
@@ -109,7 +109,7 @@ function limitedEndpoints(state: RunState, cls: RateClass) {
 }
 
 for (const cls of RATE_CLASSES) {
-  test(...clause('RATE-1', `every endpoint of ${CLASS[cls]} answers 429 once its budget is used up`, 'spec'), async ({ target, state }) => {
+  test(...clause('RATE-1', `every endpoint of ${CLASS[cls]} answers 429 once its budget is used up`, ev.spec('8.1.1')), async ({ target, state }) => {
     gate(state, cls);
     const { t, limit, ceiling } = budgetTarget(target, state, cls);
     const key = keyFor(t, cls);
@@ -152,7 +152,7 @@ for (const cls of RATE_CLASSES) {
 const EXEMPT = (state: RunState) => ENDPOINTS.filter((e) => e.rate === 'exempt' && e.clauses.includes('RATE-1') && offeredAt(e, state.apiVersion));
 const exemptCall = (target: Target, path: string, ip: string | undefined) => target.call({ path, auth: 'none', raw429: true, expect: [429], localAddress: ip });
 
-test(...clause('RATE-1', '/ping/ and /server-info/ never answer 429, also when called beyond the account limit from one source address', 'spec'), async ({ target, state }) => {
+test(...clause('RATE-1', '/ping/ and /server-info/ never answer 429, also when called beyond the account limit from one source address', ev.spec('8.1.1')), async ({ target, state }) => {
   const exempt = EXEMPT(state);
   const { t, limit } = budgetTarget(target, state, 'account');
   const [ip] = pickIps(t, 'account', 1);
@@ -171,7 +171,7 @@ test(...clause('RATE-1', '/ping/ and /server-info/ never answer 429, also when c
   });
 });
 
-test(...clause('RATE-1', '/ping/ and /server-info/ never answer 429 from a source address whose account budget is used up', 'spec'), async ({ target, state }) => {
+test(...clause('RATE-1', '/ping/ and /server-info/ never answer 429 from a source address whose account budget is used up', ev.spec('8.1.1')), async ({ target, state }) => {
   gate(state, 'account');
   const { t, limit, ceiling } = budgetTarget(target, state, 'account');
   const exempt = EXEMPT(state);
@@ -195,7 +195,7 @@ test(...clause('RATE-1', '/ping/ and /server-info/ never answer 429 from a sourc
 
 for (const cls of RATE_CLASSES) {
   const what = cls === 'gateway' ? 'using up base A\'s budget leaves base B open' : `using up one source address's budget for ${CLASS[cls]} leaves another address open`;
-  test(...clause('RATE-2', what, 'spec'), async ({ target, state }) => {
+  test(...clause('RATE-2', what, ev.spec('8.1.2')), async ({ target, state }) => {
     gate(state, cls);
     if (cls === 'gateway') needsBases(state, 2);
     const { t, limit, ceiling } = budgetTarget(target, state, cls);
@@ -225,7 +225,7 @@ for (const cls of RATE_CLASSES) {
 // RATE-3: over the limit, 429 with an empty body.
 
 for (const cls of RATE_CLASSES) {
-  test(...clause('RATE-3', `over the limit of ${CLASS[cls]}: 429 with an empty body`, 'spec'), async ({ target, state }) => {
+  test(...clause('RATE-3', `over the limit of ${CLASS[cls]}: 429 with an empty body`, ev.spec('7, 8.1.3')), async ({ target, state }) => {
     gate(state, cls);
     const { t, limit, ceiling } = budgetTarget(target, state, cls);
     const key = keyFor(t, cls);
@@ -258,7 +258,7 @@ async function acceptedAfterReset(target: Target, key: RateKey, limit: number, c
   return r.status === 429 ? `${key.label} (${CLASS[key.cls]}) still answered 429 ${Date.now() - when} ms after ${basis} had passed — calls must be accepted again once the window is over` : undefined;
 }
 
-test(...clause('RATE-4', 'once the window is over (x-ratelimit-reset has passed), calls are accepted again — per class, side by side', 'spec'), async ({ target, state }) => {
+test(...clause('RATE-4', 'once the window is over (x-ratelimit-reset has passed), calls are accepted again — per class, side by side', ev.spec('8.1.4')), async ({ target, state }) => {
   const runs: Promise<string | undefined>[] = [];
   const skipped: string[] = [];
   for (const cls of RATE_CLASSES) {
@@ -288,7 +288,7 @@ for (const edition of EDITIONS) {
   for (const cls of RATE_CLASSES) {
     const expected = RATE_LIMITS[edition][cls];
     const title = expected === null ? `${edition}: ${CLASS[cls]} are unlimited — ${UNLIMITED_PROBE} concurrent calls in one window are all admitted` : `${edition}: exactly ${expected} calls per window to ${CLASS[cls]} are admitted, also when ${expected + EXTRA} arrive concurrently`;
-    test(...clause('RATE-5', title, 'spec'), async ({ target, state }) => {
+    test(...clause('RATE-5', title, ev.spec('8.1')), async ({ target, state }) => {
       needsEdition(state, [edition as Edition], `its limits are the ${edition} edition's`);
       test.skip(configured(state), `the target runs with configured limits (${state.limits.source}): RATE-5 holds it to those`);
       gate(state, cls, { limited: false });
@@ -300,7 +300,7 @@ for (const edition of EDITIONS) {
 }
 
 for (const cls of RATE_CLASSES) {
-  test(...clause('RATE-5', `configured limits: exactly the configured number of calls per window to ${CLASS[cls]} is admitted (unlimited where configured so), also under concurrency`, 'spec'), async ({ target, state }) => {
+  test(...clause('RATE-5', `configured limits: exactly the configured number of calls per window to ${CLASS[cls]} is admitted (unlimited where configured so), also under concurrency`, ev.spec('8.1')), async ({ target, state }) => {
     test.skip(!configured(state), `the target runs with its edition's limits (${state.limits.source}): the edition checks apply`);
     gate(state, cls, { limited: false });
     const expected = limitOf(state, cls);
@@ -330,7 +330,7 @@ function needsTeamAdmin(state: RunState): void {
   needsAdmin(state);
 }
 
-test(...clause('RATE-8', 'gateway calls raise the team\'s api_calls_count (Get Team Info)', 'compat'), async ({ target, state }) => {
+test(...clause('RATE-8', 'gateway calls raise the team\'s api_calls_count (Get Team Info)', ev.spec('8.3')), async ({ target, state }) => {
   needsTeamAdmin(state);
   const before = await teamInfo(target, 'before');
   const n = 5;
@@ -343,7 +343,7 @@ test(...clause('RATE-8', 'gateway calls raise the team\'s api_calls_count (Get T
   expect(after.count, `api_calls_count went from ${before.count} to ${after.count} after ${n} gateway calls — it must count them`).toBeGreaterThanOrEqual(before.count + n);
 });
 
-test(...clause('RATE-8', 'adding a user to the team raises api_calls_limit at once', 'compat'), async ({ target, state }) => {
+test(...clause('RATE-8', 'adding a user to the team raises api_calls_limit at once', ev.spec('8.3')), async ({ target, state }) => {
   needsTeamAdmin(state);
   test.skip(!state.allowPlanChanges, 'adds a user to the team / changes its plan — on a real cloud that costs money: pass --allow-plan-changes for a test instance');
   await othersDone(); // the team's users and plan are other families' data too
@@ -363,7 +363,7 @@ test(...clause('RATE-8', 'adding a user to the team raises api_calls_limit at on
   }
 });
 
-test(...clause('RATE-8', 'upgrading the team\'s plan raises api_calls_limit at once', 'compat'), async ({ target, state }) => {
+test(...clause('RATE-8', 'upgrading the team\'s plan raises api_calls_limit at once', ev.spec('8.3')), async ({ target, state }) => {
   needsTeamAdmin(state);
   test.skip(!state.allowPlanChanges, 'adds a user to the team / changes its plan — on a real cloud that costs money: pass --allow-plan-changes for a test instance');
   await othersDone(); // the team's users and plan are other families' data too
@@ -383,7 +383,7 @@ test(...clause('RATE-8', 'upgrading the team\'s plan raises api_calls_limit at o
   }
 });
 
-test(...clause('RATE-8', 'the monthly limit is reset at the end of each month', 'spec'), async ({ state }) => {
+test(...clause('RATE-8', 'the monthly limit is reset at the end of each month', ev.spec('8.3')), async ({ state }) => {
   needsEdition(state, ['cloud'], 'the monthly API limit exists on the hosted cloud only (§8.3)');
   test.skip(true, 'the monthly reset (§8.3.3) cannot be observed black-box within a run; the reference server\'s own tests cover it with a moved clock (mutant quota-no-reset)');
 });

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ALL_METHODS, REMOVED, compareVersions } from '../src/spec/index.js';
-import { clause, expect, test } from '../src/harness/test.js';
+import { clause, expect, test, ev } from '../src/harness/test.js';
 import type { Auth, Target } from '../src/harness/target.js';
 import { controlPath, sameBody } from '../src/harness/notfound.js';
 
@@ -20,7 +20,7 @@ const credentialFor = (path: string): Auth => (path.startsWith('/dtable-') ? { b
 
 for (const removed of REMOVED) {
   for (const probe of removed.probes) {
-    test(...clause(removed.clause, `${probe.split('?')[0]} answers 404 to every method, with and without credentials (removed ${removed.removed})`, 'spec'), async ({ target, state }) => {
+    test(...clause(removed.clause, `${probe.split('?')[0]} answers 404 to every method, with and without credentials (removed ${removed.removed})`, ev.spec('4.4')), async ({ target, state }) => {
       test.skip(compareVersions(state.apiVersion, removed.removed) < 0, `removed in ${removed.removed}; the run holds the target to ${state.apiVersion}`);
       const path = fill(probe, target, 'a1b2c3d4e5f6a7b8c9d0');
       const controlAt = controlPath(path);

@@ -4,12 +4,12 @@
  * ping, server-info and auth-token answer; row list ignores order_by; the gateway's
  * base-unchanged check never serves stale rows.
  */
-import { BASE_TOKEN_SERVER_EVIDENCE, ENDPOINTS, fillPath, offeredAt, pathParams, type Endpoint } from '../src/spec/index.js';
+import { BASE_TOKEN_CLIENT_BUILDS_GATEWAY, BASE_TOKEN_NAMES_GATEWAY, ENDPOINTS, endpointEvidence, fillPath, offeredAt, pathParams, type Endpoint } from '../src/spec/index.js';
 import { expectStatus } from '../src/harness/assert.js';
 import { withTeamLogo } from '../src/harness/lock.js';
 import { readLogo, restoreLogo } from '../src/harness/logo.js';
 import { appendAll, listRows, scratchTable } from '../src/harness/tables.js';
-import { behaviour, clause, expect, needsAccount, needsAdmin, test } from '../src/harness/test.js';
+import { behaviour, clause, expect, needsAccount, needsAdmin, test, ev } from '../src/harness/test.js';
 import type { Auth, Target } from '../src/harness/target.js';
 import { routeMissing } from '../src/harness/notfound.js';
 import { fixtureTables } from '../src/harness/state.js';
@@ -85,7 +85,7 @@ const ROUTE1 = ENDPOINTS.filter((e) => e.clauses.includes('ROUTE-1'));
 const ROUTE2 = ENDPOINTS.filter((e) => e.clauses.includes('ROUTE-2'));
 
 for (const ep of ROUTE1) {
-  test(...clause('ROUTE-1', `${ep.operation}: ${ep.method} ${ep.path} exists`, ep.basis), async ({ target, state }) => {
+  test(...clause('ROUTE-1', `${ep.operation}: ${ep.method} ${ep.path} exists`, endpointEvidence(ep, '4.1')), async ({ target, state }) => {
     test.skip(!offeredAt(ep, state.apiVersion), `not offered by release ${state.apiVersion}`);
     if (ep.credential === 'admin') needsAdmin(state);
     if (ep.id === 'archiveView') {
@@ -108,7 +108,7 @@ for (const ep of ROUTE1) {
 }
 
 for (const ep of ROUTE2) {
-  test(...clause('ROUTE-2', `${ep.operation}: ${ep.method} ${ep.path} exists`, ep.basis), async ({ target, state }) => {
+  test(...clause('ROUTE-2', `${ep.operation}: ${ep.method} ${ep.path} exists`, endpointEvidence(ep, '4.2')), async ({ target, state }) => {
     test.skip(!offeredAt(ep, state.apiVersion), `not offered by release ${state.apiVersion}`);
     needsAccount(state);
     if (ep.credential === 'admin' || ep.credential === 'team-admin') needsAdmin(state);
@@ -116,7 +116,7 @@ for (const ep of ROUTE2) {
   });
 }
 
-test(...clause('ROUTE-3', 'base operations answer under /api-gateway/api/v2/, account operations under /api/v2.1/', 'spec'), async ({ target, state }) => {
+test(...clause('ROUTE-3', 'base operations answer under /api-gateway/api/v2/, account operations under /api/v2.1/', ev.spec('1')), async ({ target, state }) => {
   needsAccount(state);
   const token = await target.call({ path: '/api/v2.1/dtable/app-access-token/', auth: { api: 0 } });
   expectStatus(token, 200, 'Get Base-Token (an account-family call under /api/v2.1/)');
@@ -125,10 +125,9 @@ test(...clause('ROUTE-3', 'base operations answer under /api-gateway/api/v2/, ac
   // 5.3 (documented); before, the dtable-server is served and may be named — a client told
   // use_api_gateway: true builds the gateway's address itself (the official Python client).
   if (info.use_api_gateway !== undefined && behaviour(state).baseTokenServer === 'api-gateway') {
-    expect(info.dtable_server ?? '', `the base token names the gateway as the base server (release ${state.apiVersion}; ${BASE_TOKEN_SERVER_EVIDENCE.documentedGateway})`).toMatch(/\/api-gateway\/?$/);
+    expect.because(BASE_TOKEN_NAMES_GATEWAY)(info.dtable_server ?? '', `the base token names the gateway as the base server (release ${state.apiVersion})`).toMatch(/\/api-gateway\/?$/);
   } else if (info.use_api_gateway !== undefined) {
-    const c = BASE_TOKEN_SERVER_EVIDENCE.client;
-    expect(info.dtable_server ?? '', `the base token names the dtable-server or the gateway as the base server (release ${state.apiVersion}, which still serves the dtable-server; with use_api_gateway: true ${c.repo} ${c.path} ${c.functions.join('/')} goes to the gateway either way)`).toMatch(/\/(dtable-server|api-gateway)\/?$/);
+    expect.because(BASE_TOKEN_CLIENT_BUILDS_GATEWAY)(info.dtable_server ?? '', `the base token names the dtable-server or the gateway as the base server (release ${state.apiVersion} still serves the dtable-server; told use_api_gateway, the official client goes to the gateway either way)`).toMatch(/\/(dtable-server|api-gateway)\/?$/);
   }
   const meta = await target.gw(0, 'GET', 'metadata/');
   expectStatus(meta, 200, 'GET /api-gateway/api/v2/dtables/{uuid}/metadata/');
@@ -138,14 +137,14 @@ test(...clause('ROUTE-3', 'base operations answer under /api-gateway/api/v2/, ac
   expect(search.status, `GET /api/v2.1/dtable/items-search/ answered ${search.status}`).toBe(200);
 });
 
-test(...clause('ROUTE-4', '/ping/ and /server-info/ answer without credentials', 'spec'), async ({ target }) => {
+test(...clause('ROUTE-4', '/ping/ and /server-info/ answer without credentials', ev.spec('1')), async ({ target }) => {
   for (const path of ['/ping/', '/server-info/']) {
     const r = await target.call({ path, auth: 'none' });
     expectStatus(r, 200, `GET ${path} without credentials`);
   }
 });
 
-test(...clause('ROUTE-4', '/ping/ says pong and /server-info/ gives version and edition as strings', 'compat'), async ({ target }) => {
+test(...clause('ROUTE-4', '/ping/ says pong and /server-info/ gives version and edition as strings', ev.spec('1')), async ({ target }) => {
   const ping = await target.call({ path: '/ping/', auth: 'none' });
   expect(ping.text.replace(/"/g, '').trim()).toBe('pong');
   const info = (await target.call({ path: '/server-info/', auth: 'none' })).json<Record<string, unknown>>();
@@ -153,7 +152,7 @@ test(...clause('ROUTE-4', '/ping/ says pong and /server-info/ gives version and 
   expect(typeof info.edition, `server-info edition: ${JSON.stringify(info.edition)}`).toBe('string');
 });
 
-test(...clause('ROUTE-5', '/api2/auth-token/ issues an account token that opens account operations', 'spec'), async ({ target, state }) => {
+test(...clause('ROUTE-5', '/api2/auth-token/ issues an account token that opens account operations', ev.spec('1, 5.1')), async ({ target, state }) => {
   test.skip(!state.target.username || !state.target.password, 'needs username and password in the target descriptor');
   const r = await target.call({ method: 'POST', path: '/api2/auth-token/', form: { username: state.target.username!, password: state.target.password! } });
   expectStatus(r, 200, 'POST /api2/auth-token/');
@@ -163,7 +162,7 @@ test(...clause('ROUTE-5', '/api2/auth-token/ issues an account token that opens 
   expect(use.status, `the issued token opens an account operation (items-search answered ${use.status})`).toBe(200);
 });
 
-test(...clause('ROUTE-6', 'row list ignores order_by and direction', 'spec'), async ({ target, state }) => {
+test(...clause('ROUTE-6', 'row list ignores order_by and direction', ev.spec('4.1, 9')), async ({ target, state }) => {
   test.skip(behaviour(state).rowListOrderBy, `release ${state.apiVersion} still has order_by (removed 4.4)`);
   const t = await scratchTable(target, 'order', [{ column_name: 'Name', column_type: 'text' }]);
   try {
@@ -178,7 +177,7 @@ test(...clause('ROUTE-6', 'row list ignores order_by and direction', 'spec'), as
   }
 });
 
-test(...clause('ROUTE-7', 'a repeated row list after a write, an update and a delete shows the change', 'spec'), async ({ target }) => {
+test(...clause('ROUTE-7', 'a repeated row list after a write, an update and a delete shows the change', ev.spec('4.1')), async ({ target }) => {
   const t = await scratchTable(target, 'fresh', [{ column_name: 'Name', column_type: 'text' }]);
   try {
     const [id] = await appendAll(target, t, [{ Name: 'first' }]);

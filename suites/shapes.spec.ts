@@ -15,7 +15,7 @@ import { COLUMNS, COLUMN_TYPES, linkValue, sameValue, type ClauseId, type Column
 import { expectStatus, shapeIssues } from '../src/harness/assert.js';
 import { fixtureMissing } from '../src/harness/outcome.js';
 import { appendAll, countRows, existingTable, scratchTable, type Scratch } from '../src/harness/tables.js';
-import { clause, expect, needsRelease, withWorld } from '../src/harness/test.js';
+import { clause, expect, needsRelease, withWorld, ev } from '../src/harness/test.js';
 import type { Reply, Target } from '../src/harness/target.js';
 import { buildTypeTables, LOOKUP_COLUMN, typeColumnName } from '../src/harness/type-table.js';
 
@@ -152,7 +152,7 @@ for (const type of COLUMN_TYPES) {
   const what = VALUES_ELSEWHERE.includes(type) ? 'present (its values: SHAPE-2/3)'
     : spec.writable === 'no' ? 'present, null or a valid value'
     : `present, null when never set${written ? ', the written value reads back' : ''}`;
-  test(...clause('SHAPE-1', `${type} column "${name}" in row list and row get: ${what}`, 'spec'), async ({ target, state, world }) => {
+  test(...clause('SHAPE-1', `${type} column "${name}" in row list and row get: ${what}`, ev.spec('2, 9 (5.0)')), async ({ target, state, world }) => {
     needsRelease(state, 'nullForUnset', true, 'every column in row reads, null for never-set values (5.0)');
     const w = await world.get(target);
     needsType(w, type);
@@ -175,7 +175,7 @@ for (const type of COLUMN_TYPES) {
   });
 }
 
-test(...clause('SHAPE-1', 'row list and row get carry every column the metadata lists, also on a row with nothing set', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-1', 'row list and row get carry every column the metadata lists, also on a row with nothing set', ev.spec('2, 9 (5.0)')), async ({ target, state, world }) => {
   needsRelease(state, 'nullForUnset', true, 'every column in row reads, null for never-set values (5.0)');
   const w = await world.get(target);
   expect(w.columns.length, 'metadata/ lists no columns for the table').toBeGreaterThan(0);
@@ -190,7 +190,7 @@ test(...clause('SHAPE-1', 'row list and row get carry every column the metadata 
 
 const linkCells = z.array(linkValue);
 
-test(...clause('SHAPE-2', 'link cells are arrays of {row_id, display_value}; an empty link is [] or null, never a string', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-2', 'link cells are arrays of {row_id, display_value}; an empty link is [] or null, never a string', ev.spec('2, 9 (5.0)')), async ({ target, state, world }) => {
   needsRelease(state, 'linkObjects', true, 'link cells as arrays of {row_id, display_value} (5.0)');
   const w = await world.get(target);
   needsType(w, 'link', 'SHAPE-2');
@@ -216,7 +216,7 @@ test(...clause('SHAPE-2', 'link cells are arrays of {row_id, display_value}; an 
   }
 });
 
-test(...clause('SHAPE-3', 'a count link formula over one linked row is the integer 1 (over two: 2), not a string', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-3', 'a count link formula over one linked row is the integer 1 (over two: 2), not a string', ev.spec('2, 9 (5.0)')), async ({ target, state, world }) => {
   needsRelease(state, 'linkFormulaTyped', true, 'typed link-formula values (5.0)');
   const w = await world.get(target);
   for (const t of ['link', 'link-formula']) needsType(w, t, 'SHAPE-3');
@@ -232,7 +232,7 @@ test(...clause('SHAPE-3', 'a count link formula over one linked row is the integ
   }
 });
 
-test(...clause('SHAPE-3', 'a lookup link formula over several linked rows is an array of their values', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-3', 'a lookup link formula over several linked rows is an array of their values', ev.spec('2, 9 (5.0)')), async ({ target, state, world }) => {
   needsRelease(state, 'linkFormulaTyped', true, 'typed link-formula values (5.0)');
   const w = await world.get(target);
   for (const t of ['link', LOOKUP]) needsType(w, t, 'SHAPE-3');
@@ -291,7 +291,7 @@ async function checkOptions(target: Target, t: Scratch, id: string, single: stri
   expect.soft(sameValue('multiple-select', multi, row.Multi), `row get after the ${how}: multiple-select reads ${show(row.Multi)}, written ${show(multi)}`).toBe(true);
 }
 
-test(...clause('SHAPE-4', 'unknown single- and multiple-select options written by append are created and read back as written', 'spec'), async ({ target, state }) => {
+test(...clause('SHAPE-4', 'unknown single- and multiple-select options written by append are created and read back as written', ev.spec('2, 9 (4.1)')), async ({ target, state }) => {
   needsRelease(state, 'createUnknownSelectOptions', true, 'unknown select options created on row add (4.1)');
   const t = await selectTable(target, 'select_add');
   try {
@@ -308,7 +308,7 @@ test(...clause('SHAPE-4', 'unknown single- and multiple-select options written b
   }
 });
 
-test(...clause('SHAPE-4', 'unknown single- and multiple-select options written by update are created and read back as written', 'spec'), async ({ target, state }) => {
+test(...clause('SHAPE-4', 'unknown single- and multiple-select options written by update are created and read back as written', ev.spec('2, 9 (4.1)')), async ({ target, state }) => {
   needsRelease(state, 'createUnknownSelectOptions', true, 'unknown select options created on row update (4.1)');
   const t = await selectTable(target, 'select_upd');
   try {
@@ -327,7 +327,7 @@ test(...clause('SHAPE-4', 'unknown single- and multiple-select options written b
 // ---------------------------------------------------------------------------------------------
 // SHAPE-5: the single-row read omits _ctime/_mtime where the table has ctime/mtime columns.
 
-test(...clause('SHAPE-5', 'the single-row read omits _ctime and _mtime when the table has ctime and mtime columns (the row list keeps them)', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-5', 'the single-row read omits _ctime and _mtime when the table has ctime and mtime columns (the row list keeps them)', ev.spec('2, 9 (4.4)')), async ({ target, state, world }) => {
   needsRelease(state, 'rowGetOmitsTimes', true, 'row get omits _ctime/_mtime (4.4)');
   const w = await world.get(target);
   for (const t of ['ctime', 'mtime']) needsType(w, t, 'SHAPE-5');
@@ -341,7 +341,7 @@ test(...clause('SHAPE-5', 'the single-row read omits _ctime and _mtime when the 
 // ---------------------------------------------------------------------------------------------
 // SHAPE-6: _id cannot be changed by an update.
 
-test(...clause('SHAPE-6', '_id in an update\'s row does not change the row id', 'spec'), async ({ target, state }) => {
+test(...clause('SHAPE-6', '_id in an update\'s row does not change the row id', ev.spec('4.1, 9 (4.1)')), async ({ target, state }) => {
   needsRelease(state, 'rowIdImmutable', true, 'row_id immutable on update (4.1)');
   const t = await scratchTable(target, 'rowid', [{ column_name: 'Name', column_type: 'text' }]);
   try {
@@ -381,7 +381,7 @@ const WRONG = COLUMN_TYPES.filter((t) => COLUMNS[t].writable === 'rows' && COLUM
 for (const type of WRONG) {
   const spec = COLUMNS[type];
   const name = colName(type);
-  test(...clause('SHAPE-7', `${type}: ${show(spec.wrong)} is refused by append (with a good row in the batch) and by update, and nothing is written`, 'spec'), async ({ target, state, world }) => {
+  test(...clause('SHAPE-7', `${type}: ${show(spec.wrong)} is refused by append (with a good row in the batch) and by update, and nothing is written`, ev.spec('9 (4.1)')), async ({ target, state, world }) => {
     needsRelease(state, 'strictRowChecks', true, 'stricter type checks on /rows/ (4.1)');
     const w = await world.get(target);
     needsType(w, type);
@@ -429,7 +429,7 @@ async function malformedSetup(target: Target, world: World) {
 
 const refused = (r: Reply, what: string) => expect.soft(r.status >= 400 && r.status < 500, `${what} answered ${r.status}: ${r.text.slice(0, 200)} — must be refused (4xx)`).toBe(true);
 
-test(...clause('SHAPE-7', 'malformed JSON bodies of append and update are refused with a 4xx, and nothing is written', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-7', 'malformed JSON bodies of append and update are refused with a 4xx, and nothing is written', ev.spec('9 (4.1)')), async ({ target, state, world }) => {
   needsRelease(state, 'strictRowChecks', true, 'stricter structure checks on /rows/ (4.1)');
   const s = await malformedSetup(target, world);
   const table = JSON.stringify(s.w.types.name);
@@ -439,7 +439,7 @@ test(...clause('SHAPE-7', 'malformed JSON bodies of append and update are refuse
   await s.nothingWritten('after the malformed bodies');
 });
 
-test(...clause('SHAPE-7', '"rows" / "updates" that are not arrays are refused with a 4xx, and nothing is written', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-7', '"rows" / "updates" that are not arrays are refused with a 4xx, and nothing is written', ev.spec('9 (4.1)')), async ({ target, state, world }) => {
   needsRelease(state, 'strictRowChecks', true, 'stricter structure checks on /rows/ (4.1)');
   const s = await malformedSetup(target, world);
   const table_name = s.w.types.name;
@@ -448,7 +448,7 @@ test(...clause('SHAPE-7', '"rows" / "updates" that are not arrays are refused wi
   await s.nothingWritten('after the bodies without arrays');
 });
 
-test(...clause('SHAPE-7', 'a row that is not an object is refused with a 4xx (a good row in the same batch is not written)', 'spec'), async ({ target, state, world }) => {
+test(...clause('SHAPE-7', 'a row that is not an object is refused with a 4xx (a good row in the same batch is not written)', ev.spec('9 (4.1)')), async ({ target, state, world }) => {
   needsRelease(state, 'strictRowChecks', true, 'stricter structure checks on /rows/ (4.1)');
   const s = await malformedSetup(target, world);
   const table_name = s.w.types.name;

@@ -6,7 +6,7 @@
  */
 import { expectStatus } from '../src/harness/assert.js';
 import { appendAll, countRows, scratchTable, type Scratch } from '../src/harness/tables.js';
-import { clause, expect, needsRelease, test } from '../src/harness/test.js';
+import { clause, expect, needsRelease, test, ev } from '../src/harness/test.js';
 import type { Reply, Target } from '../src/harness/target.js';
 
 type Row = Record<string, unknown>;
@@ -54,7 +54,7 @@ function results(r: Reply, what: string): Row[] {
 const names = (rows: Row[]) => rows.map((r) => r.Name);
 
 for (const inj of INJECTIONS) {
-  test(...clause('SQL-1', `a parameter holding ${inj.label} is compared as data: WHERE Name = ? matches only the row holding it, and the table survives`, 'spec'), async ({ target, state }) => {
+  test(...clause('SQL-1', `a parameter holding ${inj.label} is compared as data: WHERE Name = ? matches only the row holding it, and the table survives`, ev.spec('4.1, 9 (5.0)')), async ({ target, state }) => {
     needsRelease(state, 'sqlParameters', true, 'SQL parameters (5.0)');
     const { t, rows } = await injectionTable(target, 'inject');
     try {
@@ -69,7 +69,7 @@ for (const inj of INJECTIONS) {
   });
 }
 
-test(...clause('SQL-1', 'an injection string bound as an UPDATE parameter is stored as given, in the one row the WHERE parameter names', 'spec'), async ({ target, state }) => {
+test(...clause('SQL-1', 'an injection string bound as an UPDATE parameter is stored as given, in the one row the WHERE parameter names', ev.spec('4.1, 9 (5.0)')), async ({ target, state }) => {
   needsRelease(state, 'sqlParameters', true, 'SQL parameters (5.0)');
   const { t, rows } = await injectionTable(target, 'inject_upd');
   try {
@@ -84,7 +84,7 @@ test(...clause('SQL-1', 'an injection string bound as an UPDATE parameter is sto
   }
 });
 
-test(...clause('SQL-1', 'a numeric ? parameter is bound as a number: N = ? and N > ? select by value', 'spec'), async ({ target, state }) => {
+test(...clause('SQL-1', 'a numeric ? parameter is bound as a number: N = ? and N > ? select by value', ev.spec('4.1, 9 (5.0)')), async ({ target, state }) => {
   needsRelease(state, 'sqlParameters', true, 'SQL parameters (5.0)');
   const t = await scratchTable(target, 'param_num', COLUMNS);
   try {
@@ -119,7 +119,7 @@ function errorText(r: Reply): string | undefined {
 }
 
 for (const f of INVALID_FILTERS) {
-  test(...clause('SQL-2', `a SQL list whose WHERE has ${f.label} is refused with a 4xx and an error body`, 'spec'), async ({ target, state }) => {
+  test(...clause('SQL-2', `a SQL list whose WHERE has ${f.label} is refused with a 4xx and an error body`, ev.spec('9 (4.1)')), async ({ target, state }) => {
     needsRelease(state, 'sqlFilterValidation', true, 'filter validation for SQL list (4.1)');
     const t = await scratchTable(target, 'filter', COLUMNS);
     try {

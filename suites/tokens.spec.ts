@@ -13,7 +13,7 @@ import { restored } from '../src/harness/restore.js';
 import type { RunState } from '../src/harness/state.js';
 import { countRows, scratchTable } from '../src/harness/tables.js';
 import type { Reply, Target } from '../src/harness/target.js';
-import { clause, expect, needsAccount, test } from '../src/harness/test.js';
+import { clause, expect, needsAccount, test, ev } from '../src/harness/test.js';
 import { endpoint, RESPONSES } from '../src/spec/index.js';
 
 function workspaceOf(state: RunState): number {
@@ -57,7 +57,7 @@ async function listed(target: Target, ws: number, app: string): Promise<Record<s
   return expectShape(r, TokenList, 'List API-Tokens (name and permission of each token)').api_tokens.find((t) => t.app_name === app);
 }
 
-test(...clause('AUTH-5', 'Create API-Token answers 201 with the documented fields; the token is listed and opens its base', 'spec'), async ({ target, state }) => {
+test(...clause('AUTH-5', 'Create API-Token answers 201 with the documented fields; the token is listed and opens its base', ev.documented('OA62 authentication#createApiToken, listApiTokens, updateApiToken, deleteApiToken, createTempApiToken')), async ({ target, state }) => {
   const ws = workspaceOf(state);
   const base = target.base(0);
   const app = appName(state, 'token');
@@ -82,7 +82,7 @@ test(...clause('AUTH-5', 'Create API-Token answers 201 with the documented field
   }
 });
 
-test(...clause('AUTH-5', 'Update API-Token to r: listed as r; a base token from it reads but its writes are refused (403), nothing written', 'spec'), async ({ target, state }) => {
+test(...clause('AUTH-5', 'Update API-Token to r: listed as r; a base token from it reads but its writes are refused (403), nothing written', ev.documented('OA62 authentication#createApiToken, listApiTokens, updateApiToken, deleteApiToken, createTempApiToken')), async ({ target, state }) => {
   const ws = workspaceOf(state);
   const base = target.base(0);
   const t = await scratchTable(target, 'auth5');
@@ -106,7 +106,7 @@ test(...clause('AUTH-5', 'Update API-Token to r: listed as r; a base token from 
   }
 });
 
-test(...clause('AUTH-5', 'Delete API-Token: the deleted token no longer opens its base', 'spec'), async ({ target, state }) => {
+test(...clause('AUTH-5', 'Delete API-Token: the deleted token no longer opens its base', ev.documented('OA62 authentication#createApiToken, listApiTokens, updateApiToken, deleteApiToken, createTempApiToken')), async ({ target, state }) => {
   const ws = workspaceOf(state);
   const base = target.base(0);
   await withToken(target, state, 'deleted', async (token, app) => {
@@ -120,7 +120,7 @@ test(...clause('AUTH-5', 'Delete API-Token: the deleted token no longer opens it
   });
 });
 
-test(...clause('AUTH-5', 'Create API-Token (temporary) answers an api_token that opens its base', 'spec'), async ({ target, state }) => {
+test(...clause('AUTH-5', 'Create API-Token (temporary) answers an api_token that opens its base', ev.documented('OA62 authentication#createApiToken, listApiTokens, updateApiToken, deleteApiToken, createTempApiToken')), async ({ target, state }) => {
   const ws = workspaceOf(state);
   const base = target.base(0);
   const r = await target.account('GET', pathOf('createTempApiToken', { workspace_id: ws, base_name: base.name }));

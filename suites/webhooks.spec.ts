@@ -11,7 +11,7 @@ import { expectStatus } from '../src/harness/assert.js';
 import { Undecided } from '../src/harness/outcome.js';
 import { appendAll, scratchTable } from '../src/harness/tables.js';
 import type { Target } from '../src/harness/target.js';
-import { clause, expect, needsAccount, test } from '../src/harness/test.js';
+import { clause, expect, needsAccount, test, ev } from '../src/harness/test.js';
 import { restored } from '../src/harness/restore.js';
 import { Receiver, signatureMatches, type Delivery } from '../src/harness/webhook.js';
 import { endpoint } from '../src/spec/index.js';
@@ -84,7 +84,7 @@ function payloadNames(p: Payload, row: { id: string; table: string }, baseUuid: 
   if (typeof d.dtable_uuid === 'string') expect.soft(d.dtable_uuid.replace(/-/g, '').toLowerCase(), 'data.dtable_uuid names another base').toBe(baseUuid.replace(/-/g, '').toLowerCase());
 }
 
-test(...clause('HOOK-1', 'a row change is announced to a webhook registered with a secret, signed X-SeaTable-Signature: sha256=HMAC', 'compat'), async ({ target, state }) => {
+test(...clause('HOOK-1', 'a row change is announced to a webhook registered with a secret, signed X-SeaTable-Signature: sha256=HMAC', ev.spec('1, 6')), async ({ target, state }) => {
   const secret = `cf-${randomBytes(12).toString('hex')}`;
   registerSecret(secret);
   await rowChangeEvent(target, secret, (d, p, row) => {
@@ -95,6 +95,6 @@ test(...clause('HOOK-1', 'a row change is announced to a webhook registered with
   });
 });
 
-test(...clause('HOOK-1', 'a row change is announced to a webhook registered without a secret', 'spec'), async ({ target, state }) => {
+test(...clause('HOOK-1', 'a row change is announced to a webhook registered without a secret', ev.spec('1, 6')), async ({ target, state }) => {
   await rowChangeEvent(target, undefined, (_d, p, row) => payloadNames(p, row, target.base(state.target.bases.length - 1).uuid));
 });

@@ -8,21 +8,39 @@
 import { z } from 'zod';
 import type { TransportError } from '../client/errors.js';
 import { redactText } from '../client/redact.js';
+import { EVIDENCE_CLASSES } from '../spec/index.js';
 
 export const OUTCOME_ATTACHMENT = 'outcome.json';
 
 export const OUTCOMES = ['pass', 'fail', 'skip', 'error'] as const;
 
-/** An assertion about the target that did not hold, with the call it was about. */
+/** What an assertion stands on (src/spec/evidence.ts). */
+export const EvidenceRecord = z.object({ class: z.enum(EVIDENCE_CLASSES), cite: z.string(), owed: z.boolean().optional() });
+
+/** An assertion about the target that did not hold, with its evidence and the exchange that shows it. */
 export const Violation = z.object({
   clause: z.string().nullable(),
   message: z.string(),
   expected: z.string().optional(),
   seen: z.string().optional(),
-  /** The last call of the check before the violation: `#n METHOD url → status` (the transcript has it whole). */
+  /**
+   * The exchange that shows it: `#n METHOD url → status` (n: its place in the check's transcript,
+   * anchor `x<n>` in the HTML report) — the reply the assertion named, else the check's last call.
+   */
   exchange: z.string().optional(),
+  /** That exchange as a curl line (credentials as placeholders). */
+  curl: z.string().optional(),
+  evidence: EvidenceRecord.optional(),
 });
 export type Violation = z.output<typeof Violation>;
+
+/**
+ * A violated assertion whose evidence is only `inferred` (our reasoning): a warning, never a
+ * failure, unless the run is `--strict` (then it is a violation). Distinct from the state
+ * warnings below.
+ */
+export const AssertionWarning = Violation;
+export type AssertionWarning = Violation;
 
 /**
  * Why the harness could not decide: a transport kind (`timeout-headers`, `reset`, `bad-json`…),
@@ -42,6 +60,7 @@ export const CheckOutcome = z.object({
   violations: z.array(Violation),
   errors: z.array(CheckError),
   warnings: z.array(StateWarning).default([]),
+  assertionWarnings: z.array(AssertionWarning).default([]),
 });
 export type CheckOutcome = z.output<typeof CheckOutcome>;
 

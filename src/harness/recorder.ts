@@ -88,15 +88,23 @@ function curlLine(x: Exchange): string {
 /** The curl line of a request not (or no longer) in a recorder. */
 export const curlFor = (r: SentRequest): string => curlLine({ ...requestPart(r), ms: 0 });
 
+/** One recorded exchange, as a violation cites it: its place in the transcript (1-based) and `#n METHOD url → status`. */
+export interface ExchangeRef { readonly n: number; readonly line: string }
+
+/** Something that names the exchange it came from (a `Reply`, a sent probe). */
+export interface Cited { readonly exchange?: ExchangeRef }
+
 export class Recorder {
   readonly exchanges: Exchange[] = [];
   calls = 0;
   refused = 0;
 
-  record(e: SentRequest & { status?: number; responseHeaders?: Record<string, string>; responseBody?: string; error?: string; ms: number }, expected: readonly number[] = []): void {
+  /** Record an exchange; its reference, for a violation to cite. */
+  record(e: SentRequest & { status?: number; responseHeaders?: Record<string, string>; responseBody?: string; error?: string; ms: number }, expected: readonly number[] = []): ExchangeRef {
     this.calls++;
     if (e.status !== undefined && REFUSALS(e.status) && !expected.includes(e.status)) this.refused++;
-    if (this.exchanges.length >= 200) return;
+    const ref = { n: this.calls, line: `#${this.calls} ${e.method} ${redactUrl(e.url)} → ${e.error ?? e.status}` };
+    if (this.exchanges.length >= 200) return ref;
     this.exchanges.push({
       ...requestPart(e),
       status: e.status,
@@ -105,6 +113,13 @@ export class Recorder {
       error: e.error,
       ms: e.ms,
     });
+    return ref;
+  }
+
+  /** The curl line of exchange `n` (1-based), if it was kept. */
+  curlAt(n: number): string | undefined {
+    const x = this.exchanges[n - 1];
+    return x && curlLine(x);
   }
 
   /** Human-readable transcript. */

@@ -44,6 +44,8 @@ export const RunState = z.object({
   /** RATE-8 may add a team user and change the team's plan (costs money on a real cloud). */
   allowPlanChanges: z.boolean().default(false),
   transcripts: z.enum(TRANSCRIPTS).default('all'),
+  /** `--strict`: a violated assertion whose evidence is only `inferred` fails the check instead of warning. */
+  strict: z.boolean().default(false),
   /** Check title → scope (src/harness/fail-fast.ts): a scope's clause is decided by its first failing check. */
   failFastScopes: FailFastScopes.optional(),
   /** RATE-7: a target started with this limits configuration file, and the values it sets. */

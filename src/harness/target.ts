@@ -7,7 +7,7 @@ import { send, type HttpResponse, type Limits } from '../client/http.js';
 import { registerSecret } from '../client/redact.js';
 import { endpoint, fillPath } from '../spec/index.js';
 import { Undecided, undecided } from './outcome.js';
-import type { Recorder } from './recorder.js';
+import type { ExchangeRef, Recorder } from './recorder.js';
 import type { RunState } from './state.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -37,7 +37,8 @@ export interface CallOptions {
 }
 
 export class Reply {
-  constructor(readonly res: HttpResponse, readonly what: string) {}
+  /** `exchange`: where the check's recorder holds it (a violation about this reply cites it). */
+  constructor(readonly res: HttpResponse, readonly what: string, readonly exchange?: ExchangeRef) {}
   get status() { return this.res.status; }
   get headers() { return this.res.headers; }
   get text() { return this.res.body.toString('utf8'); }
@@ -193,7 +194,7 @@ export class Target {
   }
 
   /** Like `call` but a transport failure comes back as a value (hostile-target checks). */
-  async attempt(o: CallOptions): Promise<{ reply: Reply } | { transport: Undecided }> {
+  async attempt(o: CallOptions): Promise<{ reply: Reply } | { transport: Undecided; exchange?: ExchangeRef }> {
     const method = o.method ?? 'GET';
     const url = new URL(o.path, this.url + '/');
     for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -217,18 +218,18 @@ export class Target {
       if (!o.raw429) await this.waitForBudget(key);
       const res = await send({ method, url: url.toString(), headers, body }, limits, o.localAddress);
       if (!res.ok) {
-        this.recorder?.record({ method, url: url.toString(), headers, body, error: `${res.kind}: ${res.message}`, ms: res.ms });
+        const exchange = this.recorder?.record({ method, url: url.toString(), headers, body, error: `${res.kind}: ${res.message}`, ms: res.ms });
         const u = undecided(res, what);
-        if (o.allowTransportError) return { transport: u };
+        if (o.allowTransportError) return { transport: u, exchange };
         throw u;
       }
-      this.recorder?.record({ method, url: url.toString(), headers, body, status: res.status, responseHeaders: res.headers, responseBody: res.body.length > 64_000 ? `<${res.body.length} bytes>` : res.body.toString('utf8'), ms: res.ms }, o.expect ?? []);
+      const exchange = this.recorder?.record({ method, url: url.toString(), headers, body, status: res.status, responseHeaders: res.headers, responseBody: res.body.length > 64_000 ? `<${res.body.length} bytes>` : res.body.toString('utf8'), ms: res.ms }, o.expect ?? []);
       this.noteBudget(key, res.headers);
       if (res.status === 429 && !o.raw429 && attempt < 3) {
         await this.waitAfter429(res.headers);
         continue;
       }
-      return { reply: new Reply(res, what) };
+      return { reply: new Reply(res, what, exchange) };
     }
   }
 

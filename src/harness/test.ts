@@ -2,16 +2,16 @@
  * The suites' `test`: Playwright's, with the run's state and target as fixtures, every
  * call recorded and attached (redacted, with curl reproducers), and `check()` to declare a
  * test of a clause: its title starts with the clause ID and it carries the annotations
- * `clause` and `basis` that flow into JUnit and the reports. Two automatic fixtures settle
+ * `clause` and `evidence` (src/spec/evidence.ts) that flow into JUnit and the reports. Two automatic fixtures settle
  * every check (src/harness/marks.ts): its outcome settled as data (a failure only through a
  * violation recorded by this module's `expect`), and secrets redacted from its errors and
  * printed output.
  */
 import { test as base, type TestInfo } from '@playwright/test';
-import { behaviourAt, clause as clauseOf, type Behaviour, type ClauseId, type Edition } from '../spec/index.js';
+import { behaviourAt, clause as clauseOf, type Behaviour, type ClauseId, type Edition, type Evidence } from '../spec/index.js';
 import { alreadyFailed, noteFailure } from './fail-fast.js';
 import { attachData, redactStdio, settleCheck } from './marks.js';
-import { beginCheck, clauseOfCheck } from './verdict.js';
+import { beginCheck, clauseOfCheck, evidenceAnnotation, hasAssertionWarnings } from './verdict.js';
 import { Recorder } from './recorder.js';
 import { loadState, STATE_ENV, type RunState } from './state.js';
 import { tagCalls, tagging, Target } from './target.js';
@@ -82,7 +82,7 @@ export const test = apiTest.extend<Fixtures, WorkerFixtures>({
     const clause = clauseOfCheck(testInfo);
     const skip = alreadyFailed(state, testInfo.title, clause);
     testInfo.skip(!!skip, skip);
-    beginCheck(testInfo, rec);
+    beginCheck(testInfo, rec, state.strict);
     await use();
     if ((await settleCheck(testInfo)) === 'fail') noteFailure(state, testInfo.title, clause);
   }, { auto: true, box: 'self' }],
@@ -112,7 +112,7 @@ export const test = apiTest.extend<Fixtures, WorkerFixtures>({
 function attachCalls(rec: Recorder, testInfo: TestInfo, transcripts: RunState['transcripts']): void {
   attachData(testInfo, 'calls.json', JSON.stringify({ calls: rec.calls, refused: rec.refused }), 'application/json');
   // "failures": a check that threw (failed, or could not be decided); a pass's exchanges are seldom read and make most of a report's size.
-  const threw = testInfo.errors.length > 0 || (testInfo.status !== 'passed' && testInfo.status !== 'skipped');
+  const threw = testInfo.errors.length > 0 || (testInfo.status !== 'passed' && testInfo.status !== 'skipped') || hasAssertionWarnings();
   const wanted = transcripts === 'all' || (transcripts === 'failures' && threw);
   if (rec.exchanges.length === 0 || !wanted) return;
   attachData(testInfo, 'requests and responses', rec.transcript(), 'text/plain');
@@ -130,18 +130,18 @@ export function withWorld<W>(name: string, make: (target: Target) => W) {
   });
 }
 
-type Basis = 'spec' | 'compat';
-
 /**
- * Title and details of a check of clause `id`: `test(...clause('RATE-3', 'a 429 has an empty body', 'spec'), async (...) => …)`.
+ * Title and details of a check of clause `id`: `test(...clause('RATE-3', 'a 429 has an empty body', ev.spec('7, 8.1.3')), async (...) => …)`.
+ * `evidence` is the default of the check's assertions (one may name its own: `expect.because(…)`);
+ * without one, every assertion of the check must name its own (the evidence test holds that).
  * (Spread into `test` at the call site so reports point at the suite file, not at this helper.)
  */
-export function clause(id: ClauseId, title: string, basis: Basis): [string, { annotation: { type: string; description: string }[] }] {
+export function clause(id: ClauseId, title: string, evidence?: Evidence): [string, { annotation: { type: string; description: string }[] }] {
   const c = clauseOf(id);
   return [`${id} ${title}`, {
     annotation: [
       { type: 'clause', description: id },
-      { type: 'basis', description: basis },
+      ...(evidence ? [evidenceAnnotation(evidence)] : []),
       { type: 'source', description: `§${c.source}` },
     ],
   }];
@@ -174,3 +174,4 @@ export function needsAccount(state: RunState): void {
 }
 
 export { expect, warnState } from './verdict.js';
+export { ev } from '../spec/index.js';

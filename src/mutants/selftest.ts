@@ -66,7 +66,8 @@ export interface SelftestReport {
   workers: number;
   rateWindowSeconds: number;
   selection: 'coverage' | 'full';
-  score: { killed: number; total: number };
+  /** `warned`: mutants whose only effect is assertion warnings (counted apart, not survivors). */
+  score: { killed: number; warned: number; total: number };
   clean: CleanRunReport[];
   mutants: MutantReport[];
   survivors: string[];
@@ -221,12 +222,13 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
   mutants.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   clean.sort((a, b) => a.label.localeCompare(b.label));
   const killed = mutants.filter((m) => m.verdict.status === 'killed').length;
-  const survivors = mutants.filter((m) => m.verdict.status !== 'killed').map((m) => m.id);
+  const warned = mutants.filter((m) => m.verdict.status === 'warned').length;
+  const survivors = mutants.filter((m) => m.verdict.status !== 'killed' && m.verdict.status !== 'warned').map((m) => m.id);
   const collateral = mutants.filter((m) => m.verdict.collateral.length).map((m) => m.id);
   return {
     schemaVersion: 1, startedAt: new Date(started).toISOString(), wallMs: Date.now() - started,
     parallel: o.parallel, workers: o.workers, rateWindowSeconds: o.window, selection: o.full || !o.clean ? 'full' : 'coverage',
-    score: { killed, total: mutants.length }, clean, mutants, survivors, collateral,
+    score: { killed, warned, total: mutants.length }, clean, mutants, survivors, collateral,
     // A mutant that fails a clause beyond its own and its declared overlaps is a check (or a mutant) that judges too much.
     ok: survivors.length === 0 && collateral.length === 0 && clean.every((c) => c.verdict.ok),
   };

@@ -4,11 +4,12 @@
  * error outside its clause and its declared overlaps) is reported as collateral: a failure
  * as a break, an error apart (the harness could not decide: usually timing on a loaded machine).
  */
-import { clauseTable } from '../reports/outcomes.js';
+import { assertionWarningCount, clauseTable } from '../reports/outcomes.js';
 import type { Results } from '../reports/results-schema.js';
 import type { Mutant } from './catalog.js';
 
-export type MutantStatus = 'killed' | 'survived' | 'undecided' | 'no-results';
+/** `warned`: the mutant's only effect on its clause is assertion warnings (evidence only inferred): not a kill, counted apart. */
+export type MutantStatus = 'killed' | 'warned' | 'survived' | 'undecided' | 'no-results';
 
 export interface ClauseBreak { clause: string; outcome: string; message?: string }
 
@@ -45,8 +46,9 @@ export function judgeMutant(m: Mutant, r: Results | undefined, clean?: Results):
   const collateral = changed.filter((c) => c.outcome === 'fail');
   const undecidedElsewhere = changed.filter((c) => c.outcome === 'error');
   const overlapsMissed = (m.alsoFails ?? []).filter((id) => outcomeOf(id) !== 'fail');
-  const status: MutantStatus = own === 'fail' ? 'killed' : own === 'error' ? 'undecided' : 'survived';
-  return { status, clauseOutcome: own, collateral, undecidedElsewhere, overlapsMissed, evidence: firstMessage(r, m.clause, own === 'fail' ? ['fail'] : ['error', 'skip']) };
+  const warnings = (x: Results | undefined) => x?.clauses.find((c) => c.id === m.clause)?.assertionWarnings ?? 0;
+  const status: MutantStatus = own === 'fail' ? 'killed' : own === 'error' ? 'undecided' : warnings(r) > warnings(clean) ? 'warned' : 'survived';
+  return { status, clauseOutcome: own, collateral, undecidedElsewhere, overlapsMissed, evidence: firstMessage(r, m.clause, own === 'fail' ? ['fail'] : ['error', 'skip', 'pass']) };
 }
 
 export interface CleanVerdict {
@@ -59,7 +61,9 @@ export interface CleanVerdict {
 
 export function judgeClean(r: Results | undefined): CleanVerdict {
   if (!r) return { ok: false, broken: [{ clause: '(run)', outcome: 'no results' }] };
-  const list = r.clauses.filter((c) => broken(c.outcome)).map((c) => ({ clause: c.id, outcome: c.outcome, message: firstMessage(r, c.id, ['fail', 'error']) }));
+  const list: ClauseBreak[] = r.clauses.filter((c) => broken(c.outcome)).map((c) => ({ clause: c.id, outcome: c.outcome, message: firstMessage(r, c.id, ['fail', 'error']) }));
+  // A clean reference server owes no assertion warning either.
+  list.push(...r.clauses.filter((c) => !broken(c.outcome) && c.assertionWarnings).map((c) => ({ clause: c.id, outcome: `${c.assertionWarnings} assertion warning(s)`, message: firstMessage(r, c.id, ['pass', 'skip']) })));
   return { ok: list.length === 0, broken: list, totals: r.totals, clauses: Object.fromEntries(r.clauses.map((c) => [c.id, c.outcome])) };
 }
 
@@ -71,7 +75,7 @@ export function mergeResults(clean: Results, subset: Results): Results {
   const key = (t: Results['tests'][number]) => `${t.project}\u0000${t.title}`;
   const ran = new Set(subset.tests.map(key));
   const tests = [...subset.tests, ...clean.tests.filter((t) => !ran.has(key(t)))];
-  const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: tests.length };
+  const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: tests.length, assertionWarnings: assertionWarningCount(tests) };
   for (const t of tests) totals[t.outcome]++;
   return { ...subset, totals, tests, clauses: clauseTable(tests) };
 }

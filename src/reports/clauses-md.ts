@@ -12,17 +12,22 @@ export function clausesMarkdown(r: Results): string {
     '',
     `Target ${r.run.target ?? '?'} held to release ${r.run.apiVersion ?? '?'} (${r.run.edition ?? '?'} edition)${r.run.embedded ? ', embedded reference server' : ''}.`,
     `Judged by ${r.tool.name} ${r.tool.version} (specification ${r.tool.specRevision}, clause table ${r.tool.clauseTableHash}).`,
-    `${t.tests} checks: ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped — in ${(r.run.durationMs / 1000).toFixed(1)} s.`,
+    `${t.tests} checks: ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped — in ${(r.run.durationMs / 1000).toFixed(1)} s; ${t.assertionWarnings} assertion warning(s)${r.run.strict ? ' (--strict: they fail)' : ' (evidence only inferred: not failures; --strict fails them)'}.`,
     ...(r.runErrors.length ? ['', '## Run errors', '', ...r.runErrors.map((e) => `- ${e.phase ? `(${e.phase}) ` : ''}${cell(e.reason)}`)] : []),
     ...(r.warnings.length ? ['', '## Warnings', '', ...r.warnings.map((w) => `- ${cell(w.check)}: ${cell(w.what)}${w.accountChanged ? ' — **the account was left changed**' : ''}`)] : []),
     ...(r.run.limits ? ['', `Rate limits held to: ${Object.entries(r.run.limits.values).map(([k, v]) => `${k} ${v ?? 'unlimited'}`).join(', ')} (${r.run.limits.source}).`] : []),
     '',
     'Clause texts and sources: `spec/clauses.md` (the specification\'s clauses) and `spec/clauses-extended.md` (the real service\'s documented API) of the harness.',
     '',
-    '| Clause | Outcome | Checks (pass/fail/error/skip) | Clause text | Source |',
-    '|---|---|---|---|---|',
-    ...r.clauses.map((c) => `| ${c.id} | ${ICON[c.outcome]}${c.baseline ? ` (${c.baseline})` : ''} | ${c.tests.pass}/${c.tests.fail}/${c.tests.error}/${c.tests.skip} | ${cell(c.text)} | §${c.source} |`),
+    '| Clause | Outcome | Checks (pass/fail/error/skip) | Assertion warnings | Clause text | Source |',
+    '|---|---|---|---|---|---|',
+    ...r.clauses.map((c) => `| ${c.id} | ${ICON[c.outcome]}${c.baseline ? ` (${c.baseline})` : ''} | ${c.tests.pass}/${c.tests.fail}/${c.tests.error}/${c.tests.skip} | ${c.assertionWarnings} | ${cell(c.text)} | §${c.source} |`),
   ];
+  const warned = r.tests.filter((x) => x.assertionWarnings?.length);
+  if (warned.length) {
+    lines.push('', '## Assertion warnings', '', 'Violated assertions whose evidence is only inferred (the harness\'s reasoning): not failures of the target; `--strict` fails them.', '');
+    for (const x of warned) for (const w of x.assertionWarnings!) lines.push(`- ${cell(x.title)} — ${cell(w.message.split('\n')[0]!.slice(0, 400))}${w.exchange ? ` [${cell(w.exchange)}]` : ''} (inferred: ${cell(w.evidence?.cite ?? '?')})`);
+  }
   const notable = r.tests.filter((x) => x.outcome !== 'pass' && x.message);
   if (notable.length) {
     lines.push('', '## Failures, errors and skips', '');

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { redactText } from '../client/redact.js';
 import { CheckOutcome, OUTCOME_ATTACHMENT } from '../harness/outcome.js';
+import { evidenceOfCheck } from '../harness/verdict.js';
 import { isClauseId } from '../spec/index.js';
 import type { TestResultT } from './results-schema.js';
 
@@ -49,7 +50,7 @@ function errorText(result: TestResult): string | undefined {
 function outcomeOf(result: TestResult): CheckOutcome & { settled: boolean } {
   const parsed = CheckOutcome.safeParse(jsonAttachment(result, OUTCOME_ATTACHMENT));
   if (parsed.success) return { ...parsed.data, settled: true };
-  const bare = { violations: [], warnings: [], settled: false };
+  const bare = { violations: [], warnings: [], assertionWarnings: [], settled: false };
   if (result.status === 'passed') return { ...bare, outcome: 'pass', errors: [] };
   if (result.status === 'skipped') return { ...bare, outcome: 'skip', errors: [] };
   const why = (errorText(result) ?? `status ${result.status}`).split('\n')[0]!;
@@ -58,11 +59,12 @@ function outcomeOf(result: TestResult): CheckOutcome & { settled: boolean } {
 
 const first = (s: string) => s.split('\n')[0]!.slice(0, 500);
 
-/** The readable reason of an outcome: violations for a failure (and errors after them), causes for an error. */
-function messageOf(o: Pick<CheckOutcome, 'violations' | 'errors'>): string | undefined {
+/** The readable reason of an outcome: violations for a failure (and errors after them), causes for an error, then assertion warnings. */
+function messageOf(o: Pick<CheckOutcome, 'violations' | 'errors' | 'assertionWarnings'>): string | undefined {
   const lines = [
     ...o.violations.map((v) => `${first(v.message)}${v.exchange ? ` [${v.exchange}]` : ''}`),
     ...o.errors.map((e) => `harness could not decide (${e.cause}): ${first(e.message)}`),
+    ...o.assertionWarnings.map((w) => `warning (inferred: ${w.evidence?.cite ?? '?'}): ${first(w.message)}${w.exchange ? ` [${w.exchange}]` : ''}`),
   ];
   return lines.length ? lines.join('\n') : undefined;
 }
@@ -72,10 +74,12 @@ export function collect(test: TestCase, result: TestResult): TestResultT {
   const o = outcomeOf(result);
   const skipReason = [...new Set([...test.annotations, ...result.annotations].filter((a) => a.type === 'skip').map((a) => a.description).filter(Boolean))].join('; ');
   const titlePath = test.titlePath();
+  const evidence = evidenceOfCheck({ annotations: [...test.annotations, ...result.annotations] }) ?? null;
   return {
     title: test.title,
     clause: clause && isClauseId(clause) ? clause : null,
-    basis: (annotation(test, result, 'basis') as 'spec' | 'compat' | undefined) ?? null,
+    basis: evidence ? (evidence.class === 'spec' ? 'spec' : 'compat') : null,
+    evidence: evidence && { class: evidence.class, cite: evidence.cite },
     family: clause ? clause.split('-')[0]! : null,
     project: test.parent.project()?.name ?? '',
     // The suite file from the title path (the location may point at a shared helper).
@@ -86,6 +90,7 @@ export function collect(test: TestCase, result: TestResult): TestResultT {
     ...(o.outcome === 'error' ? { cause: o.errors[0]?.cause } : {}),
     ...(o.violations.length ? { violations: o.violations } : {}),
     ...(o.errors.length ? { errors: o.errors } : {}),
+    ...(o.assertionWarnings.length ? { assertionWarnings: o.assertionWarnings } : {}),
     ...callsOf(result),
   };
 }

@@ -77,6 +77,9 @@ export function junitXml(cases: Case[], info: RunInfo & { startedAt: string }, r
     const props: [string, string][] = t.clause && isClauseId(t.clause)
       ? [['clause', t.clause], ['basis', t.basis ?? 'spec'], ['source', `§${clauseOf(t.clause).source}`], ['text', clauseOf(t.clause).text]]
       : [];
+    // Assertion warnings (evidence only inferred) are no failures: counted, and each named, as properties.
+    const warned = cs.flatMap((c) => (c.t.assertionWarnings ?? []).map((w) => `${c.t.title}: ${w.message.split('\n')[0]!.slice(0, 300)}${w.exchange ? ` [${w.exchange}]` : ''}`));
+    props.push(['assertion.warnings', String(warned.length)], ...warned.map((w): [string, string] => ['assertion.warning', w]));
     return [
       `  <testsuite name="${xml(key)}" tests="${cs.length}" failures="${count(cs, 'fail')}" errors="${count(cs, 'error')}" skipped="${count(cs, 'skip')}" time="${time(cs)}" timestamp="${xml(startedAt)}">`,
       ...propsXml([...props, ...judge]),

@@ -38,6 +38,10 @@ export function clauseTable(tests: TestResultT[]): Results['clauses'] {
     const n = (o: Outcome) => mine.filter((t) => t.outcome === o).length;
     const tally = { pass: n('pass'), fail: n('fail'), skip: n('skip'), error: n('error') };
     const outcome = tally.fail ? 'fail' : tally.error ? 'error' : tally.pass ? 'pass' : tally.skip ? 'skip' : 'not covered';
-    return { id: c.id, family: c.family, text: c.text, source: c.source, outcome, tests: tally };
+    const assertionWarnings = mine.reduce((n, t) => n + (t.assertionWarnings?.length ?? 0), 0);
+    return { id: c.id, family: c.family, text: c.text, source: c.source, outcome, tests: tally, assertionWarnings };
   });
 }
+
+/** Assertion warnings over all checks (violated assertions whose evidence is only inferred). */
+export const assertionWarningCount = (tests: readonly TestResultT[]): number => tests.reduce((n, t) => n + (t.assertionWarnings?.length ?? 0), 0);

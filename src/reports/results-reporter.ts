@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { redactText } from '../client/redact.js';
 import { attachmentText, collect, settledProblems, stripAnsi } from './collect.js';
-import { applyVacuousGuard, clauseTable } from './outcomes.js';
+import { applyVacuousGuard, assertionWarningCount, clauseTable } from './outcomes.js';
 import { RESULTS_SCHEMA_VERSION, resultsJsonSchema, type Results, type RunError, type TestResultT } from './results-schema.js';
 import type { StateWarning } from '../harness/outcome.js';
 import { identity } from '../spec/identity.js';
@@ -68,7 +68,7 @@ export default class ResultsReporter implements Reporter {
     applyVacuousGuard(tests);
     for (const s of this.seen) markOutcome(s.result, s.t);
     const info = JSON.parse(process.env[RUN_INFO_ENV] ?? '{}') as Partial<Results['run']>;
-    const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: tests.length };
+    const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: tests.length, assertionWarnings: assertionWarningCount(tests) };
     for (const t of tests) totals[t.outcome]++;
     const startedAt = info.startedAt ?? this.started.toISOString();
     const results: Results = {
@@ -90,7 +90,7 @@ export default class ResultsReporter implements Reporter {
       const exchanges: Record<string, string> = {};
       for (const { t, result } of this.seen) {
         const text = attachmentText(result, 'requests and responses');
-        if (text && t.outcome !== 'pass' && t.id) exchanges[t.id] = redactText(text).slice(0, EXCHANGES_MAX);
+        if (text && (t.outcome !== 'pass' || t.assertionWarnings?.length) && t.id) exchanges[t.id] = redactText(text).slice(0, EXCHANGES_MAX);
       }
       writeFileSync(join(work, EXCHANGES_FILE), JSON.stringify(exchanges), { mode: 0o600 });
     }

@@ -1,6 +1,6 @@
 /** `results.json`: the machine-readable outcome of a run. Versioned; its JSON Schema is exported beside it. */
 import { z } from 'zod';
-import { CheckError, OUTCOMES, StateWarning, Violation } from '../harness/outcome.js';
+import { AssertionWarning, CheckError, EvidenceRecord, OUTCOMES, StateWarning, Violation } from '../harness/outcome.js';
 
 export const RESULTS_SCHEMA_VERSION = 2;
 const CLAUSE_OUTCOMES = [...OUTCOMES, 'not covered'] as const;
@@ -10,7 +10,10 @@ export const TestResult = z.object({
   /** Playwright's test id: the HTML report's page of the check is `playwright/index.html#?testId=<id>`. */
   id: z.string().optional(),
   clause: z.string().nullable(),
+  /** `spec` when the check's default evidence is the specification, else `compat` (kept for readers of schema 2; see `evidence`). */
   basis: z.enum(['spec', 'compat']).nullable(),
+  /** The check's default evidence (an assertion may name its own: see each violation's and warning's `evidence`). */
+  evidence: EvidenceRecord.nullable().optional(),
   family: z.string().nullable(),
   project: z.string(),
   file: z.string(),
@@ -21,6 +24,8 @@ export const TestResult = z.object({
   /** error: the first error's cause (`timeout-headers`, `fixture`, `harness-bug`, `no-outcome`, `vacuous-pass`, …). */
   cause: z.string().optional(),
   violations: z.array(Violation).optional(),
+  /** Violated assertions whose evidence is only inferred: warnings, not failures (unless --strict, when they are violations). */
+  assertionWarnings: z.array(AssertionWarning).optional(),
   errors: z.array(CheckError).optional(),
   /** Calls made and calls refused unasked (401/403/429/5xx). */
   calls: z.number().int().optional(),
@@ -34,6 +39,8 @@ const ClauseResult = z.object({
   source: z.string(),
   outcome: z.enum(CLAUSE_OUTCOMES).describe('the worst outcome of its checks (fail, error, pass, skip); not covered when no check ran'),
   tests: z.object({ pass: z.number(), fail: z.number(), skip: z.number(), error: z.number() }),
+  /** Assertion warnings of its checks. */
+  assertionWarnings: z.number().int().default(0),
   /** Filled by the runner when a baseline is given. */
   baseline: z.enum(['known failure', 'new failure', 'fixed']).optional(),
 });
@@ -51,6 +58,8 @@ export const Results = z.object({
     edition: z.string().optional(),
     apiVersion: z.string().optional(),
     embedded: z.boolean().optional(),
+    /** `--strict`: assertion warnings fail their checks. */
+    strict: z.boolean().optional(),
     /** The clauses the selection asked for (`--clauses`, or all). */
     selected: z.array(z.string()).optional(),
     /** The rate limits the target was held to, and where they came from. */
@@ -58,7 +67,7 @@ export const Results = z.object({
     startedAt: z.string(),
     durationMs: z.number(),
   }),
-  totals: z.object({ pass: z.number(), fail: z.number(), skip: z.number(), error: z.number(), tests: z.number() }),
+  totals: z.object({ pass: z.number(), fail: z.number(), skip: z.number(), error: z.number(), tests: z.number(), assertionWarnings: z.number().int().default(0).describe('violated assertions whose evidence is only inferred: warnings, not failures (--strict makes them fail)') }),
   /** Empty when the run judged everything it was asked to. */
   runErrors: z.array(RunError).default([]),
   /** State the run could not put back (a failed restore); `accountChanged` ones make the run exit 2. */

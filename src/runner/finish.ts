@@ -27,7 +27,7 @@ export interface RunOutcome { exitCode: number; reportDir: string; results?: Res
 export type Timings = [string, number][];
 /** A Playwright phase as the runner saw it end. */
 export interface PhaseEnd { phase: string; exitCode: number }
-export interface RunInfo { id?: string; target?: string; edition?: string; apiVersion?: string; embedded?: boolean; startedAt: string; selected?: string[]; limits?: Results['run']['limits'] }
+export interface RunInfo { id?: string; target?: string; edition?: string; apiVersion?: string; embedded?: boolean; strict?: boolean; startedAt: string; selected?: string[]; limits?: Results['run']['limits'] }
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
@@ -41,7 +41,8 @@ function exitCodeOf(r: Results, newFailures: readonly string[], interrupted: boo
 function phaseErrors(r: Results, phases: readonly PhaseEnd[]): RunError[] {
   const out: RunError[] = [];
   for (const p of phases) {
-    const notPassed = r.tests.filter((t) => t.project === p.phase && (t.outcome === 'fail' || (t.outcome === 'error' && t.cause !== 'vacuous-pass'))).length;
+    // A check a hard assertion warning stopped is Playwright's failure, and the harness's pass with a warning.
+    const notPassed = r.tests.filter((t) => t.project === p.phase && (t.outcome === 'fail' || (t.outcome === 'error' && t.cause !== 'vacuous-pass') || t.assertionWarnings?.length)).length;
     if (p.exitCode !== 0 && p.exitCode !== 1) out.push({ phase: p.phase, reason: `the ${p.phase} phase ended with exit code ${p.exitCode} (the test runner broke or was killed)` });
     else if (p.exitCode === 1 && notPassed === 0 && r.runErrors.length === 0) out.push({ phase: p.phase, reason: `the ${p.phase} phase ended with exit code 1 although every check of it passed or was skipped` });
   }
@@ -58,7 +59,7 @@ function emptyResults(info: RunInfo): Results {
   return {
     schemaVersion: RESULTS_SCHEMA_VERSION, tool: identity(),
     run: { ...info, durationMs: Date.now() - Date.parse(info.startedAt) },
-    totals: { pass: 0, fail: 0, skip: 0, error: 0, tests: 0 },
+    totals: { pass: 0, fail: 0, skip: 0, error: 0, tests: 0, assertionWarnings: 0 },
     runErrors: [], warnings: [], clauses: clauseTable([]), tests: [],
   };
 }
@@ -69,6 +70,11 @@ function byClause(r: Results, outcome: 'fail' | 'error'): string {
   for (const t of r.tests) if (t.outcome === outcome) n.set(t.clause ?? t.title, (n.get(t.clause ?? t.title) ?? 0) + 1);
   const rank = (c: string) => { const i = CLAUSES.findIndex((x) => x.id === c); return i < 0 ? CLAUSES.length : i; };
   return [...n].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b)).map(([c, k]) => `${c} (${k})`).join(', ');
+}
+
+/** Checks with assertion warnings, with their count and first message. */
+function assertionWarningsByCheck(r: Results): string {
+  return r.tests.filter((t) => t.assertionWarnings?.length).map((t) => `${t.title.split(' ')[0]} (${t.assertionWarnings!.length}: ${t.assertionWarnings![0]!.message.split('\n')[0]!.slice(0, 160)})`).join('; ');
 }
 
 function verdictOf(r: Results, exitCode: number, interrupted = false): string {
@@ -94,10 +100,11 @@ function baselineUpgradeLines(b: NonNullable<Results['baseline']>): string[] {
 
 function summaryLines(r: Results, exitCode: number, reportDir: string, timings: Timings, interrupted = false, html = true): string[] {
   const t = r.totals;
-  const lines = [`conformance: ${verdictOf(r, exitCode, interrupted)} — ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped (${t.tests} checks)`];
+  const lines = [`conformance: ${verdictOf(r, exitCode, interrupted)} — ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped (${t.tests} checks), ${t.assertionWarnings} assertion warning${t.assertionWarnings === 1 ? '' : 's'}${r.run.strict ? ' (--strict)' : ''}`];
   for (const e of r.runErrors) lines.push(`  run error${e.phase ? ` (${e.phase})` : ''}: ${e.reason}`);
   if (t.fail) lines.push(`  failed (the target breaks the clause): ${byClause(r, 'fail')}`);
   if (t.error) lines.push(`  errors (the harness could not decide): ${byClause(r, 'error')}`);
+  if (t.assertionWarnings) lines.push(`  assertion warnings (evidence only inferred: not failures; --strict fails them): ${assertionWarningsByCheck(r)}`);
   for (const w of r.warnings) lines.push(`  warning: ${w.check}: ${w.what}${w.accountChanged ? ' — the account was left changed' : ''}`);
   const b = r.baseline;
   if (b) lines.push(`  baseline: ${b.known.length} known [${b.known.join(', ')}], ${b.new.length} new [${b.new.join(', ')}], ${b.fixed.length} fixed [${b.fixed.join(', ')}]${b.fixed.length ? ' — remove the fixed ones from the baseline' : ''}`);

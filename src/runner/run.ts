@@ -88,6 +88,7 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
     limitsConfig: resolved.limitsConfig,
     allowPlanChanges: o.allowPlanChanges ?? resolved.embedded,
     transcripts: o.transcripts,
+    strict: o.strict,
     failFastScopes: o.failFastScopes ? readJsonFile(o.failFastScopes, FailFastScopes, '--fail-fast-scopes') : undefined,
   });
 }
@@ -160,7 +161,7 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
       }
     }
     const info: RunInfo = {
-      id: ids.runId, target: d.url, edition: state.edition, apiVersion: state.apiVersion, embedded: resolved.embedded, startedAt: startedAt.toISOString(),
+      id: ids.runId, target: d.url, edition: state.edition, apiVersion: state.apiVersion, embedded: resolved.embedded, strict: o.strict, startedAt: startedAt.toISOString(),
       selected: selectedClauses(o), limits: state.limits,
     };
     await mergeReports(workDir, reportDir, info, secrets, o.html);

@@ -37,7 +37,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     frameworkErrors: refuseFrameworkError,
   });
   const held = new Set<Duplex>();
-  app.server.on('connect', (req: IncomingMessage, socket: Duplex) => (ctx.faults.has('connect-hangs') ? holdOpen(held, socket) : refuseConnect(req, socket)));
+  app.server.on('connect', (req: IncomingMessage, socket: Duplex) => (ctx.faults.has('connect-hangs') ? holdOpen(held, socket) : refuseConnect(req, socket, ctx.faults.has('unknown-method-501'))));
   app.addHook('preClose', (done) => { for (const s of held) s.destroy(); done(); });
   installPipeline(app, ctx);
   registerPublic(app, ctx);

@@ -13,3 +13,4 @@ export * from './removed.js';
 export * from './columns.js';
 export * from './dates.js';
 export * from './descriptor.js';
+export * from './evidence.js';

@@ -54,7 +54,7 @@ export const BASELINE_BEHAVIOUR = {
   /**
    * What the base-token answer (Get Base-Token with API-Token) names in `dtable_server`: the
    * dtable-server while that family is served, the gateway from 5.3 (its evidence:
-   * `BASE_TOKEN_SERVER_EVIDENCE`). Both answer `use_api_gateway: true` from 4.4.
+   * src/spec/base-token.ts). Both answer `use_api_gateway: true` from 4.4.
    */
   baseTokenServer: 'dtable-server' as 'dtable-server' | 'api-gateway',
   /** Move rows to big data identifies rows by `view_name` (else by a raw SQL `where`). */

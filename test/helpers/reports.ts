@@ -87,7 +87,7 @@ export function findSecrets(texts: [string, string][], secrets: readonly string[
 /** A results.json of the given checks — [clause, title, outcome] each — for the selftest's verdict tests. */
 export function fakeResults(tests: [string, string, Results['tests'][number]['outcome']][]): Results {
   const list = tests.map(([clause, title, outcome]) => ({ title, clause, basis: 'spec' as const, family: clause.split('-')[0]!, project: 'functional', file: 'x.spec.ts', outcome, durationMs: 1, message: outcome === 'pass' ? undefined : `${outcome}: because` }));
-  const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: list.length };
+  const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: list.length, assertionWarnings: 0 };
   for (const t of list) totals[t.outcome]++;
   return { schemaVersion: 2, tool: { name: 't', version: '0', specRevision: 's', clauseTableHash: 'c' }, run: { startedAt: '', durationMs: 0 }, totals, runErrors: [], warnings: [], clauses: clauseTable(list), tests: list };
 }

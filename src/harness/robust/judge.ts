@@ -19,17 +19,41 @@ import type { Answer, Sent } from './send.js';
 
 export type RobustClause = 'ROBUST-1' | 'ROBUST-2' | 'ROBUST-3' | 'ROBUST-4' | 'ROBUST-5';
 
-/** The clause's words, as a rule: 4xx with an error body (1, 2), any 4xx (3), refused or taken (4), 405 or 400 (5). */
-const RULES: Record<RobustClause, (a: Answer) => string | undefined> = {
-  'ROBUST-1': (a) => clientError(a) ?? errorBody(a),
-  'ROBUST-2': (a) => clientError(a) ?? errorBody(a),
-  'ROBUST-3': (a) => clientError(a),
-  // Stored-and-read-back is judged where the harness can read it back (the read-back check); here: refused or taken, never a 5xx.
-  'ROBUST-4': (a) => (a.status >= 400 && a.status < 500) || (a.status >= 200 && a.status < 300) ? undefined : `answered ${a.status}, neither a refusal (4xx) nor an acceptance (2xx)`,
-  'ROBUST-5': (a) => (a.status === 405 || a.status === 400 ? undefined : `answered ${a.status}, not 405 or 400`),
-};
+/**
+ * What is wrong with an answer, and how much it weighs: `owed` — what no correct server does
+ * (a 5xx, a reset, a hang): a failure; `lenient` — an answer RFC 9110 allows a server that
+ * reads the request its own way (it took a malformed or wrong-typed request, or refused it in
+ * other words than the clause's): a warning, since nothing the specification, the API
+ * description or a recorded answer shows makes the real service refuse these.
+ */
+export interface Finding { weight: 'owed' | 'lenient'; why: string }
 
-const clientError = (a: Answer) => (a.status >= 400 && a.status < 500 ? undefined : a.status >= 200 && a.status < 300 ? `accepted it (${a.status})` : `answered ${a.status}, not a 4xx`);
+const lenient = (why: string): Finding => ({ weight: 'lenient', why });
+const ok = undefined;
+
+/** A 4xx with an error body, else what the target did instead. */
+const refusedWithBody = (a: Answer, taken: string): Finding | undefined =>
+  a.status >= 200 && a.status < 300 ? lenient(`accepted ${taken} (${a.status})`)
+    : a.status < 400 || a.status >= 500 ? lenient(`answered ${a.status}, neither a refusal (4xx) nor an acceptance (2xx)`)
+      : errorMessageOf(a.text) ? ok : lenient(`refused it (${a.status}) without an error body (error_msg, error_message, detail or non_field_errors): ${JSON.stringify(a.text.slice(0, 120))}`);
+
+/** RFC 9110 §15.5.14 (413), RFC 6585 §5 (431), §15.5.1 (400): the statuses of a request too large. */
+const SIZE_STATUSES = [400, 413, 431];
+
+/** Per clause, the answers (not 5xx: those fail before) a server may give. */
+const RULES: Record<RobustClause, (a: Answer) => Finding | undefined> = {
+  'ROBUST-1': (a) => refusedWithBody(a, 'a malformed body'),
+  'ROBUST-2': (a) => refusedWithBody(a, 'a value of the wrong type'),
+  'ROBUST-3': (a) => (SIZE_STATUSES.includes(a.status) ? ok
+    : a.status >= 200 && a.status < 300 ? lenient(`accepted a body past its size or depth limit (${a.status})`)
+      : lenient(`answered ${a.status}, not 400, 413 or 431 (RFC 9110 §15.5.1, §15.5.14; RFC 6585 §5)`)),
+  // Stored-and-read-back is judged where the harness can read it back (the read-back check); here: refused or taken.
+  'ROBUST-4': (a) => ((a.status >= 400 && a.status < 500) || (a.status >= 200 && a.status < 300) ? ok : lenient(`answered ${a.status}, neither a refusal (4xx) nor an acceptance (2xx)`)),
+  // RFC 9110 §15.6.2: 501 for a method the server does not recognise; §15.5.6: 405 with Allow; 400.
+  'ROBUST-5': (a) => (a.status === 400 || a.status === 501 ? ok
+    : a.status === 405 ? (a.headers.allow !== undefined ? ok : lenient('answered 405 without an Allow header (RFC 9110 §15.5.6)'))
+      : lenient(`answered ${a.status}, not 400, 405 (with Allow) or 501 (RFC 9110 §15.5.1, §15.5.6, §15.6.2)`)),
+};
 
 /** The message of an error body (`error_msg`, `error_message`, `detail`, or the first of `non_field_errors`), if the text is one. */
 export function errorMessageOf(text: string): string | undefined {
@@ -41,19 +65,17 @@ export function errorMessageOf(text: string): string | undefined {
   return typeof m === 'string' && m.length > 0 ? m : undefined;
 }
 
-const errorBody = (a: Answer) => (errorMessageOf(a.text) ? undefined : `refused it (${a.status}) without an error body (error_msg, error_message, detail or non_field_errors): ${JSON.stringify(a.text.slice(0, 120))}`);
-
 const NO_ANSWER = { hang: 'gave no answer within the run\'s request timeout (a hang)', reset: 'closed the connection without an answer (a reset)' } as const;
 
 /** What is wrong with the target's answer to `s` under `clause` (undefined: nothing); an undecidable outcome throws Undecided. */
-export function judge(clause: RobustClause, s: Sent): string | undefined {
+export function judge(clause: RobustClause, s: Sent): Finding | undefined {
   const o = s.outcome;
   if ('failure' in o) {
-    if (o.failure === 'hang' || o.failure === 'reset') return `${NO_ANSWER[o.failure]}, yet answered a well-formed request right after: ${o.message}`;
+    if (o.failure === 'hang' || o.failure === 'reset') return { weight: 'owed', why: `${NO_ANSWER[o.failure]}, yet answered a well-formed request right after: ${o.message}` };
     throw new Undecided(o.failure === 'unreachable' ? 'unreachable' : 'transport', `${s.probe.what}: ${o.message}`);
   }
   if (o.status === 429) throw new Undecided('rate', `${s.probe.what}: still 429 after waiting for the rate window`);
-  if (o.status >= 500) return `answered ${o.status}: ${JSON.stringify(o.text.slice(0, 160))}`;
+  if (o.status >= 500 && !(clause === 'ROBUST-5' && o.status === 501)) return { weight: 'owed', why: `answered ${o.status}: ${JSON.stringify(o.text.slice(0, 160))}` };
   return RULES[clause](o);
 }
 

@@ -80,17 +80,26 @@ test('the raw sender tells an answer from a hang and a reset', async () => {
   }
 });
 
-test('each clause judges as its words say', () => {
-  const sent = (status: number, text = '{"error_msg":"no"}'): Sent => ({ probe: { what: 'p' } as Sent['probe'], auth: 'none', outcome: { status, headers: {}, text }, curl: () => '' });
+test('each clause judges by what every server owes: 5xx, resets and hangs fail; what RFC 9110 allows only warns', () => {
+  const sent = (status: number, text = '{"error_msg":"no"}', headers: Record<string, string> = {}): Sent => ({ probe: { what: 'p' } as Sent['probe'], auth: 'none', outcome: { status, headers, text }, curl: () => '' });
+  const said = (f: ReturnType<typeof judge>) => f && `${f.weight}: ${f.why}`;
   expect(judge('ROBUST-1', sent(400))).toBeUndefined();
-  expect(judge('ROBUST-1', sent(400, '<html>'))).toMatch(/without an error body/);
-  expect(judge('ROBUST-2', sent(200))).toMatch(/accepted/);
+  expect(said(judge('ROBUST-1', sent(400, '<html>')))).toMatch(/^lenient: .*without an error body/);
+  expect(said(judge('ROBUST-2', sent(200)))).toMatch(/^lenient: accepted a value of the wrong type/);
+  expect(said(judge('ROBUST-2', sent(500)))).toMatch(/^owed: answered 500/);
   expect(judge('ROBUST-3', sent(413, ''))).toBeUndefined();
+  expect(judge('ROBUST-3', sent(431, ''))).toBeUndefined();
+  expect(said(judge('ROBUST-3', sent(422)))).toMatch(/^lenient: answered 422, not 400, 413 or 431/);
   expect(judge('ROBUST-4', sent(200))).toBeUndefined();
-  expect(judge('ROBUST-4', sent(500))).toMatch(/500/);
-  expect(judge('ROBUST-5', sent(404))).toMatch(/not 405 or 400/);
-  expect(judge('ROBUST-5', sent(405, ''))).toBeUndefined();
+  expect(said(judge('ROBUST-4', sent(500)))).toMatch(/^owed: .*500/);
+  // RFC 9110: 400, 405 with Allow, 501 for a method the server does not support.
+  expect(judge('ROBUST-5', sent(501, ''))).toBeUndefined();
+  expect(judge('ROBUST-5', sent(400, ''))).toBeUndefined();
+  expect(judge('ROBUST-5', sent(405, '', { allow: 'GET' }))).toBeUndefined();
+  expect(said(judge('ROBUST-5', sent(405, '')))).toMatch(/^lenient: answered 405 without an Allow header/);
+  expect(said(judge('ROBUST-5', sent(404)))).toMatch(/^lenient: answered 404, not 400, 405 \(with Allow\) or 501/);
+  expect(said(judge('ROBUST-5', sent(502)))).toMatch(/^owed: answered 502/);
   expect(errorMessageOf('{"non_field_errors":["bad"]}')).toBe('bad');
   expect(() => judge('ROBUST-1', { ...sent(0), outcome: { failure: 'unreachable', message: 'refused' } })).toThrow(/refused/);
-  expect(judge('ROBUST-1', { ...sent(0), outcome: { failure: 'hang', message: 'x' } })).toMatch(/a hang/);
+  expect(said(judge('ROBUST-1', { ...sent(0), outcome: { failure: 'hang', message: 'x' } }))).toMatch(/^owed: .*a hang/);
 });

@@ -5,7 +5,7 @@
  * ended the call. A few at a time; a kind of probe the target has stopped answering is not
  * sent again (each hang costs the run's whole request timeout).
  */
-import { curlFor } from '../recorder.js';
+import { curlFor, type ExchangeRef } from '../recorder.js';
 import type { Auth, Target } from '../target.js';
 import type { Probe } from './probes.js';
 import { rawCall } from './raw-http.js';
@@ -19,6 +19,8 @@ export interface Sent {
   /** The credential it was sent with. */
   auth: Auth;
   outcome: Answer | NoAnswer;
+  /** Where the check's recorder holds the exchange (a violation about this probe cites it). */
+  exchange?: ExchangeRef;
   /** The request exactly as sent, as a curl line (credentials as placeholders); made when asked, for the failures only. */
   curl(): string;
 }
@@ -44,8 +46,8 @@ export async function sendProbe(target: Target, p: Probe, auth: Auth): Promise<S
       () => rawCall(url, { method: p.method, path: new URL(url).pathname + new URL(url).search, headers, body: p.body, contentLength: p.raw?.contentLength, chunked: p.raw?.chunked }, { connectMs: http.connectMs, answerMs: http.headersMs }),
       (x) => (x.ok ? { status: x.status, headers: Object.fromEntries(x.headers) } : undefined));
     const answer = r.ok ? { status: r.status, headers: Object.fromEntries(r.headers), text: r.text } : undefined;
-    target.recorder?.record({ method: p.method, url, headers, body: p.body, status: answer?.status, responseHeaders: answer?.headers, responseBody: answer?.text, error: r.ok ? undefined : `${r.kind}: ${r.message}`, ms: r.ms }, REFUSALS);
-    return { probe: p, auth, outcome: answer ?? { failure: failureOf(r.ok ? '' : r.kind), message: r.ok ? '' : r.message }, curl: () => curlFor({ method: p.method, url, headers, body: p.body }) };
+    const exchange = target.recorder?.record({ method: p.method, url, headers, body: p.body, status: answer?.status, responseHeaders: answer?.headers, responseBody: answer?.text, error: r.ok ? undefined : `${r.kind}: ${r.message}`, ms: r.ms }, REFUSALS);
+    return { probe: p, auth, exchange, outcome: answer ?? { failure: failureOf(r.ok ? '' : r.kind), message: r.ok ? '' : r.message }, curl: () => curlFor({ method: p.method, url, headers, body: p.body }) };
   }
   const { 'content-type': contentType, ...rest } = p.headers;
   const r = await target.attempt({ method: p.method, path: p.path, headers: rest, rawBody: p.body === undefined ? undefined : { body: p.body, contentType }, auth, expect: REFUSALS, allowTransportError: true });
@@ -54,10 +56,10 @@ export async function sendProbe(target: Target, p: Probe, auth: Auth): Promise<S
     const kind = r.transport.kind;
     // A redirect is an answer, one that is no refusal: the clause's verdict, not the harness's.
     const status = kind === 'redirect' ? Number(/(\d{3}) →/.exec(r.transport.message)?.[1] ?? 0) : 0;
-    if (status) return { probe: p, auth, outcome: { status, headers: {}, text: r.transport.message }, curl };
-    return { probe: p, auth, outcome: { failure: failureOf(kind), message: r.transport.message }, curl };
+    if (status) return { probe: p, auth, exchange: r.exchange, outcome: { status, headers: {}, text: r.transport.message }, curl };
+    return { probe: p, auth, exchange: r.exchange, outcome: { failure: failureOf(kind), message: r.transport.message }, curl };
   }
-  return { probe: p, auth, outcome: { status: r.reply.status, headers: r.reply.headers, text: r.reply.text }, curl };
+  return { probe: p, auth, exchange: r.reply.exchange, outcome: { status: r.reply.status, headers: r.reply.headers, text: r.reply.text }, curl };
 }
 
 /**

@@ -11,6 +11,7 @@ import { badRequest, HttpError } from '../errors.js';
 import { authenticate, type Principal } from './auth.js';
 import { installBodyParsers } from './body.js';
 import { clientIp, rateStep, tooMany } from './rate.js';
+import { installCoercion } from './coerce.js';
 import { installRefusals } from './refusals.js';
 
 declare module 'fastify' {
@@ -70,7 +71,8 @@ export function installPipeline(app: FastifyInstance, ctx: ServerContext): void 
   app.decorateRequest('principal', null as never);
   app.decorateRequest('clientIp', '');
   installBodyParsers(app, ctx);
-  installRefusals(app);
+  installRefusals(app, ctx);
+  installCoercion(app, ctx);
 }
 
 /** Every name and value of a query string decodes to valid UTF-8 (the parser would quietly put U+FFFD in its place). */

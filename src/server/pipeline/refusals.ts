@@ -11,6 +11,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { z } from 'zod';
 import { issuesLine } from '../../common/json-file.js';
 import { HttpError, type ErrorStyle } from '../errors.js';
+import type { ServerContext } from '../context.js';
 
 const GATEWAY_FAMILIES = new Set(['gateway', 'base-v1', 'legacy']);
 const GATEWAY_PREFIXES = ['/api-gateway/', '/dtable-db/', '/dtable-server/', '/api/v1/dtables/'];
@@ -46,7 +47,9 @@ function refusalOf(err: unknown, req: FastifyRequest): HttpError | undefined {
   return undefined;
 }
 
-function refuseUnrouted(req: FastifyRequest, reply: FastifyReply) {
+function refuseUnrouted(ctx: ServerContext, req: FastifyRequest, reply: FastifyReply) {
+  // Fault unknown-method-501 (no mutant: RFC 9110 §15.6.2 allows it; the harness's acceptance tests use it).
+  if (!SERVED_METHODS.includes(req.method) && ctx.faults.has('unknown-method-501')) return reply.code(501).send(new HttpError(501, `The method ${req.method} is not implemented.`, styleOf(req)).body());
   if (!SERVED_METHODS.includes(req.method)) return reply.code(405).header('allow', ALLOW).send(new HttpError(405, methodRefused(req.method), styleOf(req)).body());
   return reply.code(404).send(new HttpError(404, 'Not found.', styleOf(req)).body());
 }
@@ -57,16 +60,16 @@ function logFault(req: FastifyRequest, err: unknown) {
   process.stderr.write(`reference server: ${req.method} ${req.url.split('?')[0]}: ${e?.stack ?? e?.message ?? String(err)}\n`);
 }
 
-export function installRefusals(app: FastifyInstance): void {
+export function installRefusals(app: FastifyInstance, ctx: ServerContext): void {
   app.setErrorHandler((err: unknown, req, reply) => {
     // An unknown route is a 404 whatever its body: a parse error of a body nobody reads is no answer.
-    if (req.is404) return refuseUnrouted(req, reply);
+    if (req.is404) return refuseUnrouted(ctx, req, reply);
     const refusal = refusalOf(err, req);
     if (refusal) return reply.code(refusal.status).send(refusal.body());
     logFault(req, err);
     return reply.code(500).send(new HttpError(500, 'Internal Server Error', styleOf(req)).body());
   });
-  app.setNotFoundHandler(refuseUnrouted);
+  app.setNotFoundHandler((req, reply) => refuseUnrouted(ctx, req, reply));
 }
 
 /** Fastify's `frameworkErrors`: a URL it cannot decode, a path parameter over its length limit. */
@@ -103,7 +106,8 @@ export function refuseClientError(err: Error & { code?: string; rawPacket?: unkn
 }
 
 /** Node's `connect` event: this server is no proxy; without a listener Node would drop the socket unanswered. */
-export function refuseConnect(req: IncomingMessage, socket: Duplex): void {
+export function refuseConnect(req: IncomingMessage, socket: Duplex, notImplemented = false): void {
+  if (notImplemented) return answerRaw(socket, 501, 'Not Implemented', new HttpError(501, 'The method CONNECT is not implemented.', styleOfUrl(req.url ?? '')).body());
   answerRaw(socket, 405, 'Method Not Allowed', new HttpError(405, methodRefused('CONNECT'), styleOfUrl(req.url ?? '')).body(), `Allow: ${ALLOW}\r\n`);
 }
 

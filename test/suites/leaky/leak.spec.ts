@@ -4,9 +4,9 @@
  * with it, skip with it, send it in a header — with the descriptor's credentials and with
  * tokens the run obtains on its own. No artefact and no terminal line may show any of them.
  */
-import { clause, expect, test } from '../../../src/harness/test.js';
+import { clause, expect, test, ev } from '../../../src/harness/test.js';
 
-test(...clause('ROUTE-4', 'selftest: secrets printed, attached, annotated, asserted', 'spec'), async ({ target, state }) => {
+test(...clause('ROUTE-4', 'selftest: secrets printed, attached, annotated, asserted', ev.spec('1')), async ({ target, state }) => {
   const d = state.target;
   const baseToken = await target.baseToken(0);
   const all = [d.password ?? '', d.account_token ?? '', ...d.bases.map((b) => b.api_token), baseToken].join(' ');
@@ -21,19 +21,19 @@ test(...clause('ROUTE-4', 'selftest: secrets printed, attached, annotated, asser
   expect(all, `assertion: ${all}`).toBe('');
 });
 
-test(...clause('ROUTE-5', 'selftest: a token the check obtains itself, thrown', 'spec'), async ({ target }) => {
+test(...clause('ROUTE-5', 'selftest: a token the check obtains itself, thrown', ev.spec('1, 5.1')), async ({ target }) => {
   // A fresh base token through the API (not through Target.baseToken): learnt from the response field.
   const r = await target.call({ path: '/api/v2.1/dtable/app-access-token/', auth: { api: 1 } });
   const fresh = r.json<{ access_token: string }>().access_token;
   throw new Error(`fresh base token ${fresh} and again ${fresh}`);
 });
 
-test(...clause('ROUTE-6', 'selftest: an account token from username and password, in a message', 'spec'), async ({ target, state }) => {
+test(...clause('ROUTE-6', 'selftest: an account token from username and password, in a message', ev.spec('4.1, 9')), async ({ target, state }) => {
   const r = await target.call({ method: 'POST', path: '/api2/auth-token/', form: { username: state.target.username!, password: state.target.password! } });
   const token = r.json<{ token: string }>().token;
   expect(`${token}`, `account token ${token}`).toHaveLength(0);
 });
 
-test(...clause('ROUTE-7', 'selftest: skipped with a secret in the reason', 'spec'), async ({ state }) => {
+test(...clause('ROUTE-7', 'selftest: skipped with a secret in the reason', ev.spec('4.1')), async ({ state }) => {
   test.skip(true, `skip reason with ${state.target.bases[0]!.api_token}`);
 });
