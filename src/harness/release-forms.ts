@@ -6,7 +6,7 @@
 import { behaviourAt } from '../spec/index.js';
 
 /** The rows Move Rows to Big Data is to move, both ways: a view (6.0+) and the SQL condition that selects the same rows (before). */
-export interface ArchiveRows { readonly view: string; readonly where: string }
+interface ArchiveRows { readonly view: string; readonly where: string }
 
 /** The body of Move Rows to Big Data in release `version`'s form. */
 export function archiveBody(version: string, table: string, rows: ArchiveRows): Record<string, string> {
