@@ -102,7 +102,8 @@ for (const cell of matrixCells()) {
   test(`release matrix ${cell.version} ${cell.edition}: the embedded run held to it passes the clauses the release changed`, async () => {
     test.setTimeout(600_000);
     const dir = tempDir(`matrix-${cell.version}-${cell.edition}`);
-    const clauses = cellClauses(cell.version);
+    // Not the rate family: its bursts take the machine alone (the lock of test/helpers/cli.ts) and it has runs of its own above and in the selftest.
+    const clauses = cellClauses(cell.version).filter((c) => !c.startsWith('RATE-'));
     const r = await cli(['run', '--api-version', cell.version, '--edition', cell.edition, '--no-html', '--transcripts', 'none', '--report-dir', dir, '--clauses', clauses.join(',')], { timeoutMs: 540_000 });
     const results = readResults(dir);
     const log = r.stderr.slice(-3000);
