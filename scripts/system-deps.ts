@@ -1,7 +1,8 @@
 /**
  * `npm test`'s first step: the Debian packages the tests need (chromium for the report
  * tests, libxml2-utils' xmllint for JUnit schema validation, openssl for the load tests'
- * self-signed TLS host). Installed with apt-get when missing and we may (root, or
+ * self-signed TLS host and the deployment test's CA, nginx-core for the deployment test's
+ * reverse proxy, test/deploy-proxy.test.ts). Installed with apt-get when missing and we may (root, or
  * passwordless sudo); otherwise says what to install.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -11,6 +12,7 @@ const NEEDED: { pkg: string; file: string }[] = [
   { pkg: 'chromium', file: '/usr/bin/chromium' },
   { pkg: 'libxml2-utils', file: '/usr/bin/xmllint' },
   { pkg: 'openssl', file: '/usr/bin/openssl' },
+  { pkg: 'nginx-core', file: '/usr/sbin/nginx' },
 ];
 
 const missing = NEEDED.filter((n) => !existsSync(n.file)).map((n) => n.pkg);

@@ -10,6 +10,7 @@ import { registerSecret } from '../src/client/redact.js';
 import { ENDPOINTS, endpoint, endpointEvidence, offeredAt } from '../src/spec/index.js';
 import { expectStatus } from '../src/harness/assert.js';
 import { isGenericNotFound } from '../src/harness/notfound.js';
+import { skipNotOffered } from '../src/harness/offered.js';
 import { probeCall } from '../src/harness/probe.js';
 import { appendAll, countRows, scratchTable, type Scratch } from '../src/harness/tables.js';
 import { fixtureTables } from '../src/harness/state.js';
@@ -148,18 +149,15 @@ for (const ep of GUARDED) {
     const tries: [string, Auth][] = [['without credentials', 'none'], ['with a garbage token ("Token …")', { raw: `Token ${garbage()}` }]];
     if (behaviour(state).bearerAuth) tries.push(['with a garbage token ("Bearer …")', { raw: `Bearer ${garbage()}.${garbage()}` }]);
     for (const [how, auth] of tries) {
-      const r = await target.call(probeCall(ep, state, { auth, expect: [401, 403, 404] }));
-      if (r.status === 404) {
+      const r = await target.call(probeCall(ep, state, { auth, expect: [401, 403, 404, 405] }));
+      if (r.status === 404 || r.status === 405) {
         // The generic 404 of a path that never existed: either the route hides itself from
-        // strangers (a refusal) or it is not there at all (ROUTE-1/ROUTE-2's verdict, not this
-        // clause's). A handler's own 404 ("table not found") means the call got through.
+        // strangers (a refusal) or it is not there at all, as a 405 says (ROUTE-8's verdict,
+        // not this clause's: src/harness/offered.ts). A handler's own 404 ("table not found")
+        // means the call got through.
         const probe = probeCall(ep, state, { auth });
-        if (await isGenericNotFound(target, r, probe.path, { auth })) {
-          const authorised = await target.call(probeCall(ep, state, { expect: [400, 401, 403, 404] }));
-          const missing = authorised.status === 404 && (await isGenericNotFound(target, authorised, probe.path, { auth: probeCall(ep, state).auth }));
-          test.skip(!!missing, `${ep.method} ${ep.path} answers the generic 404 with credentials too: not offered by the target (ROUTE-1/ROUTE-2 judge that)`);
-          continue;
-        }
+        await skipNotOffered(target, state, ep, r, probe);
+        if (r.status === 404 && (await isGenericNotFound(target, r, probe.path, { auth }))) continue;
       }
       expect.soft([401, 403], `${ep.method} ${ep.path} ${how} answered ${r.status}: ${r.text.slice(0, 120)} — must be refused with 401 or 403`).toContain(r.status);
     }

@@ -17,7 +17,7 @@ import {
 } from '../src/spec/index.js';
 import { expectStatus } from '../src/harness/assert.js';
 import { Undecided } from '../src/harness/outcome.js';
-import { isGenericNotFound } from '../src/harness/notfound.js';
+import { notOffered } from '../src/harness/offered.js';
 import { restored } from '../src/harness/restore.js';
 import { scratchTable } from '../src/harness/tables.js';
 import { aimsElsewhere, probeCall } from '../src/harness/probe.js';
@@ -126,15 +126,16 @@ for (const cls of RATE_CLASSES) {
       for (;;) {
         const r = await t.call(probeCall(ep, t.state, { base: key.base ?? 0, localAddress: key.localAddress, raw429: true, expect: [400, 401, 403, 404, 405, 429] }));
         if (r.status === 429) break;
-        if (r.status === 404) {
+        if (r.status === 404 || r.status === 405) {
+          // The route is not there at all (405, or the generic 404 with its credential):
+          // ROUTE-8 judges that; nothing to limit here (src/harness/offered.ts). Otherwise its
+          // handler answered (or even unknown paths get 429 now): it was not limited.
           const probe = probeCall(ep, t.state, { base: key.base ?? 0, localAddress: key.localAddress });
-          const generic = await isGenericNotFound(t, r, probe.path, { auth: probe.auth, localAddress: key.localAddress });
-          if (generic === true) {
-            // The route is not there at all: ROUTE-1/ROUTE-2 judge that; nothing to limit here.
-            test.info().annotations.push({ type: 'note', description: `${ep.method} ${ep.path} answered the generic 404 (not offered); not judged here` });
+          const missing = await notOffered(t, t.state, ep, r, probe);
+          if (missing) {
+            test.info().annotations.push({ type: 'not judged', description: missing });
             break;
           }
-          // Its handler answered (or even unknown paths get 429 now): it was not limited.
         }
         const control = await fireFor(t, key)(0);
         if (control.status === 429) {

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { accessOf, apiTokenOf, appAccess, createApiToken, deleteApiToken, fieldsOf, form, onBase, pathOf, sameUuid } from '../src/harness/api-tokens.js';
 import { expectShape, expectStatus } from '../src/harness/assert.js';
+import { skipNotOffered } from '../src/harness/offered.js';
 import { fixtureMissing } from '../src/harness/outcome.js';
 import { restored } from '../src/harness/restore.js';
 import type { RunState } from '../src/harness/state.js';
@@ -88,7 +89,9 @@ test(...clause('AUTH-5', 'Update API-Token to r: listed as r; a base token from 
   const t = await scratchTable(target, 'auth5');
   try {
     await withToken(target, state, 'readonly', async (token, app) => {
-      const r = await target.account('PUT', pathOf('updateApiToken', { workspace_id: ws, base_name: base.name, app_name: app }), {}, { multipart: form({ permission: 'r' }) });
+      const path = pathOf('updateApiToken', { workspace_id: ws, base_name: base.name, app_name: app });
+      const r = await target.account('PUT', path, {}, { multipart: form({ permission: 'r' }), expect: [404, 405] });
+      await skipNotOffered(target, state, endpoint('updateApiToken'), r, { path, auth: 'account' });
       expectStatus(r, 200, 'Update API-Token with permission=r (multipart)');
       const updated = expectShape(r, RESPONSES.updateApiToken!, 'Update API-Token') as Record<string, unknown>;
       expect.soft(updated.permission, 'Update API-Token: permission of the answer').toBe('r');

@@ -110,18 +110,18 @@ test('conformance clean sweeps leftovers of earlier runs older than --older-than
   }
 });
 
-test('conformance clean exits 2 naming the base when it cannot list or delete (unreachable target, bad token)', async () => {
+test('conformance clean exits 2 at its preflight, naming what to fix (unreachable target, bad token)', async () => {
   test.setTimeout(120_000);
   const unreachable = await cli(['clean', '--target', 'http://127.0.0.1:9', '--base', 'uuid-0:api-token-0:Nowhere', '--older-than', '0']);
   expect(unreachable.code, unreachable.output).toBe(2);
-  expect(unreachable.stderr).toMatch(/base #1 \(Nowhere\): cannot list its tables/);
+  expect(unreachable.stderr).toMatch(/clean: preflight failed: the target http:\/\/127\.0\.0\.1:9 is not reachable/);
   expect(unreachable.stdout).not.toMatch(/nothing to remove/);
   const server = await serve();
   try {
     const b = server.descriptor.bases[0]!;
     const badToken = await cli(['clean', '--target', server.descriptor.url, '--base', `${b.uuid}:not-a-valid-api-token:${b.name}`, '--older-than', '0']);
     expect(badToken.code, badToken.output).toBe(2);
-    expect(badToken.stderr).toMatch(new RegExp(`base #1 \\(${b.name}\\): cannot list its tables`));
+    expect(badToken.stderr).toMatch(new RegExp(`base #1 \\(UUID ${b.uuid}\\): its API token is refused \\(\\d+\\) — check the descriptor's bases\\[0\\]\\.api_token`));
   } finally {
     await server.stop();
   }

@@ -33,6 +33,10 @@ test('no secret of the target, nor any token the run obtained, in any artefact o
     const artefacts = await everyArtefact(reports);
     artefacts.push(['terminal', r.output], ['$GITHUB_STEP_SUMMARY', readFileSync(summary, 'utf8')]);
     expect(artefacts.some(([label]) => label.includes('index.html!')), 'the HTML report data was opened').toBe(true);
+    // The failing checks' HAR files (the one that sent a token in a header among them) are searched too.
+    expect(results.tests.filter((t) => t.har).length, 'HAR files were written').toBeGreaterThanOrEqual(2);
+    for (const t of results.tests.filter((x) => x.har)) expect(artefacts.some(([label]) => label === t.har), t.har).toBe(true);
+    expect(artefacts.find(([label]) => label.endsWith('.har') && label.includes('ROUTE-4'))?.[1]).toMatch(/"name": "x-debug",\s*"value": "«redacted»"/);
     expect(findSecrets(artefacts, secrets)).toEqual([]);
     // The checks did print and attach: the masks are there instead.
     expect(r.output).toContain('«redacted»');

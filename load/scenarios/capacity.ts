@@ -4,6 +4,7 @@
  * of the target. Run it against a target without rate limits (`conformance load` starts the
  * reference server so) or with many bases. The capacity report reads the per-second series:
  * the highest rate sustained with p95 under the budget, no errors, no dropped iterations.
+ * `--find-capacity` runs it in steps instead (STEP_RATE and the rest: src/load/capacity/find.ts).
  */
 import { check } from 'k6';
 import exec from 'k6/execution';
@@ -17,17 +18,23 @@ const HOLD = envInt('HOLD_SECONDS', 5);
 const BUDGET = envInt('P95_BUDGET_MS', 500);
 const SEED = 200;
 
+// One step of `conformance load --find-capacity` on stock k6: a constant rate, VUs sized by the search.
+const STEP_RATE = envInt('STEP_RATE', 0);
+const STAIRCASE = {
+  executor: 'ramping-arrival-rate', startRate: START, timeUnit: '1s',
+  // Pre-allocated generously: VUs initialised mid-run cost CPU exactly when it is scarce.
+  preAllocatedVUs: envInt('PRE_VUS', 40), maxVUs: envInt('MAX_VUS', 60),
+  stages: stepStages(START, PEAK, STEPS, HOLD),
+  gracefulStop: '10s',
+};
+const STEP = {
+  executor: 'constant-arrival-rate', rate: STEP_RATE, timeUnit: '1s', duration: envInt('STEP_SECONDS', 5) + 's',
+  preAllocatedVUs: envInt('STEP_VUS', 10), maxVUs: envInt('STEP_MAX_VUS', 20), gracefulStop: envInt('STEP_GRACE_SECONDS', 1) + 's',
+};
+
 export const options = {
   discardResponseBodies: false,
-  scenarios: {
-    capacity: {
-      executor: 'ramping-arrival-rate', startRate: START, timeUnit: '1s',
-      // Pre-allocated generously: VUs initialised mid-run cost CPU exactly when it is scarce.
-      preAllocatedVUs: envInt('PRE_VUS', 40), maxVUs: envInt('MAX_VUS', 60),
-      stages: stepStages(START, PEAK, STEPS, HOLD),
-      gracefulStop: '10s',
-    },
-  },
+  scenarios: { capacity: STEP_RATE > 0 ? STEP : STAIRCASE },
   thresholds: {
     'checks{clause:SIZE-7}': ['rate>0.99'],
     http_req_failed: ['rate<0.01'],

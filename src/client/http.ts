@@ -6,6 +6,7 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { fromException, transportError, type TransportError } from './errors.js';
+import { currentTrust, tlsConnectOptions } from './tls.js';
 
 export interface Limits {
   connectMs: number;
@@ -36,14 +37,15 @@ type HttpResult = HttpResponse | TransportError;
 const agents = new Map<string, Agent>();
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** One connection pool per (limits, local address): RATE-2 binds distinct source addresses. */
+/** One connection pool per (limits, local address, TLS trust): RATE-2 binds distinct source addresses. */
 function agentFor(limits: Limits, localAddress?: string): Agent {
-  const key = `${limits.connectMs}/${limits.headersMs}/${limits.bodyMs}/${localAddress ?? ''}`;
+  const trust = currentTrust();
+  const key = `${limits.connectMs}/${limits.headersMs}/${limits.bodyMs}/${localAddress ?? ''}/${trust.insecure}/${trust.caFile ?? ''}`;
   let a = agents.get(key);
   if (!a) {
     a = new Agent({
       // A top-level option: undici's Client passes its own `localAddress` to the connector, overriding `connect.localAddress`.
-      connect: { timeout: limits.connectMs },
+      connect: { timeout: limits.connectMs, ...tlsConnectOptions(trust) },
       ...(localAddress ? { localAddress } : {}),
       headersTimeout: limits.headersMs,
       bodyTimeout: limits.bodyMs,

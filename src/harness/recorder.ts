@@ -9,7 +9,11 @@
 import { isUtf8 } from 'node:buffer';
 import { gzipSync } from 'node:zlib';
 import { jsonTextDepth } from '../common/json-depth.js';
+import { identity } from '../spec/identity.js';
 import { MASK, redactBody, redactHeaders, redactText, redactUrl } from '../client/redact.js';
+
+/** The attachment name of a check's HAR file (src/harness/test.ts attaches it, the results reporter writes it out). */
+export const HAR_ATTACHMENT = 'exchanges.har';
 
 interface Exchange {
   method: string;
@@ -134,8 +138,47 @@ export class Recorder {
     ].filter(Boolean).join('\n')).join('\n\n');
   }
 
+  /** The exchanges as a HAR 1.2 log (the format browsers and HTTP tools open), redacted as recorded. */
+  har(): string {
+    return harLog(this.exchanges);
+  }
+
   /** curl lines reproducing the calls, credentials left as placeholders. */
   curl(): string {
     return this.exchanges.map(curlLine).join('\n');
   }
+}
+
+const nameValues = (h: Record<string, string> = {}) => Object.entries(h).map(([name, value]) => ({ name, value }));
+
+/** One exchange as a HAR entry; a transport failure is a response of status 0 with the error in `_error` (HAR's convention for no response). */
+function harEntry(x: Exchange, started: number): Record<string, unknown> {
+  const u = new URL(x.url);
+  const type = x.requestHeaders['content-type'] ?? '';
+  const resType = x.responseHeaders?.['content-type'] ?? '';
+  return {
+    startedDateTime: new Date(started).toISOString(),
+    time: x.ms,
+    request: {
+      method: x.method, url: x.url, httpVersion: 'HTTP/1.1', cookies: [], headers: nameValues(x.requestHeaders),
+      queryString: [...u.searchParams].map(([name, value]) => ({ name, value })),
+      ...(x.requestBody !== undefined ? { postData: { mimeType: type, text: x.requestBody } } : {}),
+      headersSize: -1, bodySize: x.requestBytes?.length ?? -1,
+    },
+    response: {
+      status: x.status ?? 0, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: nameValues(x.responseHeaders),
+      content: { size: x.responseBody?.length ?? 0, mimeType: resType, ...(x.responseBody !== undefined ? { text: x.responseBody } : {}) },
+      redirectURL: '', headersSize: -1, bodySize: -1,
+      ...(x.error ? { _error: x.error } : {}),
+    },
+    cache: {},
+    timings: { send: 0, wait: x.ms, receive: 0 },
+  };
+}
+
+/** A HAR 1.2 document of `exchanges`; the times are relative (the recorder keeps durations, not clock times). */
+function harLog(exchanges: readonly Exchange[], start = Date.now()): string {
+  let t = start;
+  const entries = exchanges.map((x) => { const e = harEntry(x, t); t += x.ms; return e; });
+  return JSON.stringify({ log: { version: '1.2', creator: { name: identity().name, version: identity().version }, pages: [], entries } }, null, 1);
 }

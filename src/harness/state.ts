@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { registerSecret } from '../client/redact.js';
+import { setTrust } from '../client/tls.js';
 import { fixtureMissing } from './outcome.js';
 import { descriptorSecrets, EDITIONS, KNOWN_VERSIONS, RATE_CLASSES, TargetDescriptor } from '../spec/index.js';
 
@@ -36,6 +37,8 @@ export const RunState = z.object({
   edition: z.enum(EDITIONS),
   apiVersion: z.string().refine((v) => KNOWN_VERSIONS.includes(v)),
   http: Timeouts,
+  /** Whom TLS connections trust (src/client/tls.ts): the system roots plus `caFile`, or nobody checked. */
+  tls: z.object({ caFile: z.string().optional(), insecure: z.boolean() }).default({ insecure: false }),
   /** Loopback source addresses for per-IP checks (RATE-2); empty = not available. */
   sourceIps: z.array(z.string()),
   webhook: z.object({ listenHost: z.string(), listenPort: z.number().int().min(0), publicUrl: z.string().optional(), waitMs: z.number().int().positive().default(20_000) }),
@@ -68,6 +71,7 @@ export function loadState(): RunState {
   const file = process.env[STATE_ENV];
   if (!file) throw new Error(`${STATE_ENV} is not set: the suites run through \`conformance run\``);
   cached = RunState.parse(JSON.parse(readFileSync(file, 'utf8')));
+  setTrust(cached.tls);
   // Known from the start in every worker, so redaction never depends on which fixture a check used.
   for (const s of [...descriptorSecrets(cached.target), ...(cached.limitsConfig ? descriptorSecrets(cached.limitsConfig.target) : [])]) registerSecret(s);
   return cached;

@@ -12,7 +12,7 @@ import { behaviourAt, clause as clauseOf, type Behaviour, type ClauseId, type Ed
 import { alreadyFailed, noteFailure } from './fail-fast.js';
 import { attachData, redactStdio, settleCheck } from './marks.js';
 import { beginCheck, clauseOfCheck, evidenceAnnotation, hasAssertionWarnings } from './verdict.js';
-import { Recorder } from './recorder.js';
+import { HAR_ATTACHMENT, Recorder } from './recorder.js';
 import { loadState, STATE_ENV, type RunState } from './state.js';
 import { tagCalls, tagging, Target } from './target.js';
 
@@ -117,6 +117,8 @@ function attachCalls(rec: Recorder, testInfo: TestInfo, transcripts: RunState['t
   if (rec.exchanges.length === 0 || !wanted) return;
   attachData(testInfo, 'requests and responses', rec.transcript(), 'text/plain');
   attachData(testInfo, 'curl reproducer', rec.curl(), 'text/plain');
+  // A check that did not pass (or whose calls were refused unasked: the vacuous-pass guard may make it an error) carries a HAR file.
+  if (threw || rec.refused > 0) attachData(testInfo, HAR_ATTACHMENT, rec.har(), 'application/json');
 }
 
 /**

@@ -29,7 +29,9 @@ function iterations(s: Scenario, p: Part): number | undefined {
 
 export function announce(o: {
   scenario: string; info: ScenarioInfo | undefined; url: string; edition: string; engine: string;
-  options: Record<string, unknown>; env: Record<string, string>; tuple: Tuple; insecure?: boolean;
+  options: Record<string, unknown>; env: Record<string, string>; tuple: Tuple;
+  /** An https target: how its certificate is checked (src/client/tls.ts trustWords). */
+  tls?: string;
 }): Announcement {
   const u = new URL(o.url);
   const loopback = isLoopbackUrl(o.url);
@@ -55,7 +57,7 @@ export function announce(o: {
   return {
     loopback, host: u.host,
     lines: [
-      `target:    ${u.protocol}//${u.host} — ${loopback ? 'loopback (this machine)' : 'NOT loopback: a remote host'}${o.edition ? `, ${o.edition}` : ''}${u.protocol === 'https:' ? (o.insecure || o.options.insecureSkipTLSVerify === true ? ', TLS certificate NOT verified' : ', TLS verified') : ''}`,
+      `target:    ${u.protocol}//${u.host} — ${loopback ? 'loopback (this machine)' : 'NOT loopback: a remote host'}${o.edition ? `, ${o.edition}` : ''}${u.protocol === 'https:' ? `, ${o.tls ?? 'TLS verified (system roots)'}` : ''}`,
       `scenario:  ${o.scenario} on the ${o.engine} engine, segment ${segmentOf(o.tuple)}${parts.length < scenarios.length ? ` (${scenarios.length - parts.length} of its scenarios have no part here)` : ''}`,
       `peak rate: ${rate}`,
       `duration:  at most ${formatDuration(longest)} of load (durations + gracefulStop), after a setup of up to ${formatDuration(setup)}`,

@@ -54,7 +54,11 @@ test('the built-in engine against a reference server it starts itself: the proce
 test('the k6 engine: target via the environment, --local-ips, samples re-judged; a breach exits 99; merge sums instances', () => {
   const target = join(dir, 'target.json');
   writeFileSync(target, JSON.stringify({ url: 'http://127.0.0.1:9', bases: [{ name: 'A', uuid: 'u-1', api_token: 'secret-token-123456' }], rate_window_seconds: 3 }));
-  const ok = cli(['load', '--scenario', 'rate-window', '--k6', fakeK6(1), '--target-file', target, '--source-ips', '127.0.0.2-127.0.0.3', '--report-dir', join(dir, 'ok')]);
+  // The descriptor names nothing that listens: the preflight stops a run at once; the fake k6 stands in for the target with --no-preflight.
+  const stopped = cli(['load', '--scenario', 'rate-window', '--k6', fakeK6(1), '--target-file', target, '--report-dir', join(dir, 'stopped')]);
+  expect(stopped.status).toBe(2);
+  expect(stopped.stderr).toMatch(/load: preflight failed: the target http:\/\/127\.0\.0\.1:9 is not reachable/);
+  const ok = cli(['load', '--scenario', 'rate-window', '--no-preflight', '--k6', fakeK6(1), '--target-file', target, '--source-ips', '127.0.0.2-127.0.0.3', '--report-dir', join(dir, 'ok')]);
   expect(ok.stdout).toContain('on the k6 engine');
   expect(ok.status).toBe(0);
   const seen = JSON.parse(readFileSync(join(dir, 'args-1.json'), 'utf8')) as { argv: string[]; target: string };
@@ -65,12 +69,12 @@ test('the k6 engine: target via the environment, --local-ips, samples re-judged;
   expect(JSON.parse(results).engine).toBe('k6');
   expect(results).not.toContain('secret-token');
 
-  const bad = cli(['load', '--scenario', 'rate-window', '--k6', fakeK6(2), '--target-file', target, '--report-dir', join(dir, 'bad')]);
+  const bad = cli(['load', '--scenario', 'rate-window', '--no-preflight', '--k6', fakeK6(2), '--target-file', target, '--report-dir', join(dir, 'bad')]);
   expect(bad.status).toBe(99);
   expect(readFileSync(join(dir, 'bad', 'junit.xml'), 'utf8')).toMatch(/<failure message="window_reopened\{clause:RATE-4\}: measured 2/);
 
   // A split-run instance: k6 gets its segment, judges nothing, and its samples stay where --out says.
-  const seg = cli(['load', '--scenario', 'rate-window', '--k6', fakeK6(1), '--target-file', target, '--execution-segment', '0:1/2', '--execution-segment-sequence', '0,1/2,1',
+  const seg = cli(['load', '--scenario', 'rate-window', '--no-preflight', '--k6', fakeK6(1), '--target-file', target, '--execution-segment', '0:1/2', '--execution-segment-sequence', '0,1/2,1',
     '--no-thresholds', '--out', `json=${join(dir, 'kept.json')}`, '--report-dir', join(dir, 'seg')]);
   expect(seg.status, seg.stderr).toBe(0);
   const segArgs = (JSON.parse(readFileSync(join(dir, 'args-1.json'), 'utf8')) as { argv: string[] }).argv.join(' ');

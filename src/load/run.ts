@@ -11,13 +11,17 @@ import { resolveTarget, targetEnv } from './target.js';
 import { runBuiltin, type RunOutcome } from './engine/run.js';
 import { readOptions } from './engine/inspect.js';
 import { findK6, runK6 } from './k6/run-k6.js';
-import { resultsOfRun, scrub } from './report/results.js';
+import { resultsOfRun, resultsOfSearch, scrub } from './report/results.js';
+import { findCapacity } from './capacity/find.js';
+import type { SearchBounds } from './capacity/search.js';
+import type { Slo } from './capacity/judge.js';
 import { writeReports, type Written } from './report/write.js';
 import type { Results } from './report/schema.js';
 import { LIMIT_SETTINGS } from '../spec/limits.js';
 import { parseSourceAddresses } from '../common/net.js';
 import { announce, needsConfirmation } from './announce.js';
 import { executionTuple } from './engine/segment.js';
+import { tlsConnectOptions, trustWords, type TlsTrust } from '../client/tls.js';
 
 type EngineChoice = 'auto' | 'k6' | 'builtin';
 
@@ -39,8 +43,10 @@ interface LoadRunOptions {
   serverEnv?: Record<string, string>;
   /** Run against a target that is not loopback even when the scenario exhausts rate limits (--yes). */
   yes?: boolean;
-  /** k6's --insecure-skip-tls-verify, for self-signed test hosts. */
+  /** Verify no certificate (k6's --insecure-skip-tls-verify), for self-signed test hosts. */
   insecure?: boolean;
+  /** A CA to trust besides the system roots (--ca-file); else the descriptor's `ca_file`. */
+  caFile?: string;
   /** This instance's part of a split run (k6's --execution-segment / --execution-segment-sequence). */
   segment?: string;
   segmentSequence?: string;
@@ -51,6 +57,8 @@ interface LoadRunOptions {
   hosts?: Record<string, string>;
   hostsOnly?: boolean;
   log?: (line: string) => void;
+  /** `--find-capacity`: search the highest arrival rate held within the SLO, in bounded steps, instead of running the schedule. */
+  find?: { slo: Slo; bounds: SearchBounds };
 }
 
 export interface LoadRunResult { results: Results; written: Written; exitCode: number; engine: 'k6' | 'builtin' }
@@ -71,6 +79,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const bundle = o.bundle ?? (await bundleScenario(o.scenario));
   const sourceIps = parseSourceAddresses(o.sourceIps);
   const tuple = executionTuple(o.segment, o.segmentSequence);
+  if (o.find && tuple.split) throw new Error(SPLIT_SEARCH);
   const k6 = o.engine === 'builtin' ? undefined : o.k6 ?? findK6();
   if (o.engine === 'k6' && !k6) throw new Error('--engine k6: no k6 on PATH; give --k6 PATH');
   const target = await resolveTarget({
@@ -89,23 +98,42 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const ready = await readOptions(bundle.code, env, LOAD_DIR);
     const options = JSON.parse(ready.options) as Record<string, unknown>;
     const engine = k6 ? 'k6' : 'built-in';
+    // One trust for both engines: the built-in one gets the CAs, k6 a bundle of them (SSL_CERT_FILE).
+    const caFile = o.caFile ?? target.descriptor.ca_file;
+    const trust: TlsTrust = { insecure: o.insecure === true || options.insecureSkipTLSVerify === true, ...(caFile ? { caFile } : {}) };
+    const { ca } = tlsConnectOptions(trust);
+    const tls = target.descriptor.url.startsWith('https:') ? trustWords(trust) : undefined;
     try {
-      const a = announce({ scenario: bundle.name, info, url: target.descriptor.url, edition: target.descriptor.edition, engine, options, env, tuple, insecure: o.insecure === true });
-      for (const l of a.lines) log(`conformance load: ${l}`);
+      const a = announce({ scenario: bundle.name, info, url: target.descriptor.url, edition: target.descriptor.edition, engine, options, env, tuple, ...(tls ? { tls } : {}) });
+      // A search's rate and duration are its own (announced below), not the scenario's schedule.
+      for (const l of o.find ? a.lines.slice(0, 2) : a.lines) log(`conformance load: ${l}`);
       const refusal = needsConfirmation(info, a, o.yes === true);
       if (refusal) throw new ConfirmationNeeded(refusal);
     } catch (e) {
       if (e instanceof ConfirmationNeeded) throw e;
       log(`conformance load: the options do not describe a run (${(e as Error).message}); the engine will say more`);
     }
+    if (o.find) {
+      const { slo, bounds } = o.find;
+      log(`conformance load: capacity search: from ${bounds.startRate} it/s, doubling then bisecting to ${bounds.precisionPct} %, never above ${bounds.maxRate} it/s, steps of ${bounds.stepSeconds} s, at most ${bounds.maxDurationMs / 1000} s and ${bounds.maxSteps} steps; SLO p95 ≤ ${slo.p95Ms} ms, failed requests ≤ ${slo.errorPct} %`);
+      const f = await findCapacity({
+        ...(k6 ? { k6 } : {}), bundleCode: bundle.code, scriptDir: LOAD_DIR, options, declared: ready.metrics, env, sourceIps, log, slo, bounds,
+        ...(o.insecure ? { insecure: true } : {}), ...(o.hosts ? { hosts: o.hosts } : {}), ...(o.hostsOnly ? { hostsOnly: true } : {}),
+      });
+      const results = resultsOfSearch(f.out, f.search, {
+        scenario: bundle.name, clauses: o.clauses ?? info?.clauses ?? [],
+        target: { url: target.descriptor.url, edition: target.descriptor.edition, api_version: target.descriptor.api_version }, p95BudgetMs: slo.p95Ms,
+      });
+      return { results, written: writeReports(o.reportDir, results), exitCode: f.out.exitCode, engine: f.out.engine };
+    }
     const split = { ...(o.segment ? { segment: o.segment } : {}), ...(o.segmentSequence ? { segmentSequence: o.segmentSequence } : {}), ...(o.outJson ? { outJson: o.outJson } : {}), ...(o.noThresholds ? { noThresholds: true } : {}) };
     let out: RunOutcome;
     if (k6) {
-      out = await runK6({ k6, bundleCode: bundle.code, options, declared: ready.metrics, env, sourceIps, log, ...split, ...(o.insecure ? { insecure: true } : {}) });
+      out = await runK6({ k6, bundleCode: bundle.code, options, declared: ready.metrics, env, sourceIps, log, ...split, ...(o.insecure ? { insecure: true } : {}), ...(trust.caFile ? { caFile: trust.caFile } : {}) });
     } else {
       out = await runBuiltin({
         bundleCode: bundle.code, scriptDir: LOAD_DIR, env, sourceIps, log, ...split,
-        ...(o.insecure ? { insecureSkipTLSVerify: true } : {}), ...(o.hosts ? { hosts: o.hosts } : {}), ...(o.hostsOnly ? { hostsOnly: true } : {}),
+        ...(o.insecure ? { insecureSkipTLSVerify: true } : {}), ...(ca ? { ca } : {}), ...(o.hosts ? { hosts: o.hosts } : {}), ...(o.hostsOnly ? { hostsOnly: true } : {}),
       });
       const m = out.vus;
       if (m?.mode === 'awaited') log(`conformance load: VUs shared ${m.threads} thread(s), their calls awaited`);
@@ -118,7 +146,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     }
     const results = resultsOfRun(out, {
       scenario: bundle.name, clauses: o.clauses ?? info?.clauses ?? [],
-      target: { url: target.descriptor.url, edition: target.descriptor.edition, api_version: target.descriptor.api_version },
+      target: { url: target.descriptor.url, edition: target.descriptor.edition, api_version: target.descriptor.api_version, ...(tls ? { tls } : {}) },
       p95BudgetMs: o.p95BudgetMs ?? 500,
     });
     const written = writeReports(o.reportDir, results);
@@ -127,6 +155,11 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     await target.close();
   }
 }
+
+/** Why a split run does not search: told to a user who asks for both. */
+export const SPLIT_SEARCH = '--find-capacity cannot run as one instance of a split run (--execution-segment): each instance would pick its next rate from its own share and the instances would not step together. '
+  + 'Search distributed capacity in two parts: run the fixed staircase of the capacity scenario (PEAK_RATE, STEPS, HOLD_SECONDS) on every instance with --no-thresholds --out json=FILE, '
+  + 'then `conformance load merge` adds the instances second by second and reports the knee (the highest rate held, and why the next was not). See load/README.md, "Finding capacity".';
 
 /** The run was refused before anything was sent: a usage error, not a harness failure. */
 export class ConfirmationNeeded extends Error {

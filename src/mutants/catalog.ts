@@ -52,7 +52,11 @@ export const MUTANTS: readonly Mutant[] = [
   m('SHAPE-4', 'drop-unknown-options', ['drop-unknown-options'], 'Unknown select options written by update silently dropped instead of created (option creation lives in the append path only).'),
   m('SHAPE-5', 'keep-times-in-row-get', ['keep-times-in-row-get'], 'Single-row read keeps _ctime/_mtime although the table has ctime/mtime columns.'),
   m('SHAPE-6', 'id-changeable', ['id-changeable'], 'An update may change a row\'s _id.'),
-  m('SHAPE-7', 'lax-types', ['lax-types'], 'Values of the wrong type are stored as given instead of refused.'),
+  // SHAPE-7 holds a wrong value to what shows the real service's answer (COLUMNS[type].wrongAccepted): stored as it stores it, or refused writing nothing.
+  m('SHAPE-7', 'lax-types', ['lax-types'], 'The wrong values the real service is recorded coercing are stored as given: a number in a checkbox reads true (recorded: false), an unreadable date keeps its text (recorded: null), a plain string in a multiple-select stays a string (recorded: a list of that option).'),
+  // Its only effect is what SHAPE-7 holds as inferred: the selftest reports it as only warned (a failure with --strict).
+  m('SHAPE-7', 'wrong-types-accepted', ['wrong-types-accepted'], 'Values of the wrong type that nothing recorded or documented shows the real service refusing (an object in a text column, a string in a number column, …) are stored as given.'),
+  m('SHAPE-7', 'refused-batch-half-written', ['refused-batch-half-written'], 'An append refused for a row with a wrong value writes the rows before it all the same.'),
   m('SHAPE-7', 'lax-rows-body', ['lax-rows-body'], 'A row that is not an object is read as an empty row; one object is taken for a list of one.'),
   // ROBUST-1 sends broken JSON to every route, the row routes among them: it fails too, by definition.
   m('SHAPE-7', 'malformed-json-500', ['malformed-json-500'], 'A malformed JSON body escapes as a 500 instead of a 4xx.', { alsoFails: ['ROBUST-1'] }),

@@ -122,7 +122,7 @@ function routeRe(method: string, pattern: string): RegExp {
 function routesOf(fault: string): RegExp[] | undefined {
   const [prefix, arg] = fault.split(/:(.*)/s) as [string, string | undefined];
   if (arg === undefined) return undefined;
-  if (prefix === 'drop' || prefix === 'serve') {
+  if (prefix === 'drop' || prefix === 'serve' || prefix === 'refuse') {
     const ep = ENDPOINTS.find((e) => e.id === arg);
     return ep ? [routeRe(ep.method, ep.path)] : [];
   }

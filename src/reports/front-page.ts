@@ -46,25 +46,27 @@ function transcriptHtml(id: string, text: string): string {
 }
 
 function checkHtml(t: TestResultT, exchanges: Record<string, string>): string {
-  const parts = [`<div class="check ${t.outcome}" data-check="${esc(t.title)}">${badge(t.outcome)} <b>${esc(t.title)}</b> <small>(${t.evidence ? `${esc(t.evidence.class)}: ${esc(t.evidence.cite)}` : t.basis ?? 'spec'}, ${esc(t.file)}, ${t.durationMs} ms)</small>`];
+  const parts = [`<div class="check ${t.outcome}" data-check="${esc(t.title)}">${badge(t.outcome)}${t.baseline ? ` <span class="known" data-baseline="${esc(t.baseline)}">known (baseline)</span>` : ''} <b>${esc(t.title)}</b> <small>(${t.evidence ? `${esc(t.evidence.class)}: ${esc(t.evidence.cite)}` : t.basis ?? 'spec'}, ${esc(t.file)}, ${t.durationMs} ms)</small>`];
   const x = t.id ? exchanges[t.id] : undefined;
   for (const v of t.violations ?? []) parts.push(assertionHtml('violation', v, t.id, !!x));
   for (const w of t.assertionWarnings ?? []) parts.push(assertionHtml('assertion warning (evidence only inferred; not a failure)', w, t.id, !!x));
   for (const e of t.errors ?? []) parts.push(`<div>harness could not decide (<b>${esc(e.cause)}</b>): ${esc(e.message)}</div>`);
   if (t.outcome === 'skip' && t.message) parts.push(`<div>skipped: ${esc(t.message)}</div>`);
   if (x) parts.push(`<details${t.outcome === 'fail' ? ' open' : ''}><summary>requests and responses</summary><pre>${transcriptHtml(t.id!, x)}</pre></details>`);
+  if (t.har) parts.push(`<div><a class="har" href="../${esc(t.har)}" download>exchanges as a HAR file</a> (open in a browser's network tab or an HTTP tool)</div>`);
   if (t.id) parts.push(`<div><a href="playwright/index.html#?testId=${encodeURIComponent(t.id)}">details, attachments and curl reproducer</a></div>`);
   return `${parts.join('\n')}</div>`;
 }
 
 function frontPageHtml(r: Results, exchanges: Record<string, string> = {}): string {
   const t = r.totals;
-  const verdict = r.runErrors.length ? 'INCOMPLETE' : t.fail ? 'FAILED' : t.error ? 'UNDECIDED' : 'PASSED';
+  const verdict = r.verdict ? `${r.verdict.text} (exit ${r.verdict.exitCode})` : r.runErrors.length ? 'INCOMPLETE' : t.fail ? 'FAILED' : t.error ? 'UNDECIDED' : 'PASSED';
   const head = [
     `<h1>Conformance: ${verdict}</h1>`,
-    `<p>Target ${esc(r.run.target ?? '?')} held to release ${esc(r.run.apiVersion ?? '?')} (${esc(r.run.edition ?? '?')} edition)${r.run.embedded ? ', embedded reference server' : ''}.</p>`,
+    `<p>Target ${esc(r.run.target ?? '?')} held to release ${esc(r.run.apiVersion ?? '?')} (${esc(r.run.edition ?? '?')} edition)${r.run.embedded ? ', embedded reference server' : ''}${r.run.tls ? `, ${esc(r.run.tls)}` : ''}.</p>`,
     `<p class="judge">Judged by ${esc(r.tool.name)} ${esc(r.tool.version)}, specification ${esc(r.tool.specRevision)}, clause table ${esc(r.tool.clauseTableHash)}.</p>`,
     `<p class="totals"><span>${badge('pass', t.pass)}</span><span>${badge('fail', t.fail)}</span><span>${badge('error', t.error)}</span><span>${badge('skip', t.skip)}</span> of ${t.tests} checks; <span>${badge('warning', t.assertionWarnings)}</span> (evidence only inferred: not failures${r.run.strict ? '; this run is --strict: they fail' : '; --strict fails them'})</p>`,
+    ...(r.baseline ? [`<h2>Baseline</h2><p class="baseline">${esc(r.baseline.file)}: ${r.baseline.known.length} known, ${r.baseline.new.length} new, ${r.baseline.fixed.length} fixed.</p><ul>`, ...r.baseline.stale.map((e) => `<li class="stale">stale baseline entry: remove ${esc(JSON.stringify(e))} (it passes now)</li>`), '</ul>'] : []),
     ...(r.runErrors.length ? ['<h2>Run errors</h2><ul>', ...r.runErrors.map((e) => `<li class="run-error">${e.phase ? `(${esc(e.phase)}) ` : ''}${esc(e.reason)}</li>`), '</ul>'] : []),
     ...(r.warnings.length ? ['<h2>Warnings</h2><ul>', ...r.warnings.map((w) => `<li class="warn">${esc(w.check)}: ${esc(w.what)}${w.accountChanged ? ' — the account was left changed' : ''}</li>`), '</ul>'] : []),
     ...(r.run.limits ? [`<p>Rate limits held to: ${esc(Object.entries(r.run.limits.values).map(([k, v]) => `${k} ${v ?? 'unlimited'}`).join(', '))} (${esc(r.run.limits.source)}).</p>`] : []),

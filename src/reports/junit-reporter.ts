@@ -17,7 +17,7 @@ import { CLAUSES, isClauseId, clause as clauseOf } from '../spec/index.js';
 import { attachmentText, collect } from './collect.js';
 import { applyVacuousGuard } from './outcomes.js';
 import { identity } from '../spec/identity.js';
-import type { RunError, TestResultT } from './results-schema.js';
+import type { Results, RunError, TestResultT } from './results-schema.js';
 import { MERGE_WORK_ENV } from './results-reporter.js';
 
 const JUNIT_CASES_FILE = 'junit-cases.json';
@@ -38,7 +38,9 @@ function suiteKey(t: TestResultT): string {
 function caseXml({ t, out }: Case): string {
   const first = (t.message ?? '').split('\n')[0]!.slice(0, 500);
   const kind = t.cause ?? 'undecided';
-  const body = t.outcome === 'fail' ? `<failure type="fail" message="${xml(first)}">${xml(t.message ?? '')}</failure>`
+  // A failure the baseline forgives is no failure of the run: skipped, its entry and original message kept.
+  const body = t.outcome === 'fail' && t.baseline ? `<skipped message="${xml(`baseline: ${t.baseline} — ${first}`.slice(0, 1000))}"/>`
+    : t.outcome === 'fail' ? `<failure type="fail" message="${xml(first)}">${xml(t.message ?? '')}</failure>`
     : t.outcome === 'error' ? `<error type="${xml(kind)}" message="${xml(first)}">${xml(t.message ?? '')}</error>`
       : t.outcome === 'skip' ? `<skipped message="${xml(t.message ?? 'skipped')}"/>` : '';
   const sysout = out ? `<system-out>${xml(out)}</system-out>` : '';
@@ -64,13 +66,24 @@ function runErrorsSuite(runErrors: readonly RunError[], startedAt: string, judge
   ];
 }
 
-export function junitXml(cases: Case[], info: RunInfo & { startedAt: string }, runErrors: readonly RunError[] = []): string {
+/** Stale baseline entries as failed cases, when they fail the run. */
+function staleSuite(stale: readonly string[], file: string, startedAt: string, judge: [string, string][]): string[] {
+  if (!stale.length) return [];
+  return [
+    `  <testsuite name="baseline" tests="${stale.length}" failures="${stale.length}" errors="0" skipped="0" time="0.000" timestamp="${xml(startedAt)}">`,
+    ...propsXml(judge),
+    ...stale.map((e) => `    <testcase name="${xml(`stale baseline entry: ${e}`)}" classname="baseline" time="0.000"><failure type="stale-baseline" message="${xml(`stale baseline entry: remove "${e}" from ${file} (it passes now)`.slice(0, 1000))}"/></testcase>`),
+    '  </testsuite>',
+  ];
+}
+
+export function junitXml(cases: Case[], info: RunInfo & { startedAt: string }, runErrors: readonly RunError[] = [], stale: { entries: readonly string[]; file: string } = { entries: [], file: '' }): string {
   const { startedAt } = info;
   const judge = judgeProps(info);
   const groups = new Map<string, Case[]>();
   const order = (k: string) => { const i = CLAUSES.findIndex((c) => c.id === k.split(' ')[0]); return i < 0 ? CLAUSES.length : i; };
   for (const c of cases) groups.set(suiteKey(c.t), [...(groups.get(suiteKey(c.t)) ?? []), c]);
-  const count = (cs: Case[], o: string) => cs.filter((c) => c.t.outcome === o).length;
+  const count = (cs: Case[], o: string) => cs.filter((c) => (c.t.outcome === 'fail' && c.t.baseline ? 'skip' : c.t.outcome) === o).length;
   const time = (cs: Case[]) => secs(cs.reduce((n, c) => n + c.t.durationMs, 0));
   const suites = [...groups.entries()].sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b)).map(([key, cs]) => {
     const t = cs[0]!.t;
@@ -90,9 +103,10 @@ export function junitXml(cases: Case[], info: RunInfo & { startedAt: string }, r
   const all = cases;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(suitesName(info))}" tests="${all.length + runErrors.length}" failures="${count(all, 'fail')}" errors="${count(all, 'error') + runErrors.length}" time="${time(all)}">`,
+    `<testsuites name="${xml(suitesName(info))}" tests="${all.length + runErrors.length + stale.entries.length}" failures="${count(all, 'fail') + stale.entries.length}" errors="${count(all, 'error') + runErrors.length}" time="${time(all)}">`,
     ...suites,
     ...runErrorsSuite(runErrors, startedAt, judge),
+    ...staleSuite(stale.entries, stale.file, startedAt, judge),
     '</testsuites>',
     '',
   ].join('\n');
@@ -109,7 +123,7 @@ export default class JUnitReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const t = collect(test, result);
+    const t = { ...collect(test, result), id: test.id };
     let out: string | undefined;
     if (t.outcome === 'fail' || t.outcome === 'error') {
       const parts = [attachmentText(result, 'requests and responses'), attachmentText(result, 'curl reproducer')].filter(Boolean);
@@ -134,10 +148,18 @@ interface RunInfo { startedAt?: string; target?: string; apiVersion?: string; ed
 
 export const suitesName = (info: RunInfo) => `conformance${info.target ? ` of ${info.target}` : ''}${info.apiVersion ? ` held to ${info.apiVersion} ${info.edition ?? ''}`.trimEnd() : ''}`;
 
-/** The JUnit XML of a finished run, run errors included (the cases the merge saw, if any). */
-export function writeJunit(file: string, workDir: string, runErrors: readonly RunError[], info: RunInfo & { startedAt: string }): void {
-  let cases: Case[] = [];
-  try { cases = JSON.parse(readFileSync(join(workDir, JUNIT_CASES_FILE), 'utf8')) as Case[]; } catch { /* no check ran */ }
+/**
+ * The JUnit XML of a finished run, from its final results — baseline applied, run errors and
+ * stale entries included — so it says what the exit code says; the transcripts are those the
+ * merge saw, by check id.
+ */
+export function writeJunit(file: string, workDir: string, r: Results, staleFails: boolean): void {
+  const out = new Map<string, string>();
+  try {
+    for (const c of JSON.parse(readFileSync(join(workDir, JUNIT_CASES_FILE), 'utf8')) as Case[]) if (c.t.id && c.out) out.set(c.t.id, c.out);
+  } catch { /* no check ran */ }
+  const cases = r.tests.map((t) => ({ t, out: t.id ? out.get(t.id) : undefined }));
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, junitXml(cases, info, runErrors));
+  const stale = staleFails && r.baseline ? { entries: r.baseline.stale, file: r.baseline.file } : undefined;
+  writeFileSync(file, junitXml(cases, r.run, r.runErrors, stale));
 }

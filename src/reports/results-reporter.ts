@@ -16,6 +16,7 @@ import { attachmentText, collect, settledProblems, stripAnsi } from './collect.j
 import { applyVacuousGuard, assertionWarningCount, clauseTable } from './outcomes.js';
 import { RESULTS_SCHEMA_VERSION, resultsJsonSchema, type Results, type RunError, type TestResultT } from './results-schema.js';
 import type { StateWarning } from '../harness/outcome.js';
+import { HAR_ATTACHMENT } from '../harness/recorder.js';
 import { identity } from '../spec/identity.js';
 
 export const RUN_INFO_ENV = 'CONFHARNESS_RUN_INFO';
@@ -23,6 +24,8 @@ export const RUN_INFO_ENV = 'CONFHARNESS_RUN_INFO';
 export const MERGE_WORK_ENV = 'CONFHARNESS_MERGE_WORK';
 /** In the work folder: the exchanges of every check that did not pass (test id → redacted transcript). */
 export const EXCHANGES_FILE = 'exchanges.json';
+/** The report folder's folder of HAR files. */
+const HAR_DIR = 'har';
 const EXCHANGES_MAX = 24_000;
 
 /** Mark an outcome that differs from Playwright's status on the result the HTML report shows. */
@@ -37,6 +40,21 @@ export function runErrorOf(e: TestError): RunError {
   const file = e.location?.file;
   if (file && /\.spec\.[cm]?[jt]s$/.test(file)) return { reason: `a suite file could not be loaded (${file.split(/[\\/]/).pop()}): ${text}` };
   return { reason: `error outside any check: ${text}` };
+}
+
+/** A file name for a check's HAR: its title, readable and short, and its id (unique). */
+const harName = (t: TestResultT) => `${t.title.replace(/[^A-Za-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60)}-${(t.id ?? '').slice(-8)}.har`;
+
+/** Each failed or errored check's exchanges as a HAR file under har/, named in its `har` field. */
+function writeHarFiles(dir: string, seen: readonly { t: TestResultT; result: TestResult }[]): void {
+  for (const { t, result } of seen) {
+    if (t.outcome !== 'fail' && t.outcome !== 'error') continue;
+    const text = attachmentText(result, HAR_ATTACHMENT);
+    if (!text) continue;
+    mkdirSync(join(dir, HAR_DIR), { recursive: true });
+    t.har = `${HAR_DIR}/${harName(t)}`;
+    writeFileSync(join(dir, t.har), redactText(text));
+  }
 }
 
 export default class ResultsReporter implements Reporter {
@@ -83,6 +101,7 @@ export default class ResultsReporter implements Reporter {
     };
     const dir = this.options.outputDir ?? '.';
     mkdirSync(dir, { recursive: true });
+    writeHarFiles(dir, this.seen);
     writeFileSync(join(dir, 'results.json'), JSON.stringify(results, null, 2));
     writeFileSync(join(dir, 'results.schema.json'), JSON.stringify(resultsJsonSchema(), null, 2));
     const work = process.env[MERGE_WORK_ENV];

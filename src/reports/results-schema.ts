@@ -30,6 +30,10 @@ export const TestResult = z.object({
   /** Calls made and calls refused unasked (401/403/429/5xx). */
   calls: z.number().int().optional(),
   refused: z.number().int().optional(),
+  /** A check that failed or errored: its exchanges as a HAR 1.2 file, relative to the report folder (redacted). */
+  har: z.string().optional(),
+  /** Set by the runner when a baseline forgives this failure: the entry that does. */
+  baseline: z.string().optional(),
 });
 
 const ClauseResult = z.object({
@@ -60,10 +64,14 @@ export const Results = z.object({
     embedded: z.boolean().optional(),
     /** `--strict`: assertion warnings fail their checks. */
     strict: z.boolean().optional(),
+    /** An https target: whether its certificate was verified, and against what (--ca-file, --insecure). */
+    tls: z.string().optional(),
     /** The clauses the selection asked for (`--clauses`, or all). */
     selected: z.array(z.string()).optional(),
     /** The rate limits the target was held to, and where they came from. */
     limits: z.object({ source: z.string(), values: z.record(z.string(), z.number().nullable()) }).optional(),
+    /** The options `conformance replay` runs the checks again with (seed, selection, what the target was held to; no credential). */
+    options: z.record(z.string(), z.unknown()).optional(),
     startedAt: z.string(),
     durationMs: z.number(),
   }),
@@ -74,9 +82,18 @@ export const Results = z.object({
   warnings: z.array(StateWarning).default([]),
   clauses: z.array(ClauseResult),
   tests: z.array(TestResult),
+  /** The one verdict every report states (set by the runner): the exit code and its words. */
+  verdict: z.object({ exitCode: z.number().int(), text: z.string() }).optional(),
   /** Set by the runner when a baseline is given. */
   baseline: z.object({
+    /** Clauses: known (all their failures forgiven), new (a failure no entry forgives), fixed (listed and now passing). */
     file: z.string(), known: z.array(z.string()), new: z.array(z.string()), fixed: z.array(z.string()),
+    /** Entries whose check or clause ran and passed: the run fails unless --allow-stale-baseline. */
+    stale: z.array(z.string()).default([]),
+    /** Titles of the failing checks no entry forgives. */
+    newChecks: z.array(z.string()).default([]),
+    /** Every entry: a check (title) or a clause, how many failures it forgave, and whether it still holds. */
+    entries: z.array(z.object({ entry: z.string(), kind: z.enum(['check', 'clause']), forgives: z.number().int(), status: z.enum(['known', 'stale', 'not decided']) })).default([]),
     /** The harness version the baseline was written with; clauses renamed or split since then (old → new). */
     harnessVersion: z.string().optional(),
     mapped: z.record(z.string(), z.array(z.string())).optional(),

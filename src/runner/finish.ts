@@ -27,13 +27,15 @@ export interface RunOutcome { exitCode: number; reportDir: string; results?: Res
 export type Timings = [string, number][];
 /** A Playwright phase as the runner saw it end. */
 export interface PhaseEnd { phase: string; exitCode: number }
-export interface RunInfo { id?: string; target?: string; edition?: string; apiVersion?: string; embedded?: boolean; strict?: boolean; startedAt: string; selected?: string[]; limits?: Results['run']['limits'] }
+export type RunInfo = Omit<Results['run'], 'durationMs'>;
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
+/** The run error of a failed preflight: the run stopped before any check. */
+const PREFLIGHT = 'preflight';
 
-function exitCodeOf(r: Results, newFailures: readonly string[], interrupted: boolean): number {
+function exitCodeOf(r: Results, newFailures: readonly string[], staleFails: boolean, interrupted: boolean): number {
   if (interrupted || r.runErrors.length || r.warnings.some((w) => w.accountChanged)) return 2;
-  if (newFailures.length) return 1;
+  if (newFailures.length || staleFails) return 1;
   return r.totals.error ? 2 : 0;
 }
 
@@ -79,9 +81,10 @@ function assertionWarningsByCheck(r: Results): string {
 
 function verdictOf(r: Results, exitCode: number, interrupted = false): string {
   if (interrupted) return 'INTERRUPTED';
+  if (r.runErrors.some((e) => e.phase === PREFLIGHT)) return 'NOT STARTED (preflight failed)';
   if (r.runErrors.length) return 'INCOMPLETE (run errors)';
-  if (exitCode === 0) return 'PASSED';
-  if (exitCode === 1) return 'FAILED';
+  if (exitCode === 0) return r.baseline?.known.length ? 'PASSED (known failures only)' : 'PASSED';
+  if (exitCode === 1) return r.baseline && !r.baseline.new.length ? 'FAILED (stale baseline entries)' : 'FAILED';
   if (r.warnings.some((w) => w.accountChanged)) return r.totals.fail ? 'FAILED (account left changed)' : 'ACCOUNT LEFT CHANGED';
   return r.totals.fail ? 'FAILED (and undecided checks)' : 'UNDECIDED (harness errors)';
 }
@@ -98,8 +101,24 @@ function baselineUpgradeLines(b: NonNullable<Results['baseline']>): string[] {
   return out;
 }
 
-function summaryLines(r: Results, exitCode: number, reportDir: string, timings: Timings, interrupted = false, html = true): string[] {
+/** The baseline's lines of the summary: counts, each clause entry's reach, and each stale entry to remove. */
+function baselineLines(b: NonNullable<Results['baseline']>, allowStale: boolean): string[] {
+  const knownChecks = b.entries.reduce((n, e) => n + e.forgives, 0);
+  const lines = [
+    `baseline: ${knownChecks} known and ${b.newChecks.length} new failing check(s); clauses ${b.known.length} known [${b.known.join(', ')}], ${b.new.length} new [${b.new.join(', ')}], ${b.fixed.length} fixed [${b.fixed.join(', ')}]`,
+    ...b.newChecks.slice(0, 10).map((t) => `new failure: ${t}`),
+  ];
+  for (const e of b.entries.filter((x) => x.kind === 'clause' && x.forgives)) lines.push(`baseline: clause entry ${e.entry} forgives ${e.forgives} failing check(s) — name them to forgive no more`);
+  for (const s of b.stale) lines.push(`${allowStale ? 'stale baseline entry (allowed)' : 'stale baseline entry'}: remove "${s}" from ${b.file} (it passes now)`);
+  return lines;
+}
+
+function summaryLines(r: Results, exitCode: number, reportDir: string, timings: Timings, o: Pick<RunOptions, 'html' | 'allowStaleBaseline'>, interrupted = false): string[] {
   const t = r.totals;
+  const rel = relative(process.cwd(), reportDir) || '.';
+  const where = `  reports: ${rel.startsWith('..') ? reportDir : rel}/ (clauses.md, results.json, junit.xml${o.html ? ', html/index.html' : ''})`;
+  const pre = r.runErrors.find((e) => e.phase === PREFLIGHT);
+  if (pre) return [`conformance: ${pre.reason}`, where];
   const lines = [`conformance: ${verdictOf(r, exitCode, interrupted)} — ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped (${t.tests} checks), ${t.assertionWarnings} assertion warning${t.assertionWarnings === 1 ? '' : 's'}${r.run.strict ? ' (--strict)' : ''}`];
   for (const e of r.runErrors) lines.push(`  run error${e.phase ? ` (${e.phase})` : ''}: ${e.reason}`);
   if (t.fail) lines.push(`  failed (the target breaks the clause): ${byClause(r, 'fail')}`);
@@ -107,15 +126,21 @@ function summaryLines(r: Results, exitCode: number, reportDir: string, timings: 
   if (t.assertionWarnings) lines.push(`  assertion warnings (evidence only inferred: not failures; --strict fails them): ${assertionWarningsByCheck(r)}`);
   for (const w of r.warnings) lines.push(`  warning: ${w.check}: ${w.what}${w.accountChanged ? ' — the account was left changed' : ''}`);
   const b = r.baseline;
-  if (b) lines.push(`  baseline: ${b.known.length} known [${b.known.join(', ')}], ${b.new.length} new [${b.new.join(', ')}], ${b.fixed.length} fixed [${b.fixed.join(', ')}]${b.fixed.length ? ' — remove the fixed ones from the baseline' : ''}`);
+  if (b) lines.push(...baselineLines(b, o.allowStaleBaseline).map((l) => `  ${l}`));
   if (b) lines.push(...baselineUpgradeLines(b).map((l) => `  ${l}`));
   const uncovered = r.clauses.filter((c) => c.outcome === 'not covered').length;
   if (uncovered) lines.push(`  not covered by any selected check: ${uncovered} of ${r.clauses.length} clauses`);
   if (r.run.limits) lines.push(`  rate limits held to: ${Object.entries(r.run.limits.values).map(([k, v]) => `${k} ${v ?? 'unlimited'}`).join(', ')} (${r.run.limits.source})`);
-  const rel = relative(process.cwd(), reportDir) || '.';
-  lines.push(`  reports: ${rel.startsWith('..') ? reportDir : rel}/ (clauses.md, results.json, junit.xml${html ? ', html/index.html' : ''})`);
+  lines.push(where);
   if (timings.length) lines.push(`  time: ${timings.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
   return lines;
+}
+
+/** What `--write-baseline` did to the file, said once. */
+function baselineWritten(file: string, c: ReturnType<typeof writeBaseline>): void {
+  const parts = [c.added.length ? `added ${c.added.length}` : '', c.removed.length ? `removed ${c.removed.length} stale (${c.removed.join('; ')})` : ''].filter(Boolean);
+  log(`conformance: baseline ${file}: ${parts.join(', ') || 'unchanged'}`);
+  if (c.refused.length) log(`conformance: baseline ${file}: ${c.refused.length} new failure(s) not added (${c.refused.slice(0, 3).join('; ')}${c.refused.length > 3 ? '; …' : ''}) — add them with --update-baseline`);
 }
 
 interface FinishInput {
@@ -128,6 +153,8 @@ interface FinishInput {
   phases: readonly PhaseEnd[];
   /** What the runner itself could not put back (its table sweep). */
   warnings?: readonly StateWarning[];
+  /** The preflight's failure: no check ran. */
+  preflight?: string;
 }
 
 export function finish(p: FinishInput): RunOutcome {
@@ -137,19 +164,22 @@ export function finish(p: FinishInput): RunOutcome {
   results.run = { ...results.run, ...p.info, durationMs: Date.now() - Date.parse(p.info.startedAt) };
   results.runErrors.push(...phaseErrors(results, p.phases));
   results.warnings.push(...(p.warnings ?? []));
-  if (interrupted) results.runErrors.push({ reason: 'the run was interrupted (SIGINT/SIGTERM): the reports cover the checks that finished' });
+  if (p.preflight) results.runErrors.push({ phase: PREFLIGHT, reason: `preflight failed, no check ran: ${p.preflight}` });
+  else if (interrupted) results.runErrors.push({ reason: 'the run was interrupted (SIGINT/SIGTERM): the reports cover the checks that finished' });
   else if (results.totals.tests === 0 && results.runErrors.length === 0) results.runErrors.push({ reason: 'no check matches the selection (--clauses/--grep): nothing was judged' });
   else results.runErrors.push(...uncoveredErrors(results, p.info.selected ?? []));
-  const newFailures = o.baseline ? applyBaseline(results, readBaseline(o.baseline)) : results.clauses.filter((c) => c.outcome === 'fail').map((c) => c.id);
+  const judged = o.baseline ? applyBaseline(results, readBaseline(o.baseline)) : { newFailures: results.tests.filter((t) => t.outcome === 'fail').map((t) => t.title), stale: [] };
+  const exitCode = exitCodeOf(results, judged.newFailures, judged.stale.length > 0 && !o.allowStaleBaseline, interrupted);
+  // One verdict: every report below is written from these results, the exit code among them.
+  results.verdict = { exitCode, text: verdictOf(results, exitCode, interrupted) };
   writeFileSync(file, JSON.stringify(results, null, 2));
-  if (o.writeBaseline) writeBaseline(o.writeBaseline, results);
+  if (o.writeBaseline) baselineWritten(o.writeBaseline, writeBaseline(o.writeBaseline, results, o.updateBaseline));
   const md = clausesMarkdown(results);
   writeFileSync(join(reportDir, 'clauses.md'), md);
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, md);
-  writeJunit(join(reportDir, 'junit.xml'), p.workDir, results.runErrors, results.run);
+  writeJunit(join(reportDir, 'junit.xml'), p.workDir, results, !o.allowStaleBaseline);
   if (o.html) writeFrontPage(reportDir, results, p.workDir);
   scrubSecrets(reportDir);
-  const exitCode = exitCodeOf(results, newFailures, interrupted);
-  for (const line of summaryLines(results, exitCode, reportDir, timings, interrupted, o.html)) log(line);
+  for (const line of summaryLines(results, exitCode, reportDir, timings, o, interrupted)) log(line);
   return { exitCode, reportDir, results };
 }

@@ -9,12 +9,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { closeAgents } from '../client/http.js';
 import { redactText, registerSecret } from '../client/redact.js';
+import { setTrust, trustWords } from '../client/tls.js';
 import { FailFastScopes, RunState } from '../harness/state.js';
 import { readJsonFile } from '../common/json-file.js';
 import { SWEEP_TAG, tagCalls, tagging, Target } from '../harness/target.js';
 import type { StateWarning } from '../harness/outcome.js';
 import { CLAUSES, configuredRateLimits, descriptorSecrets, matchClauses, NEWEST_VERSION, RATE_LIMITS, type Edition } from '../spec/index.js';
 import { readBaseline } from './baseline.js';
+import { preflightTarget } from '../harness/preflight.js';
+import { replayOptions } from './replay-options.js';
 import { finish, type PhaseEnd, type RunInfo, type RunOutcome, type Timings } from './finish.js';
 import { createFixtures, newRunId, sweepTables } from './fixtures.js';
 import { type RunOptions } from './options.js';
@@ -22,9 +25,10 @@ import { DEFAULT_SOURCE_ADDRESSES, isLoopbackUrl, parseSourceAddresses } from '.
 import { grepFor, interruptPhase, mergeReports, phasesFor, runPhase, type Phase } from './phases.js';
 import { splitForRate } from './rate-alongside.js';
 import { SecretsFile } from './redact-stream.js';
-import { checkTargetOptions, resolveTarget, type ResolvedTarget, type RunHooks } from './target.js';
+import { checkTargetOptions, resolveTarget, trustOf, type ResolvedTarget, type RunHooks } from './target.js';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
+const isHttps = (url: string) => url.startsWith('https:');
 
 /** Remove the run's own tables; what could not be removed is said (terminal, and a warning in the reports). */
 async function sweepRun(target: Target): Promise<StateWarning[]> {
@@ -83,6 +87,7 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
     limits: heldLimits(edition, resolved.configuredLimits),
     apiVersion: o.apiVersion ?? d.api_version ?? NEWEST_VERSION,
     http: { connectMs: 5_000, headersMs: o.requestTimeout * 1000, bodyMs: o.requestTimeout * 2000, maxBodyBytes: Math.round(o.maxBodyMb * 1024 * 1024) },
+    tls: trustOf(o, d),
     sourceIps: parseSourceAddresses(o.sourceIps ?? (isLoopbackUrl(d.url) ? DEFAULT_SOURCE_ADDRESSES : 'none')),
     webhook: { listenHost: host, listenPort: Number(port), publicUrl: o.webhookUrl, waitMs: Math.round(o.webhookWait * 1000) },
     limitsConfig: resolved.limitsConfig,
@@ -91,6 +96,15 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
     strict: o.strict,
     failFastScopes: o.failFastScopes ? readJsonFile(o.failFastScopes, FailFastScopes, '--fail-fast-scopes') : undefined,
   });
+}
+
+/** What results.json says of the run: the target, what it was held to, and what `replay` needs to run its checks again. */
+function runInfo(o: RunOptions, state: RunState, id: string, embedded: boolean, startedAt: Date): RunInfo {
+  return {
+    id, target: state.target.url, edition: state.edition, apiVersion: state.apiVersion, embedded, strict: o.strict, startedAt: startedAt.toISOString(),
+    selected: selectedClauses(o), limits: state.limits, options: replayOptions(o),
+    ...(isHttps(state.target.url) ? { tls: trustWords(state.tls) } : {}),
+  };
 }
 
 export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutcome> {
@@ -121,8 +135,19 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
     for (const s of [...descriptorSecrets(d), ...(resolved.limitsConfig ? descriptorSecrets(resolved.limitsConfig.target) : [])]) registerSecret(s);
     const ids = newRunId(startedAt);
     const state = stateFor(o, resolved, ids);
+    setTrust(state.tls);
+    const tls = isHttps(d.url) ? trustWords(state.tls) : undefined;
+    // The embedded server is the run's own (and the selftest's mutants live there): only a given target is preflighted.
+    if (!resolved.embedded) {
+      const pre = await preflightTarget(d);
+      lap('preflight');
+      if (!pre.ok) {
+        const info: RunInfo = { ...runInfo(o, state, ids.runId, false, startedAt), selected: [] };
+        return finish({ o, reportDir, workDir, info, interrupted: false, timings, phases: [], preflight: pre.what });
+      }
+    }
     target = new Target(state);
-    log(`conformance: run ${ids.runId} against ${d.url}${resolved.embedded ? ' (embedded reference server)' : ''}, held to ${state.apiVersion} ${state.edition}`);
+    log(`conformance: run ${ids.runId} against ${d.url}${resolved.embedded ? ' (embedded reference server)' : ''}, held to ${state.apiVersion} ${state.edition}${tls ? `, ${tls}` : ''}`);
     try {
       if (!interrupted) state.fixtures = await createFixtures(target, ids.tablePrefix);
       const refused = Object.keys(state.fixtures?.refused ?? {});
@@ -160,10 +185,7 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
         lap(phase);
       }
     }
-    const info: RunInfo = {
-      id: ids.runId, target: d.url, edition: state.edition, apiVersion: state.apiVersion, embedded: resolved.embedded, strict: o.strict, startedAt: startedAt.toISOString(),
-      selected: selectedClauses(o), limits: state.limits,
-    };
+    const info = runInfo(o, state, ids.runId, resolved.embedded, startedAt);
     await mergeReports(workDir, reportDir, info, secrets, o.html);
     const left = await sweepRun(target);
     swept = true;

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { knownSecrets, redactText } from '../client/redact.js';
 
-const TEXT = /\.(json|xml|md|txt|html|log|csv|js)$/i;
+const TEXT = /\.(json|xml|md|txt|html|log|csv|js|har)$/i;
 
 export function scrubSecrets(dir: string): number {
   const secrets = knownSecrets();

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDescriptor, readDescriptorFile, readLimitsFile } from '../common/descriptor-file.js';
+import { readCaFile, type TlsTrust } from '../client/tls.js';
 import type { RunningServer } from '../server/index.js';
 import { EMULATED_VERSIONS, isEmulatedVersion, LIMIT_SETTINGS, type LimitsFile, type TargetDescriptor, type TargetDescriptorInput } from '../spec/index.js';
 import type { RunOptions } from './options.js';
@@ -48,9 +49,17 @@ function givenDescriptor(o: RunOptions): TargetDescriptor | undefined {
   return withFlags(o.targetFile ? readDescriptorFile(o.targetFile) : {}, o);
 }
 
+/** Whom the run's clients trust over TLS: --ca-file (or CONFORMANCE_CA_FILE), else the descriptor's `ca_file`; --insecure: nobody is checked. */
+export function trustOf(o: Pick<RunOptions, 'caFile' | 'insecure'>, d: Pick<TargetDescriptor, 'ca_file'> | undefined): TlsTrust {
+  const caFile = o.caFile ?? d?.ca_file;
+  return { insecure: o.insecure, ...(caFile ? { caFile } : {}) };
+}
+
 /** Problems with the target options that must stop a run before it starts (usage errors). */
 export function checkTargetOptions(o: RunOptions): void {
   const d = givenDescriptor(o);
+  const trust = trustOf(o, d);
+  if (trust.caFile && !trust.insecure) readCaFile(trust.caFile);
   const credentialFlags = (['username', 'password', 'accountToken', 'base', 'orgId', 'workspaceId', 'admin', 'rateWindow'] as const).filter((k) => o[k] !== undefined);
   if (!d && credentialFlags.length) throw new Error(`--${credentialFlags[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --target or --target-file (the embedded server brings its own credentials)`);
   if (d && o.embeddedFault.length) throw new Error('--embedded-fault applies to the embedded reference server only');

@@ -30,7 +30,8 @@ export async function startServer(input: ServerOptionsInput & { clock?: () => nu
   const url = `http://${host}:${port}`;
   const c = ctx.creds;
   const descriptor: TargetDescriptor = {
-    url,
+    // Behind a proxy, clients reach the server at its public URL.
+    url: opts.publicUrl ?? url,
     edition: opts.edition,
     api_version: opts.apiVersion,
     username: c.admin.email,

@@ -19,7 +19,12 @@ export const ServerOptions = z.object({
   rateWindowSeconds: z.number().positive().default(RATE_WINDOW_SECONDS),
   /** No rate limits or quota at all (capacity runs). */
   unlimited: z.boolean().default(false),
+  /** Take the client's address, and the links' scheme, host and port, from a proxy's X-Forwarded-* headers. */
   trustProxy: z.boolean().default(false),
+  /** The root URL clients reach the server at (behind a proxy): every link an answer carries starts with it (public-url.ts). */
+  publicUrl: z.url({ protocol: /^https?$/, message: 'an http(s) URL such as https://host:8443' })
+    .refine((u) => { const p = new URL(u); return (p.pathname === '/' || p.pathname === '') && !p.search && !p.hash; }, 'scheme, host and port only: links are built under the root')
+    .transform((u) => u.replace(/\/+$/, '')).optional(),
   configFile: z.string().optional(),
   /** Fault switches (src/mutants): deliberate deviations that a suite must detect. */
   faults: z.array(z.string()).default([]),

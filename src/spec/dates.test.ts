@@ -33,7 +33,7 @@ test('the column format decides the day/month order; without one slashes are mon
   expect(parseDate('2024-06-05', 'DD/MM/YYYY')).toEqual({ y: 2024, mo: 6, d: 5 });
 });
 
-test('impossible dates and text that is no date do not parse; the write schema refuses only the latter', () => {
+test('impossible dates and text that is no date do not parse; the write schema takes both (the real service stores them as null: API_ISSUES item 5)', () => {
   for (const s of ['2030-13-01', '13/31/2025', '2030-02-30', '2029-02-29', '31/02/2030', '2030-06-20 24:00', '2030-06-20 23:60', '2030-06-20 23:59:60', '2030-06-20T10:00+25:00']) {
     expect(parseDate(s, s.includes('31/02') ? 'DD/MM/YYYY' : undefined), s).toBeUndefined();
     expect(COLUMNS.date.write.safeParse(s).success, `${s} has a date's form`).toBe(true);
@@ -43,7 +43,7 @@ test('impossible dates and text that is no date do not parse; the write schema r
   expect(parseDate('1900-02-29')).toBeUndefined();
   for (const s of ['not a date', 'yesterday', '2030-06/20', '20300620', '2030-06-20T', '6/5/24', '2030-06-20Z', '']) {
     expect(parseDate(s), s).toBeUndefined();
-    expect(COLUMNS.date.write.safeParse(s).success, s).toBe(false);
+    expect(COLUMNS.date.write.safeParse(s).success, s).toBe(true);
   }
 });
 

@@ -22,7 +22,7 @@ interface DateParts {
  * `D.M.YYYY` (the order by the column's format), then optionally a time `[ T]H:mm[:ss[.fff]]`
  * and a zone `Z`, `±HH:MM`, `±HHMM`. One separator per date (`2030-06/20` is no date).
  */
-export const WRITTEN_DATE = /^\s*(?:(\d{4})([-/])(\d{1,2})\2(\d{1,2})|(\d{1,2})([/.])(\d{1,2})\6(\d{4}))(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?\s*$/i;
+const WRITTEN_DATE = /^\s*(?:(\d{4})([-/])(\d{1,2})\2(\d{1,2})|(\d{1,2})([/.])(\d{1,2})\6(\d{4}))(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(Z|[+-]\d{2}:?\d{2})?)?\s*$/i;
 
 type DayOrder = 'dmy' | 'mdy';
 

@@ -22,6 +22,8 @@ export const TargetDescriptor = z.strictObject({
   workspace_id: z.number().int().nonnegative().optional(),
   bases: z.array(BaseDescriptor).min(1),
   rate_window_seconds: z.number().positive().default(RATE_WINDOW_SECONDS),
+  /** A PEM file of the CA that signed the target's certificate, trusted besides the system roots (relative: to the descriptor file). */
+  ca_file: z.string().min(1).optional(),
   /** The rate limits the target was configured with (§8.4; the limits file's keys): the rate clauses hold it to these. */
   limits: LimitsFile.optional(),
 });

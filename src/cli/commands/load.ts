@@ -22,10 +22,18 @@ interface Args {
   list: boolean;
   yes: boolean;
   insecure: boolean;
+  caFile?: string;
   executionSegment?: string;
   executionSegmentSequence?: string;
   out?: string;
   thresholds: boolean;
+  preflight: boolean;
+  findCapacity: boolean;
+  maxErrorRate: number;
+  maxRate: number;
+  maxDuration: number;
+  stepSeconds: number;
+  startRate: number;
 }
 
 interface MergeArgs { files: string[]; reportDir: string; p95Budget: number; scenario?: string; target?: string; targetFile?: string; env: string[]; sourceIps?: string }
@@ -121,10 +129,37 @@ export function builder(y: Argv): Argv<Args> {
     .option('list', { type: 'boolean', default: false, describe: 'List the scenarios and the clauses they serve' })
     .option('yes', { type: 'boolean', default: false, describe: 'Run a rate-limit scenario against a host that is not loopback (also CONFORMANCE_YES=1)' })
     .option('insecure', { type: 'boolean', default: false, describe: 'Do not verify TLS certificates (self-signed test hosts; k6 insecureSkipTLSVerify)' })
+    .option('ca-file', { type: 'string', describe: 'PEM file of a CA to trust besides the system roots, on both engines (also CONFORMANCE_CA_FILE; default: the descriptor\'s ca_file)' })
     .option('execution-segment', { type: 'string', describe: 'This instance\'s part of a split run, e.g. 0:1/2 (k6 --execution-segment)' })
     .option('execution-segment-sequence', { type: 'string', describe: 'All instances\' segments, e.g. 0,1/2,1 (k6 --execution-segment-sequence)' })
     .option('out', { type: 'string', describe: 'json=FILE: every sample in k6\'s JSON format, for `load merge`' })
-    .option('thresholds', { type: 'boolean', default: true, describe: 'Judge thresholds; --no-thresholds for an instance of a split run (judged by `load merge`)' }) as unknown as Argv<Args>;
+    .option('preflight', { type: 'boolean', default: true, describe: 'Before the scenario, check that a given target is reachable, speaks this API and takes its credentials (--no-preflight: a stand-in target, e.g. a stub)' })
+    .option('thresholds', { type: 'boolean', default: true, describe: 'Judge thresholds; --no-thresholds for an instance of a split run (judged by `load merge`)' })
+    .option('find-capacity', { type: 'boolean', default: false, describe: 'capacity: search the highest arrival rate held within the SLO (--p95-budget, --max-error-rate), stepping up then bisecting' })
+    .option('max-error-rate', { type: 'number', default: 1, describe: 'The search\'s SLO: at most PCT % of requests failed (429s counted apart, against the same share)' })
+    .option('max-rate', { type: 'number', default: 1000, describe: 'The search never offers more than this many iterations/s' })
+    .option('max-duration', { type: 'number', default: 300, describe: 'The search starts no step that could end past this many seconds' })
+    .option('step-seconds', { type: 'number', default: 5, describe: 'How long the search holds each rate (whole seconds)' })
+    .option('start-rate', { type: 'number', default: 10, describe: 'The search\'s first rate (iterations/s)' }) as unknown as Argv<Args>;
+}
+
+/** --ca-file, else CONFORMANCE_CA_FILE. */
+const caFileOf = (argv: Args): string | undefined => argv.caFile ?? (process.env.CONFORMANCE_CA_FILE || undefined);
+
+/** The preflight of a given load target: what its descriptor (or bare URL) names — a bare URL has no credentials to check. */
+async function loadPreflight(argv: Args): Promise<void> {
+  const { readDescriptorFile } = await import('../../common/descriptor-file.js');
+  const { preflightTarget } = await import('../../harness/preflight.js');
+  const { closeAgents } = await import('../../client/http.js');
+  const { setTrust } = await import('../../client/tls.js');
+  let d: Parameters<typeof preflightTarget>[0] & { ca_file?: string };
+  try { d = argv.targetFile ? readDescriptorFile(argv.targetFile, argv.target ? { url: argv.target } : {}) : { url: argv.target!.replace(/\/+$/, '') }; } catch (e) { throw new CliError((e as Error).message); }
+  // The preflight trusts what the run will (--ca-file, --insecure).
+  const caFile = caFileOf(argv) ?? d.ca_file;
+  try { setTrust({ insecure: argv.insecure, ...(caFile ? { caFile } : {}) }); } catch (e) { throw new CliError((e as Error).message); }
+  const pre = await preflightTarget(d);
+  await closeAgents();
+  if (!pre.ok) throw new CliError(`load: preflight failed: ${pre.what}`, EXIT.harness);
 }
 
 export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
@@ -141,16 +176,20 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   if (!argv.scenario) throw new CliError(`name a --scenario (${SCENARIOS.map((s) => s.name).join(', ')}), or --emit DIR, or --list`);
   const out = argv.out === undefined ? undefined : /^json=(.+)$/.exec(argv.out)?.[1];
   if (argv.out !== undefined && !out) throw new CliError(`--out ${argv.out}: only json=FILE is supported`);
-  const { runLoad, ConfirmationNeeded } = await import('../../load/run.js');
+  const { runLoad, ConfirmationNeeded, SPLIT_SEARCH } = await import('../../load/run.js');
+  // The search's options are checked before anything is sent, the preflight included.
+  const find = argv.findCapacity ? await searchOptions(argv, SPLIT_SEARCH) : undefined;
+  if (argv.preflight && (argv.target || argv.targetFile)) await loadPreflight(argv);
   const { healthLine } = await import('../../load/report/chart-data.js');
   const r = await runLoad({
     yes: argv.yes || process.env.CONFORMANCE_YES === '1', insecure: argv.insecure, noThresholds: !argv.thresholds,
+    ...(caFileOf(argv) ? { caFile: caFileOf(argv)! } : {}),
     ...(out ? { outJson: out } : {}), ...(argv.executionSegment ? { segment: argv.executionSegment } : {}),
     ...(argv.executionSegmentSequence ? { segmentSequence: argv.executionSegmentSequence } : {}),
     scenario: argv.scenario, engine: argv.engine, reportDir: argv.reportDir ?? `reports/load/${argv.scenario}`,
     p95BudgetMs: argv.p95Budget, env: parseEnv(argv.env), serverWindowSeconds: argv.serverWindow,
     ...(argv.target ? { target: argv.target } : {}), ...(argv.targetFile ? { targetFile: argv.targetFile } : {}),
-    ...(argv.k6 ? { k6: argv.k6 } : {}), ...(argv.sourceIps ? { sourceIps: argv.sourceIps } : {}),
+    ...(argv.k6 ? { k6: argv.k6 } : {}), ...(argv.sourceIps ? { sourceIps: argv.sourceIps } : {}), ...(find ? { find } : {}),
   }).catch((e: Error) => { throw new CliError(e.message, e instanceof ConfirmationNeeded ? EXIT.usage : EXIT.harness); });
   const failed = r.results.thresholds.filter((t) => !t.ok);
   const lines = r.results.thresholds.map((t) => `  ${t.ok ? '✓' : '✗'} ${t.selector} ${t.source} (measured ${t.measured})`);
@@ -158,9 +197,27 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   process.stdout.write([
     `load ${argv.scenario} on the ${r.engine === 'k6' ? 'k6' : 'built-in'} engine: ${r.results.thresholds.length - failed.length}/${r.results.thresholds.length} thresholds met, exit ${r.exitCode}`,
     ...lines,
-    ...(cap ? [`  capacity: ${cap.sustainedRate} it/s sustained (p95 ≤ ${cap.p95BudgetMs} ms, no errors, no drops); ${cap.limitedBy}`] : []),
+    ...(r.results.search ? [`  capacity found: ${r.results.search.why} (${r.results.search.steps.length} steps, ${Math.round(r.results.search.durationMs / 100) / 10} s)`]
+      : cap ? [`  capacity: ${cap.sustainedRate} it/s sustained (p95 ≤ ${cap.p95BudgetMs} ms, no errors, no drops); ${cap.limitedBy}`] : []),
     `  ${healthLine(r.results)}`,
     `  ${r.written.results}`, `  ${r.written.junit}`, `  ${r.written.html}`, '',
   ].join('\n'));
   setOutcome(outcome(r.exitCode));
+}
+
+/** `--find-capacity`'s SLO and bounds, checked before anything starts. */
+async function searchOptions(argv: Args, splitWhy: string) {
+  const { DEFAULT_BOUNDS } = await import('../../load/capacity/search.js');
+  if (argv.executionSegment) throw new CliError(splitWhy, EXIT.usage);
+  if (argv.scenario !== 'capacity') throw new CliError(`--find-capacity searches the capacity scenario's arrival rate; ${argv.scenario} has none`, EXIT.usage);
+  const positive = (v: number, flag: string, whole = false) => {
+    if (!(v > 0) || !Number.isFinite(v) || (whole && !Number.isInteger(v))) throw new CliError(`${flag} ${v}: expected a ${whole ? 'whole number' : 'number'} above 0`, EXIT.usage);
+    return v;
+  };
+  if (!(argv.maxErrorRate >= 0 && argv.maxErrorRate <= 100)) throw new CliError(`--max-error-rate ${argv.maxErrorRate}: a percentage from 0 to 100`, EXIT.usage);
+  const bounds = {
+    ...DEFAULT_BOUNDS, startRate: positive(argv.startRate, '--start-rate', true), maxRate: positive(argv.maxRate, '--max-rate', true),
+    maxDurationMs: positive(argv.maxDuration, '--max-duration') * 1000, stepSeconds: positive(argv.stepSeconds, '--step-seconds', true),
+  };
+  return { slo: { p95Ms: positive(argv.p95Budget, '--p95-budget'), errorPct: argv.maxErrorRate }, bounds };
 }

@@ -12,6 +12,7 @@ interface Args {
   config?: string;
   rateWindow: number;
   trustProxy: boolean;
+  publicUrl?: string;
   unlimited: boolean;
   fault: string[];
 }
@@ -29,7 +30,8 @@ export function builder(y: Argv): Argv<Args> {
     .option('json', { type: 'boolean', default: false, describe: 'Print one line on stdout: the target descriptor' })
     .option('config', { type: 'string', describe: 'Limits configuration file (JSON, §8.4)' })
     .option('rate-window', { type: 'number', default: 60, describe: 'Rate-limit window in seconds (shorter for fast self-tests)' })
-    .option('trust-proxy', { type: 'boolean', default: false, describe: 'Take the client IP from X-Forwarded-For' })
+    .option('trust-proxy', { type: 'boolean', default: false, describe: 'Behind a reverse proxy: the client IP from X-Forwarded-For; links from X-Forwarded-Proto, -Host and -Port' })
+    .option('public-url', { type: 'string', describe: 'Root URL clients reach the server at, e.g. https://api.example.com: every link in an answer is built from it (default: the forwarded headers with --trust-proxy, else Host)' })
     .option('unlimited', { type: 'boolean', default: false, describe: 'No rate limits or quota (capacity runs)' })
     .option('fault', { type: 'string', array: true, default: [], describe: 'Fault switch to turn on (mutants; see `conformance selftest --list`)' }) as unknown as Argv<Args>;
 }
@@ -39,7 +41,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   const { startServer } = await import('../../server/index.js');
   const srv = await startServer({
     host: argv.host, port: argv.port, edition: argv.edition, apiVersion: argv.apiVersion, dataFile: argv.data,
-    configFile: argv.config, rateWindowSeconds: argv.rateWindow, trustProxy: argv.trustProxy, unlimited: argv.unlimited, faults: argv.fault,
+    configFile: argv.config, rateWindowSeconds: argv.rateWindow, trustProxy: argv.trustProxy, ...(argv.publicUrl ? { publicUrl: argv.publicUrl } : {}), unlimited: argv.unlimited, faults: argv.fault,
   });
   // Listen for the stop signal before announcing the server: a caller may send it as soon as it reads the line.
   const stopped = new Promise<void>((resolve) => {

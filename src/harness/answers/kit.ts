@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { RESPONSES, type Endpoint } from '../../spec/index.js';
 import { shapeIssues } from '../assert.js';
-import { routeMissing } from '../notfound.js';
+import { notOffered } from '../offered.js';
 import { Undecided } from '../outcome.js';
 import { restored } from '../restore.js';
 import type { RunState } from '../state.js';
@@ -75,18 +75,16 @@ export async function judgeOperation(ep: Endpoint, recipe: Recipe, target: Targe
   try {
     await recipe.run(kit);
     if (!made) throw new Error(`recipe of ${ep.id} made no documented call`);
-    return await judgeAnswer(ep, schema, made.o, made.r, target);
+    return await judgeAnswer(ep, schema, made.o, made.r, target, state);
   } finally {
     for (const u of undo.reverse()) await u();
   }
 }
 
-async function judgeAnswer(ep: Endpoint, schema: z.ZodType, o: CallOptions, r: Reply, target: Target): Promise<'pass' | 'fail'> {
+async function judgeAnswer(ep: Endpoint, schema: z.ZodType, o: CallOptions, r: Reply, target: Target, state: RunState): Promise<'pass' | 'fail'> {
   const what = `${ep.operation} (${o.method ?? 'GET'} ${o.path.split('?')[0]})`;
-  if (r.status === 404 || r.status === 405) {
-    const missing = await routeMissing(target, r, o.path, o.auth, ep.path);
-    if (missing) throw new Skip(`${missing}: the operation is missing — ROUTE-8 judges that`);
-  }
+  const missing = await notOffered(target, state, ep, r, o);
+  if (missing) throw new Skip(missing);
   if (r.status < 200 || r.status >= 300) {
     expect.soft(r.status, `${what}: the documented call answered ${r.status}: ${r.text.slice(0, 300)}`).toBeLessThan(300);
     return 'fail';

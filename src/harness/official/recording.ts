@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AxiosError, AxiosInstance, AxiosResponse, AxiosStatic, InternalAxiosRequestConfig } from 'axios';
 import type { Limits } from '../../client/http.js';
+import { httpsAgent } from '../../client/tls.js';
 import { Undecided } from '../outcome.js';
 import { callTagHeader, type Target } from '../target.js';
 
@@ -67,6 +68,8 @@ export function recordCalls(axios: AxiosInstance | AxiosStatic, target: Target, 
     // axios waits forever and reads any size unless told: the run's limits apply, as to every call.
     if (!config.timeout) config.timeout = limits.connectMs + limits.headersMs + limits.bodyMs;
     if (config.maxContentLength === undefined || config.maxContentLength < 0) config.maxContentLength = limits.maxBodyBytes;
+    // The run's TLS trust (--ca-file, --insecure), as for the harness's own calls.
+    if (!config.httpsAgent) config.httpsAgent = httpsAgent();
     return config;
   });
   const res = axios.interceptors.response.use(

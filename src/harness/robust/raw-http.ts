@@ -8,6 +8,7 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
+import { tlsConnectOptions } from '../../client/tls.js';
 import { callTagHeader } from '../target.js';
 
 interface RawRequest {
@@ -89,7 +90,7 @@ function rawExchange(url: string, bytes: Buffer, limits: RawLimits = DEFAULT_RAW
     const chunks: Buffer[] = [];
     let connected = false;
     let settled = false;
-    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect(port, host);
+    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ...tlsConnectOptions() }) : net.connect(port, host);
     const settle = (o: RawOutcome) => {
       if (settled) return;
       settled = true;

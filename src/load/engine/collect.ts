@@ -34,6 +34,8 @@ export class Collector {
   private readonly dicts = new Map<number, Dictionary>();
   /** k6's `--out json`, when asked for. */
   out: JsonOut | undefined;
+  /** A second series that also gets the samples: the current step's, in a stepped run. */
+  step: TimeSeries | undefined;
   constructor(readonly reg: Registry, readonly series: TimeSeries) {}
 
   declare(list: readonly DeclaredMetric[] | undefined): void {
@@ -62,11 +64,12 @@ export class Collector {
         if (sink.type === 'gauge') sink.add(value, time); else sink.add(value);
       }
       if (route.json) this.out!.point(route.json, value, time);
-      if (route.iteration) this.series.iteration(time);
+      if (route.iteration) { this.series.iteration(time); this.step?.iteration(time); }
       else if (route.check) { if (value) route.check.passes++; else route.check.fails++; }
       if (flags & SAMPLE_REQUEST && route.request) {
         const r = route.request;
         this.series.request(time, value, r.status, r.failed || r.status === 0, r.key, r.name);
+        this.step?.request(time, value, r.status, r.failed || r.status === 0, r.key, r.name);
       }
     }
   }
@@ -89,6 +92,7 @@ export class Collector {
     this.reg.add('dropped_iterations', n, { scenario }, undefined, time);
     this.out?.sample('dropped_iterations', n, { scenario }, time);
     this.series.dropped(time, n);
+    this.step?.dropped(time, n);
   }
 
   vus(active: number, max: number, time: number): void {
@@ -97,5 +101,6 @@ export class Collector {
     this.out?.sample('vus', active, {}, time);
     this.out?.sample('vus_max', max, {}, time);
     this.series.vus(time, active);
+    this.step?.vus(time, active);
   }
 }

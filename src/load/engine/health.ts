@@ -17,6 +17,8 @@ export class HealthSampler {
   private readonly last = new Map<Worker, EventLoopUtilization>();
   private cpu = process.cpuUsage();
   private at = performance.now();
+  /** A second series that also gets the samples: the current step's, in a stepped run. */
+  step: TimeSeries | undefined;
 
   constructor(private readonly series: TimeSeries, private readonly threads: () => Iterable<Worker>) {
     this.delay.enable();
@@ -39,7 +41,9 @@ export class HealthSampler {
     }
     const lag = Number.isFinite(this.delay.max) ? this.delay.max / 1e6 : 0;
     this.delay.reset();
-    this.series.health(Date.now(), { cpu: Math.round(share * 10) / 10, elu: Math.round(elu * 1000) / 1000, lag: Math.round(lag * 10) / 10 });
+    const h = { cpu: Math.round(share * 10) / 10, elu: Math.round(elu * 1000) / 1000, lag: Math.round(lag * 10) / 10 };
+    this.series.health(Date.now(), h);
+    this.step?.health(Date.now(), h);
   }
 
   stop(): void {

@@ -61,7 +61,7 @@ export class HttpIo {
     const key = `${origin}|${localAddress ?? ''}|${owner ?? ''}`;
     let p = this.pools.get(key);
     if (!p) {
-      const connect = { rejectUnauthorized: !this.net.insecure, ...(this.lookup ? { lookup: this.lookup } : {}) };
+      const connect = { rejectUnauthorized: !this.net.insecure, ...(this.net.ca && !this.net.insecure ? { ca: this.net.ca } : {}), ...(this.lookup ? { lookup: this.lookup } : {}) };
       p = new Pool(origin, { ...(owner !== undefined ? { connections: 6 } : {}), ...(localAddress ? { localAddress } : {}), keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0, connect });
       this.pools.set(key, p);
     }

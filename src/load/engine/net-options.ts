@@ -1,6 +1,6 @@
 /**
  * How the built-in runner's connections are made, as k6's options say: TLS verification
- * (`insecureSkipTLSVerify`, the CLI's --insecure) and name overrides (`hosts`, k6's
+ * (`insecureSkipTLSVerify`, the CLI's --insecure; the CAs of --ca-file) and name overrides (`hosts`, k6's
  * /etc/hosts-like map). `hostsOnly` resolves nothing but the map: tests pointing a made-up
  * name at loopback then cannot send even a DNS query anywhere else.
  */
@@ -9,6 +9,8 @@ import { isIP } from 'node:net';
 
 export interface NetOptions {
   insecure?: boolean;
+  /** The CAs to trust in place of the defaults (the system roots plus --ca-file: src/client/tls.ts). */
+  ca?: string[];
   hosts?: Record<string, string>;
   hostsOnly?: boolean;
 }

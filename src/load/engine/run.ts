@@ -21,6 +21,7 @@ import { HealthSampler } from './health.js';
 import { parseHosts, type NetOptions } from './net-options.js';
 import { executionTuple, segmentString, type Tuple } from './segment.js';
 import { partOf, type Part } from './plan.js';
+import { runSteps, type Stepper, type StepRun } from './steps.js';
 
 const EXIT_CODES = { ok: 0, thresholds: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
 
@@ -47,9 +48,13 @@ interface RunInput {
   noThresholds?: boolean;
   /** k6's --insecure-skip-tls-verify (also the script's `insecureSkipTLSVerify` option). */
   insecureSkipTLSVerify?: boolean;
+  /** The CAs to trust (the system roots plus --ca-file); Node's defaults when not given. */
+  ca?: string[];
   /** Name overrides on top of the script's `hosts` option; with hostsOnly, no other name resolves (tests). */
   hosts?: Record<string, string>;
   hostsOnly?: boolean;
+  /** Run the script's arrival-rate scenario in steps the caller decides (the capacity search), not as scheduled. */
+  steps?: Stepper;
 }
 
 /** How the VUs ran: many per awaited thread, or one per blocking thread (and why). */
@@ -73,6 +78,8 @@ export interface RunOutcome {
   /** This instance's segment (`0:1` unsplit) and its share of each scenario. */
   segment: string;
   parts: Record<string, Part>;
+  /** The steps of a stepped run, each with its own series. */
+  steps?: StepRun[];
 }
 
 export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
@@ -138,7 +145,7 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     if ('error' in parsed) throw new Error(parsed.error);
     const bad = bindThresholds(parsed.specs, registry);
     if (bad) throw new Error(bad);
-    const net: NetOptions = { insecure: input.insecureSkipTLSVerify === true || options.insecureSkipTLSVerify === true, hosts: { ...parseHosts(options.hosts), ...(input.hosts ?? {}) }, hostsOnly: input.hostsOnly === true };
+    const net: NetOptions = { insecure: input.insecureSkipTLSVerify === true || options.insecureSkipTLSVerify === true, ...(input.ca ? { ca: input.ca } : {}), hosts: { ...parseHosts(options.hosts), ...(input.hosts ?? {}) }, hostsOnly: input.hostsOnly === true };
     pool.cfg.net = net;
     await io.configure(net);
   } catch (e) {
@@ -153,6 +160,11 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   const parts = Object.fromEntries(scenarios.map((s) => [s.name, partOf(s, tuple)]));
   base.parts = parts;
   const working = scenarios.filter((s) => parts[s.name]!.hasWork);
+  if (input.steps && !working.some((s) => s.executor.endsWith('arrival-rate'))) {
+    errors.push('a run in steps needs an arrival-rate scenario in the script\'s options');
+    await setupVu.worker.terminate();
+    return finish(EXIT_CODES.invalidConfig);
+  }
 
   // Initialise every scenario's pre-allocated VUs before setup(), as k6 does: the scenarios then start
   // right after setup() returns (a setup that waits for a rate window starts the burst in that window).
@@ -187,13 +199,18 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     if (failing.length) abort(`thresholds ${failing.map((f) => `${f.selector}: ${f.source}`).join(', ')} crossed`);
   }, 1000);
   // A hard bound on the whole run, whatever the script does.
-  const hardEnd = Math.max(0, ...working.map(scenarioEndMs)) + 30_000;
+  const hardEnd = (input.steps ? input.steps.maxMs : Math.max(0, ...working.map(scenarioEndMs))) + 30_000;
   const hard = setTimeout(() => abort('the run exceeded its maximum duration'), hardEnd).unref();
-  await Promise.all(working.map(async (s) => {
-    await Promise.race([new Promise((r) => setTimeout(r, s.startTimeMs).unref()), aborted]);
-    if (abortReason !== undefined) return;
-    await runExecutor(ctx, s, parts[s.name]!);
-  }));
+  if (input.steps) {
+    const s = working.find((w) => w.executor.endsWith('arrival-rate'));
+    base.steps = await runSteps(ctx, s!, input.steps, tuple, [collector, health], () => abortReason !== undefined);
+  } else {
+    await Promise.all(working.map(async (s) => {
+      await Promise.race([new Promise((r) => setTimeout(r, s.startTimeMs).unref()), aborted]);
+      if (abortReason !== undefined) return;
+      await runExecutor(ctx, s, parts[s.name]!);
+    }));
+  }
   clearInterval(ticker);
   clearTimeout(hard);
   health.stop();

@@ -16,6 +16,7 @@ import { ingestNdjson } from './ndjson.js';
 import type { DeclaredMetric } from '../runtime/protocol.js';
 import { executionTuple, segmentString } from '../engine/segment.js';
 import { partOf } from '../engine/plan.js';
+import { writeCaBundle } from '../../client/tls.js';
 
 /** `k6` on PATH, or undefined. */
 export function findK6(pathEnv = process.env.PATH ?? ''): string | undefined {
@@ -43,6 +44,8 @@ interface K6Input {
   noThresholds?: boolean;
   /** --insecure-skip-tls-verify. */
   insecure?: boolean;
+  /** A CA file to trust besides the system roots: k6 (Go) reads one bundle, SSL_CERT_FILE, made of both. */
+  caFile?: string;
   log?: (line: string) => void;
 }
 
@@ -59,9 +62,10 @@ export async function runK6(input: K6Input): Promise<RunOutcome> {
   if (input.insecure) args.push('--insecure-skip-tls-verify');
   args.push(script);
   const log = input.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const bundle = writeCaBundle({ insecure: input.insecure === true, ...(input.caFile ? { caFile: input.caFile } : {}) }, join(dir, 'ca-bundle.pem'));
   const started = Date.now();
   const exitCode = await new Promise<number>((resolve) => {
-    const child = spawn(input.k6, args, { env: { ...process.env, ...input.env }, stdio: ['ignore', 'inherit', 'pipe'] });
+    const child = spawn(input.k6, args, { env: { ...process.env, ...input.env, ...(bundle ? { SSL_CERT_FILE: bundle } : {}) }, stdio: ['ignore', 'inherit', 'pipe'] });
     child.stderr.on('data', (b: Buffer) => log(b.toString().trimEnd()));
     child.on('error', (e) => { log(`k6 could not start: ${e.message}`); resolve(2); });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 2 : 0)));

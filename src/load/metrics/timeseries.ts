@@ -119,6 +119,15 @@ export class TimeSeries {
     return s;
   }
 
+  /** Add a later part of the same run, run on its own (a step of a capacity search on k6), placed `atMs` after this series' start. */
+  place(other: TimeSeries, atMs: number): void {
+    if (other.widthMs > this.widthMs) this.widen(other.widthMs);
+    const o = other.widthMs < this.widthMs ? other.by(this.widthMs) : other;
+    const shift = Math.max(0, Math.round(atMs / this.widthMs));
+    for (const [i, b] of o.buckets) add(this.buckets, i + shift, b, 1, 'within');
+    if (this.widthMs < COARSE_MS && Math.max(0, ...this.buckets.keys()) >= FINE_BUCKETS) this.widen(COARSE_MS);
+  }
+
   /** Add another instance's series (re-bucketed to this width first), aligned by bucket index from each run's start. */
   merge(other: TimeSeries): void {
     if (other.widthMs < this.widthMs) other = other.by(this.widthMs);

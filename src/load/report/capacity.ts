@@ -10,7 +10,7 @@
  * CPU ≥ 90 % of the machine), the figure measures the generator, and the verdict says so.
  */
 import type { Bucket, Health, TimeSeries } from '../metrics/timeseries.js';
-import type { Capacity } from './schema.js';
+import type { Capacity, Search } from './schema.js';
 
 interface Level { offered: number; seconds: [number, Bucket][] }
 
@@ -63,3 +63,13 @@ export function capacity(fine: TimeSeries, p95BudgetMs: number): Capacity | unde
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
+
+/** The capacity summary of a `--find-capacity` search: its figure, the step that held it, and why it went no higher. */
+export function capacityOfSearch(s: Search): Capacity {
+  const at = s.steps.filter((st) => st.ok && st.rate === s.figure).sort((a, b) => b.atMs - a.atMs)[0];
+  return {
+    p95BudgetMs: s.slo.p95Ms, sustainedRate: s.figure, achievedRps: at ? round(at.reqs / at.seconds) : 0, p95AtSustainedMs: at?.p95Ms ?? 0,
+    droppedAtSustained: at?.dropped ?? 0, limitedBy: s.why, bottleneck: s.cause === 'generator' ? 'generator' : s.brokeAt === null ? 'none' : 'target',
+    peakOfferedRate: Math.max(0, ...s.steps.map((st) => st.rate)),
+  };
+}

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { chartData } from './chart-data.js';
 import type { Results } from './schema.js';
+import { searchChart, searchSection } from './search-html.js';
 
 const require = createRequire(import.meta.url);
 let chartJs: string | undefined;
@@ -53,8 +54,8 @@ tr.bad td{background:#fde8e8}tr.ok td:first-child{color:#176f2c}.cap{background:
 code{font-size:12px}
 </style></head><body>
 <h1>Load report: ${esc(r.scenario)} <small>(${esc(r.engine)} engine, ${r.instances} instance${r.instances > 1 ? 's' : ''})</small></h1>
-<p>Target ${esc(r.target.url)} (${esc(r.target.edition)}, API ${esc(r.target.api_version)}), started ${esc(r.startedAt)}, ${(r.durationMs / 1000).toFixed(1)} s, exit code ${r.exitCode}${r.aborted ? `, aborted: ${esc(r.aborted)}` : ''}. Clauses: ${esc(r.clauses.join(', '))}. Charts in ${r.series.widthMs >= 1000 ? `${r.series.widthMs / 1000}-s` : `${r.series.widthMs}-ms`} steps.</p>
-<h2>Capacity</h2>${capHtml}
+<p>Target ${esc(r.target.url)} (${esc(r.target.edition)}, API ${esc(r.target.api_version)}${r.target.tls ? `, ${esc(r.target.tls)}` : ''}), started ${esc(r.startedAt)}, ${(r.durationMs / 1000).toFixed(1)} s, exit code ${r.exitCode}${r.aborted ? `, aborted: ${esc(r.aborted)}` : ''}. Clauses: ${esc(r.clauses.join(', '))}. Charts in ${r.series.widthMs >= 1000 ? `${r.series.widthMs / 1000}-s` : `${r.series.widthMs}-ms`} steps.</p>
+${r.search ? searchSection(r.search) : `<h2>Capacity</h2>${capHtml}`}
 <p class="health">${esc(cd.health)}</p>
 <div class="grid">
 ${cd.charts.map((c) => `<div class="chart"><canvas id="${c.id}" aria-label="${esc(c.title)}"></canvas></div>`).join('\n')}
@@ -80,6 +81,7 @@ ${chartPrelude(data)}
   window.__chartsEmpty = d.empty.length;
 })();
 </script>
+${r.search ? searchChart : ''}
 </body></html>
 `;
 }

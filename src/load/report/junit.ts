@@ -17,10 +17,21 @@ export function junit(r: Results): string {
       '    </testcase>',
     ].filter(Boolean).join('\n');
   });
+  const s = r.search;
+  // The search's figure is a measurement, not a verdict: its case fails only when the search could not run (an engine error).
+  if (s) {
+    const props = [['figure', s.figure], ['slo_p95_ms', s.slo.p95Ms], ['slo_error_pct', s.slo.errorPct], ['broke_at', s.brokeAt ?? ''], ['cause', s.cause ?? ''], ['stopped_by', s.stoppedBy], ['steps', s.steps.length]]
+      .map(([k, v]) => `      <property name="${k}" value="${esc(String(v))}"/>`).join('\n');
+    cases.push([`    <testcase classname="load.${esc(r.scenario)}" name="capacity search: ${s.figure} it/s within the SLO" time="${(s.durationMs / 1000).toFixed(3)}">`,
+      `      <properties>\n${props}\n      </properties>`,
+      s.stoppedBy === 'engine-error' ? `      <failure message="${esc(s.why)}" type="engine"/>` : '',
+      `      <system-out>${esc(s.why)}</system-out>`, '    </testcase>'].filter(Boolean).join('\n'));
+  }
+  const tests = cases.length, failing = failures + (s?.stoppedBy === 'engine-error' ? 1 : 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="conformance load" tests="${r.thresholds.length}" failures="${failures}" time="${(r.durationMs / 1000).toFixed(3)}">`,
-    `  <testsuite name="load ${esc(r.scenario)} (${esc(r.engine)})" tests="${r.thresholds.length}" failures="${failures}" errors="0" skipped="0" time="${(r.durationMs / 1000).toFixed(3)}" timestamp="${esc(r.startedAt)}">`,
+    `<testsuites name="conformance load" tests="${tests}" failures="${failing}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+    `  <testsuite name="load ${esc(r.scenario)} (${esc(r.engine)})" tests="${tests}" failures="${failing}" errors="0" skipped="0" time="${(r.durationMs / 1000).toFixed(3)}" timestamp="${esc(r.startedAt)}">`,
     `    <properties>\n      <property name="engine" value="${esc(r.engine)}"/>\n      <property name="instances" value="${r.instances}"/>\n    </properties>`,
     ...cases,
     '  </testsuite>',

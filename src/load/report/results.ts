@@ -9,13 +9,13 @@ import { evaluate, parseThresholds, type ThresholdResult } from '../metrics/thre
 import type { CheckTally } from '../metrics/summary.js';
 import { rateAt, type Scenario } from '../engine/options.js';
 import type { RunOutcome } from '../engine/run.js';
-import { capacity } from './capacity.js';
-import { SCHEMA_VERSION, type Results } from './schema.js';
+import { capacity, capacityOfSearch } from './capacity.js';
+import { SCHEMA_VERSION, type Results, type Search } from './schema.js';
 
 interface RunMeta {
   scenario: string;
   clauses: readonly string[];
-  target: { url: string; edition: string; api_version: string };
+  target: { url: string; edition: string; api_version: string; tls?: string };
   p95BudgetMs: number;
 }
 
@@ -45,9 +45,9 @@ export function scrub(s: string): string {
 export function buildResults(o: {
   meta: RunMeta; engines: string[]; instances: number; registry: Registry; series: TimeSeries; checks: readonly CheckTally[];
   thresholds: readonly ThresholdResult[]; options: Record<string, unknown>; scenarios: readonly Scenario[];
-  startedAt: number; durationMs: number; exitCode: number; aborted?: string; errors: readonly string[];
+  startedAt: number; durationMs: number; exitCode: number; aborted?: string; errors: readonly string[]; search?: Search;
 }): Results {
-  const cap = capacity(o.series, o.meta.p95BudgetMs);
+  const cap = o.search ? capacityOfSearch(o.search) : capacity(o.series, o.meta.p95BudgetMs);
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: 'conformance load',
@@ -55,7 +55,7 @@ export function buildResults(o: {
     engines: [...o.engines],
     scenario: o.meta.scenario,
     clauses: [...o.meta.clauses],
-    target: { url: o.meta.target.url, edition: o.meta.target.edition, api_version: o.meta.target.api_version },
+    target: { url: o.meta.target.url, edition: o.meta.target.edition, api_version: o.meta.target.api_version, ...(o.meta.target.tls ? { tls: o.meta.target.tls } : {}) },
     instances: o.instances,
     startedAt: new Date(o.startedAt).toISOString(),
     durationMs: o.durationMs,
@@ -67,6 +67,7 @@ export function buildResults(o: {
     metrics: o.registry.toJSON(),
     series: { widthMs: o.series.widthMs, buckets: o.series.toJSON() },
     ...(cap ? { capacity: cap } : {}),
+    ...(o.search ? { search: o.search } : {}),
     errors: o.errors.map(scrub),
   };
 }
@@ -77,6 +78,19 @@ export function resultsOfRun(out: RunOutcome, meta: RunMeta): Results {
     meta, engines: [out.engine], instances: 1, registry: out.registry, series: out.series, checks: out.checks,
     thresholds: out.thresholds, options: out.options, scenarios: out.scenarios, startedAt: out.startedAt,
     durationMs: out.durationMs, exitCode: out.exitCode, ...(out.aborted !== undefined ? { aborted: out.aborted } : {}), errors: out.errors,
+  });
+}
+
+/** A capacity search: the offered rate is each step's, where the step ran; the figure is the search's. */
+export function resultsOfSearch(out: RunOutcome, search: Search, meta: RunMeta): Results {
+  const w = out.series.widthMs;
+  for (const st of search.steps) {
+    for (let i = Math.floor(st.atMs / w); i < Math.ceil((st.atMs + st.seconds * 1000) / w); i++) out.series.offered(i, st.rate);
+  }
+  return buildResults({
+    meta, engines: [out.engine], instances: 1, registry: out.registry, series: out.series, checks: out.checks,
+    thresholds: [], options: out.options, scenarios: [], startedAt: out.startedAt, durationMs: out.durationMs, exitCode: out.exitCode,
+    ...(out.aborted !== undefined ? { aborted: out.aborted } : {}), errors: out.errors, search,
   });
 }
 

@@ -54,6 +54,35 @@ export const CapacitySchema = z.object({
   peakOfferedRate: z.number(),
 });
 
+const CAUSES = ['latency', 'errors', '429', 'generator'] as const;
+
+/** One step of a capacity search: a constant arrival rate held for a while, judged against the SLO. */
+const SearchStepSchema = z.object({
+  rate: z.number(), seconds: z.number(),
+  /** When the step started, ms after the run's start (the series' origin), and how long it took with its drain. */
+  atMs: z.number(), durationMs: z.number(),
+  reqs: z.number(), achievedRate: z.number(), p95Ms: z.number(), errorPct: z.number(), share429Pct: z.number(), dropped: z.number(),
+  /** The generator's saturation in the step, described, or '' when it kept up. */
+  generator: z.string(),
+  ok: z.boolean(), cause: z.enum(CAUSES).nullable(), why: z.string(),
+});
+
+/** `--find-capacity`: the highest arrival rate the target sustained within the SLO, and how the search got there. */
+export const SearchSchema = z.object({
+  slo: z.object({ p95Ms: z.number(), errorPct: z.number() }),
+  bounds: z.object({ startRate: z.number(), maxRate: z.number(), maxDurationMs: z.number(), stepSeconds: z.number(), precisionPct: z.number(), maxSteps: z.number() }),
+  /** The highest rate sustained (0: none was). */
+  figure: z.number(),
+  /** The lowest rate that broke the SLO, or null when none did. */
+  brokeAt: z.number().nullable(),
+  cause: z.enum(CAUSES).nullable(),
+  /** The figure, the SLO and why the search ended, in one sentence. */
+  why: z.string(),
+  stoppedBy: z.enum(['converged', 'max-rate', 'max-duration', 'max-steps', 'generator', 'minimum-rate', 'engine-error']),
+  durationMs: z.number(),
+  steps: z.array(SearchStepSchema),
+});
+
 export const ResultsSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   tool: z.literal('conformance load'),
@@ -61,7 +90,8 @@ export const ResultsSchema = z.object({
   engines: z.array(z.string()),
   scenario: z.string(),
   clauses: z.array(z.string()),
-  target: z.object({ url: z.string(), edition: z.string(), api_version: z.string() }),
+  /** `tls`: an https target's certificate check, e.g. "TLS verified (system roots and CA file ca.pem)" or "… NOT verified (--insecure)". */
+  target: z.object({ url: z.string(), edition: z.string(), api_version: z.string(), tls: z.string().optional() }),
   instances: z.number().int().positive(),
   startedAt: z.string(),
   durationMs: z.number().nonnegative(),
@@ -73,11 +103,15 @@ export const ResultsSchema = z.object({
   metrics: z.array(MetricSchema),
   series: z.object({ widthMs: z.number().positive(), buckets: z.array(BucketSchema) }),
   capacity: CapacitySchema.optional(),
+  search: SearchSchema.optional(),
   errors: z.array(z.string()),
 });
 
 export type Results = z.infer<typeof ResultsSchema>;
 export type Capacity = z.infer<typeof CapacitySchema>;
+export type Search = z.infer<typeof SearchSchema>;
+export type SearchStep = z.infer<typeof SearchStepSchema>;
+export type Cause = (typeof CAUSES)[number];
 
 /** Parse a results file; an error names the first problem in one line. */
 export function parseResults(raw: unknown, where: string): Results {

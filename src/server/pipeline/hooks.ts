@@ -5,7 +5,7 @@
  * registers). Bodies are parsed (body.ts) and refusals answered (refusals.ts) the same way for all.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteHandlerMethod } from 'fastify';
-import { offeredAt, type Endpoint } from '../../spec/index.js';
+import { ENDPOINTS, offeredAt, type Endpoint } from '../../spec/index.js';
 import type { ServerContext } from '../context.js';
 import { badRequest, HttpError } from '../errors.js';
 import { authenticate, type Principal } from './auth.js';
@@ -31,6 +31,11 @@ export function route(app: FastifyInstance, ctx: ServerContext, ep: Endpoint, ha
   if (!offeredAt(ep, ctx.opts.apiVersion) && !ctx.faults.has(`serve:${ep.id}`)) return;
   if (ctx.faults.has(`drop:${ep.id}`)) return; // mutant: an operation the release offers is missing
   const url = ep.path.replace(/\{(\w+)\}/g, ':$1');
+  if (ctx.faults.has(`refuse:${ep.id}`)) { // mutant: the release's operation answers 405, its method not offered
+    const allow = ENDPOINTS.filter((e) => e.path === ep.path && e.method !== ep.method).map((e) => e.method);
+    app.route({ method: ep.method, url, handler: (_req, reply) => reply.code(405).header('allow', allow.join(', ')).send(new HttpError(405, `Method ${ep.method} is not allowed.`, 'web').body()) });
+    return;
+  }
   app.route({ method: ep.method, url, config: { endpoint: ep }, onRequest: gate(ctx, ep), handler: handler as RouteHandlerMethod });
 }
 

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { issuesLine } from '../../common/json-file.js';
 import { HttpError, type ErrorStyle } from '../errors.js';
 import type { ServerContext } from '../context.js';
+import { drainThenClose } from './drain.js';
 
 const GATEWAY_FAMILIES = new Set(['gateway', 'base-v1', 'legacy']);
 const GATEWAY_PREFIXES = ['/api-gateway/', '/dtable-db/', '/dtable-server/', '/api/v1/dtables/'];
@@ -64,6 +65,8 @@ export function installRefusals(app: FastifyInstance, ctx: ServerContext): void 
   app.setErrorHandler((err: unknown, req, reply) => {
     // An unknown route is a 404 whatever its body: a parse error of a body nobody reads is no answer.
     if (req.is404) return refuseUnrouted(ctx, req, reply);
+    // Refused before its body was all read: the rest is read and dropped before the connection closes (drain.ts).
+    drainThenClose(req.raw);
     const refusal = refusalOf(err, req);
     if (refusal) return reply.code(refusal.status).send(refusal.body());
     logFault(req, err);

@@ -7,6 +7,7 @@ import { endpoint } from '../../spec/index.js';
 import type { ServerContext } from '../context.js';
 import { badRequest, forbidden, HttpError, notFound } from '../errors.js';
 import { route } from '../pipeline/hooks.js';
+import { rootOf } from '../public-url.js';
 import { recordLogin } from '../store/account/logs.js';
 import type { ApiToken, User } from '../store/store.js';
 import { nameProblem, textProblem } from '../text.js';
@@ -52,7 +53,7 @@ function workspaceBase(ctx: ServerContext, user: User, workspaceId: string, name
 export { workspaceBase, userOf };
 
 export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
-  const gatewayUrl = (req: FastifyRequest) => `${req.protocol}://${req.headers.host}/api-gateway/`;
+  const gatewayUrl = (req: FastifyRequest) => `${rootOf(ctx, req)}/api-gateway/`;
 
   route(app, ctx, endpoint('authToken'), (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -82,10 +83,10 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
     const common = { app_name: api.app_name, access_token: bt.token, dtable_uuid: named.uuid, workspace_id: base.workspaceId, dtable_name: base.name };
     // What the answer names per release: src/spec/base-token.ts (ROUTE-3 judges by the same).
     if (ctx.behaviour.baseTokenServer === 'dtable-server') {
-      const root = `${req.protocol}://${req.headers.host}`;
+      const root = rootOf(ctx, req);
       return { ...common, dtable_server: `${root}/dtable-server/`, dtable_socket: `${root}/`, dtable_db: `${root}/dtable-db/`, use_api_gateway: true };
     }
-    if (ctx.faults.has('base-token-names-dtable-server')) return { ...common, dtable_server: `${req.protocol}://${req.headers.host}/dtable-server/`, use_api_gateway: true };
+    if (ctx.faults.has('base-token-names-dtable-server')) return { ...common, dtable_server: `${rootOf(ctx, req)}/dtable-server/`, use_api_gateway: true };
     return { ...common, dtable_server: gatewayUrl(req), use_api_gateway: true };
   });
 

@@ -42,7 +42,7 @@ export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMe
       continue;
     }
     if (col.type === 'link') throw badRequest(`row ${index}: link column ${name} is set through links/`);
-    if (!['text', 'long-text', 'number', 'checkbox', 'date', 'duration', 'single-select', 'multiple-select', 'collaborator', 'url', 'email', 'rate', 'geolocation', 'file', 'image'].includes(col.type)) continue;
+    if (!['text', 'long-text', 'number', 'checkbox', 'date', 'duration', 'single-select', 'multiple-select', 'collaborator', 'url', 'email', 'rate', 'geolocation', 'file', 'image', 'auto-number'].includes(col.type)) continue;
     if (illFormedValue(value)) {
       if (ctx.faults.has('surrogate-500')) throw new TypeError(`row ${index}: cannot encode column ${name}: lone surrogate`); // mutant: the encoder's error escapes as a 500
       throw badRequest(`row ${index}: column ${name}: the text is not well-formed Unicode (a lone surrogate)`);
@@ -59,11 +59,12 @@ export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMe
         continue;
       }
     }
-    if (!wellTyped && ctx.faults.has('lax-types')) {
+    // Mutant wrong-types-accepted: a wrong value nothing shows the real service refusing is stored as given (SHAPE-7 only warns).
+    if (!wellTyped && ctx.faults.has('wrong-types-accepted')) {
       values.set(col, looseStored(value));
       continue;
     }
-    const enc = encodeValue(col, value, ctx.behaviour);
+    const enc = encodeValue(col, value, ctx.behaviour, ctx.faults);
     if (!enc.ok) throw badRequest(`row ${index}: ${enc.message}`);
     if (enc.schemaChanged) schemaChanged = true;
     values.set(col, enc.stored);
@@ -121,12 +122,20 @@ export function appendRows(ctx: RowsContext, base: Base, table: TableMeta, rowsI
   // Encoding may create select options: a refused batch must not leave them behind.
   const encoded = withMetaRollback(base, () => {
     const byName = new Map(table.columns.map((c) => [c.name, c]));
-    const enc = rows.map((r, i) => encodeRow(ctx, byName, r, i, 'append'));
+    const enc = rows.map((r, i) => {
+      try {
+        return encodeRow(ctx, byName, r, i, 'append');
+      } catch (e) {
+        // Mutant refused-batch-half-written: the rows before the refused one are written all the same.
+        if (i > 0 && ctx.faults.has('refused-batch-half-written')) appendRows(ctx, base, table, rows.slice(0, i), actor);
+        throw e;
+      }
+    });
     ctx.db.transaction(() => {
       for (const { values } of enc) {
         const id = newRowId();
         ids.push(id);
-        insert.run(id, now, now, actor, actor, ...stored.map((c) => (c.type === 'auto-number' ? nextAuto(c) : (values.get(c) ?? null))));
+        insert.run(id, now, now, actor, actor, ...stored.map((c) => (c.type === 'auto-number' ? (values.get(c) ?? nextAuto(c)) : (values.get(c) ?? null))));
       }
       if (autoNumbers.length || enc.some((e) => e.schemaChanged)) saveMeta(ctx.db, base);
     })();

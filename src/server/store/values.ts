@@ -72,8 +72,12 @@ function wrong(col: ColumnMeta, value: unknown): Encoded {
   return { ok: false, message: `column "${col.name}" (${col.type}): ${describe(value)} is not a valid value` };
 }
 
-/** Check and encode one written value of a writable column. */
-export function encodeValue(col: ColumnMeta, value: unknown, b: Behaviour): Encoded {
+/**
+ * Check and encode one written value of a writable column. `faults`: mutant lax-types stores
+ * the wrong values the real service is recorded coercing as they were given instead.
+ */
+export function encodeValue(col: ColumnMeta, value: unknown, b: Behaviour, faults: ReadonlySet<string>): Encoded {
+  const lax = () => faults.has('lax-types');
   if (value === null || value === undefined || value === '') return { ok: true, stored: null };
   const spec = COLUMNS[col.type];
   // The common plain values skip the schema (same verdict, a fraction of the cost per cell).
@@ -87,23 +91,29 @@ export function encodeValue(col: ColumnMeta, value: unknown, b: Behaviour): Enco
   switch (col.type) {
     case 'number': return { ok: true, stored: Number(v) };
     case 'rate': return { ok: true, stored: Number(v) };
-    case 'checkbox': return { ok: true, stored: v ? 1 : 0 };
+    // A number is stored as false, as the real service does (COLUMNS.checkbox.wrongAccepted).
+    case 'checkbox': return { ok: true, stored: v === true || (typeof v === 'number' && lax() && v !== 0) ? 1 : 0 };
     case 'duration': {
       const s = durationSeconds(v);
       return s === undefined ? wrong(col, value) : { ok: true, stored: s };
     }
-    // A date of the right form that names no real moment (month 13, 31 February) is stored
-    // empty without an error, as the real service does (api-shapes §3, ISS #5).
-    case 'date': return { ok: true, stored: storedDate(v, col.data?.format) ?? null };
+    // Text that is no date, or a date of the right form that names no real moment (month 13,
+    // 31 February), is stored empty without an error, as the real service does (api-shapes §3,
+    // COLUMNS.date.wrongAccepted).
+    case 'date': return { ok: true, stored: storedDate(v, col.data?.format) ?? (lax() ? v : null) };
     case 'single-select': {
       const r = selectOptions(col, [v], b);
       return r.ok ? { ok: true, stored: v, schemaChanged: r.created } : { ok: false, message: `column "${col.name}": option "${r.missing}" does not exist` };
     }
     case 'multiple-select': {
-      const names = [...new Set(v as string[])];
+      // A plain string is taken as one option name (COLUMNS['multiple-select'].wrongAccepted).
+      if (typeof v === 'string' && lax()) return { ok: true, stored: JSON.stringify(v) };
+      const names = [...new Set(typeof v === 'string' ? [v] : (v as string[]))];
       const r = selectOptions(col, names, b);
       return r.ok ? { ok: true, stored: JSON.stringify(names), schemaChanged: r.created } : { ok: false, message: `column "${col.name}": option "${r.missing}" does not exist` };
     }
+    // Written over the sequence's own number, as the real service does (COLUMNS['auto-number'].wrongAccepted).
+    case 'auto-number': return { ok: true, stored: String(v) };
     default:
       return { ok: true, stored: JSON_TYPES.has(col.type) ? JSON.stringify(v) : (v as Stored) };
   }

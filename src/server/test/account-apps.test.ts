@@ -1,6 +1,7 @@
 /** Apps, search, custom folders, export, convert-to-Excel and CSV/Excel append of the account family (ACCT-6, ACCT-7). */
 import ExcelJS from 'exceljs';
 import { expect, test } from '@playwright/test';
+import { BOTH_READERS } from '../../spec/index.js';
 import { SEED_ASSET_PATH, SEED_PNG } from '../store/account/seed.js';
 import { taskById } from '../store/account/tasks.js';
 import { Acct, multipart, unzip } from './account-kit.js';
@@ -65,9 +66,20 @@ test('items search finds bases and apps of the user by name', async () => {
   expect((await a.ok('GET', '/api/v2.1/dtable/items-search/?query_str=Conformance', a.other)).results).toEqual([]);
 });
 
+/** The link answer reads the same at the top level (the Python client) and inside `dirent` (the API description's example). */
+function bothReaders(id: 'customUploadLink' | 'customDownloadLink', answer: Record<string, unknown>) {
+  const dirent = answer.dirent as Record<string, unknown>;
+  for (const f of BOTH_READERS[id].fields) {
+    expect(typeof answer[f], `${id}: ${f} at the top level (${BOTH_READERS[id].topLevel.cite})`).toBe('string');
+    expect(dirent?.[f], `${id}: ${f} inside dirent, the same (${BOTH_READERS[id].dirent.cite})`).toBe(answer[f]);
+  }
+}
+
 test('custom folder: upload through the upload link, list, file metadata, download the same bytes', async () => {
   const api = k.base.api_token;
-  const link = (await a.ok('GET', '/api/v2.1/dtable/custom/app-upload-link/?path=/reports', api)).dirent;
+  const answer = await a.ok('GET', '/api/v2.1/dtable/custom/app-upload-link/?path=/reports', api);
+  bothReaders('customUploadLink', answer);
+  const link = answer.dirent;
   expect(link).toMatchObject({ parent_path: `/asset/${k.base.uuid}/custom`, relative_path: '/reports', workspace_id: 1 });
   expect(link.upload_link).toMatch(/\/seafhttp\/upload-api\/[0-9a-f-]{36}$/);
   const up = await multipart(a.url, 'POST', link.upload_link.slice(a.url.length) + '?ret-json=1', undefined, { parent_dir: link.parent_path, relative_path: link.relative_path, replace: '0' }, { file: { name: 'q1.txt', data: 'quarter one' } });
@@ -77,7 +89,9 @@ test('custom folder: upload through the upload link, list, file metadata, downlo
   expect(await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/reports', api)).toEqual({ dir: [], file: [{ name: 'q1.txt' }] });
   const meta = await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-file/?path=/reports&name=q1.txt', api);
   expect(meta.dirent).toMatchObject({ obj_name: 'q1.txt', file_size: 11 });
-  const dl = (await a.ok('GET', '/api/v2.1/dtable/custom/app-download-link/?path=/reports/q1.txt', api)).dirent;
+  const dlAnswer = await a.ok('GET', '/api/v2.1/dtable/custom/app-download-link/?path=/reports/q1.txt', api);
+  bothReaders('customDownloadLink', dlAnswer);
+  const dl = dlAnswer.dirent;
   const file = await a.bytes(dl.download_link.slice(a.url.length), undefined);
   expect(file.data.toString()).toBe('quarter one');
   expectClientError(await a.call('GET', '/api/v2.1/dtable/custom/app-download-link/?path=/reports/none.txt', api), 404);

@@ -145,14 +145,14 @@ test('SHAPE-6 _id cannot be changed by an update; other internals are ignored', 
   expectClientError(await kit.gwCall('GET', `rows/AAAAAAAAAAAAAAAAAAAAAA/?table_name=${encodeURIComponent(t)}`), 404);
 });
 
-test('SHAPE-7 a value of the wrong type is refused with a 400 and nothing is written, for every writable type', async () => {
+test('SHAPE-7 a value of the wrong type is refused with a 400 and nothing is written, for every writable type the real service is not recorded accepting it for', async () => {
   const { t } = await everyType();
   const good = samples(kit.srv.ctx.creds.admin.id);
   const [id] = await kit.append(t, [good]);
   const metaBefore = JSON.stringify(await kit.table(t));
   for (const type of ALL) {
     const wrong = COLUMNS[type].wrong;
-    if (wrong === undefined || COLUMNS[type].writable !== 'rows') continue;
+    if (wrong === undefined || COLUMNS[type].writable !== 'rows' || COLUMNS[type].wrongAccepted) continue;
     const name = col(type);
     // The wrong value sits in the second row of the batch: the first must not be written either.
     const a = await kit.gwCall('POST', 'rows/', { json: { table_name: t, rows: [{ [col('text')]: 'ok', [col('single-select')]: 'Another New Option' }, { [name]: wrong }] } });
@@ -166,6 +166,28 @@ test('SHAPE-7 a value of the wrong type is refused with a 400 and nothing is wri
   expect(JSON.stringify(await kit.table(t))).toBe(metaBefore);
 });
 
+test('SHAPE-7 the wrong values the real service is recorded accepting are stored as it stores them, by append and by update', async () => {
+  const { t } = await everyType();
+  const [id] = await kit.append(t, [{}]);
+  const recorded = ALL.filter((type) => COLUMNS[type].wrongAccepted);
+  expect(recorded.sort()).toEqual(['auto-number', 'checkbox', 'date', 'geolocation', 'multiple-select', 'rate']);
+  for (const type of recorded) {
+    const { wrong, wrongAccepted } = COLUMNS[type];
+    const [added] = await kit.append(t, [{ [col(type)]: wrong }]);
+    const u = await kit.gwCall('PUT', 'rows/', { json: { table_name: t, updates: [{ row_id: id, row: { [col(type)]: wrong } }] } });
+    expect(u.status, u.text).toBe(200);
+    const rows = await kit.list(t);
+    for (const rid of [added, id]) {
+      const read = rows.find((r) => r._id === rid)![col(type)] ?? null;
+      expect(read === wrongAccepted!.stored || sameValue(type, wrongAccepted!.stored, read, COLUMNS[type].data), `${type}: ${JSON.stringify(wrong)} reads ${JSON.stringify(read)} (${wrongAccepted!.evidence.cite})`).toBe(true);
+    }
+  }
+  // A plain string names a new option too: it is created (API_ISSUES item 2, fafbseg).
+  await kit.append(t, [{ [col('multiple-select')]: 'Gamma' }]);
+  const multi = (await kit.table(t)).columns.find((c: { name: string }) => c.name === col('multiple-select'));
+  expect((multi?.data?.options as { name: string }[]).map((o) => o.name)).toContain('Gamma');
+});
+
 test('SHAPE-7 values are normalised as the real service writes them (dates, durations, numeric strings)', async () => {
   const t = uniq('Normalised');
   await kit.createTable(t, [{ column_name: 'D', column_type: 'date' }, { column_name: 'Dur', column_type: 'duration' }, { column_name: 'N', column_type: 'number' }, { column_name: 'R', column_type: 'rate' }]);
@@ -175,7 +197,7 @@ test('SHAPE-7 values are normalised as the real service writes them (dates, dura
   expect(a!.D).toMatch(/^2030-06-20/);
   expect(b!.D).toMatch(/^2030-06-20.23:55/);
   expect(b!.Dur).toBe(5400);
-  for (const bad of [{ D: 'yesterday' }, { Dur: '1:xx' }, { N: 'NaN' }, { R: -1 }]) {
+  for (const bad of [{ Dur: '1:xx' }, { N: 'NaN' }, { R: 'minus one' }]) {
     expectClientError(await kit.gwCall('POST', 'rows/', { json: { table_name: t, rows: [bad] } }), 400);
   }
   expect(await kit.list(t)).toHaveLength(2);
@@ -184,15 +206,17 @@ test('SHAPE-7 values are normalised as the real service writes them (dates, dura
   expect((await kit.list(t))[2]!.D).toBeNull();
 });
 
-test('read-only columns: writes to formula, auto-number, ctime and creator are ignored', async () => {
+test('read-only columns: writes to formula, ctime and creator are ignored; one to an auto-number is stored', async () => {
   const t = uniq('ReadOnly');
   await kit.createTable(t, [{ column_name: 'N', column_type: 'number' }, { column_name: 'Auto', column_type: 'auto-number' }, { column_name: 'Made', column_type: 'ctime' }, { column_name: 'By', column_type: 'creator' }]);
   await kit.addColumn(t, { column_name: 'F', column_type: 'formula', column_data: { formula: '{N} + 1' } });
-  const r = await kit.gwCall('POST', 'rows/', { json: { table_name: t, rows: [{ N: 1, F: 99, Auto: 'X-1', Made: '2000-01-01', By: 'mallory' }, { N: 2 }] } });
+  const r = await kit.gwCall('POST', 'rows/', { json: { table_name: t, rows: [{ N: 1, F: 99, Made: '2000-01-01', By: 'mallory' }, { N: 2 }, { N: 3, Auto: 'X-1' }] } });
   expect(r.status, r.text).toBe(200);
-  const [a, b] = await kit.list(t);
+  const [a, b, c] = await kit.list(t);
   expect(a).toMatchObject({ N: 1, F: 2, Auto: '0001' });
   expect(b).toMatchObject({ N: 2, F: 3, Auto: '0002' });
+  // An auto-number written is stored, as the real service does (COLUMNS['auto-number'].wrongAccepted).
+  expect(c).toMatchObject({ N: 3, Auto: 'X-1' });
   expect(a!.Made).toBe(a!._ctime);
   expect(a!.By).not.toBe('mallory');
 });

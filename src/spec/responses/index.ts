@@ -9,6 +9,7 @@ import type { Endpoint } from '../endpoints/index.js';
 import { ACCOUNT_RESPONSES } from './account.js';
 import { AUTH_RESPONSES } from './auth.js';
 import { FILES_RESPONSES } from './files.js';
+export { BOTH_READERS } from './files.js';
 import { GATEWAY_RESPONSES } from './gateway.js';
 
 type EndpointId = Endpoint['id'];

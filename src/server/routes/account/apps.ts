@@ -10,7 +10,8 @@ import { badRequest, forbidden, notFound } from '../../errors.js';
 import { route } from '../../pipeline/hooks.js';
 import { addAppUsers, appByToken, appUsers, externalAppJson, inviteLinks, rolesOf, setInactive, type App, type AppUserInput } from '../../store/account/apps.js';
 import { canUseBase, orgOfBase, workspacesOf } from '../../store/account/orgs.js';
-import { bool, formOf, int, paging, rootOf, userOf } from './common.js';
+import { bool, formOf, int, paging, userOf } from './common.js';
+import { rootOf } from '../../public-url.js';
 import { logOperation } from './services.js';
 import { prep } from '../../store/account/prepared.js';
 
@@ -48,12 +49,12 @@ export function registerApps(app: FastifyInstance, ctx: ServerContext): void {
     if (inactive === undefined) throw badRequest('is_inactive invalid: true or false is expected.', 'web');
     const updated = ctx.faults.has('app-status-ignored') ? a : setInactive(ctx.db, a, inactive);
     logOperation(ctx, userOf(req), orgOfBase(ctx.db, a.dtable_uuid), 'base', inactive ? 'app_deactivate' : 'app_activate', { app_name: a.app_name });
-    return { external_app: externalAppJson(updated, rootOf(req)) };
+    return { external_app: externalAppJson(updated, rootOf(ctx, req)) };
   });
 
   route(app, ctx, endpoint('listUniversalApps'), (req) => {
     const user = userOf(req);
-    const root = rootOf(req);
+    const root = rootOf(ctx, req);
     const mine = new Set(workspacesOf(ctx.db, user).map((w) => w.id));
     const all = prep(ctx.db, "SELECT * FROM apps WHERE app_type = 'universal-app' ORDER BY id").all() as App[];
     const joined = new Map((prep(ctx.db, 'SELECT au.id, au.app_id, au.created_at, r.name AS role_name, r.permission FROM app_users au LEFT JOIN app_roles r ON r.id = au.role_id WHERE au.user_id = ?')
@@ -88,6 +89,6 @@ export function registerApps(app: FastifyInstance, ctx: ServerContext): void {
 
   route(app, ctx, endpoint('listAppInviteLinks'), (req) => {
     const a = managedApp(ctx, req);
-    return { app_share_links: inviteLinks(ctx.db, a, rootOf(req)) };
+    return { app_share_links: inviteLinks(ctx.db, a, rootOf(ctx, req)) };
   });
 }

@@ -121,5 +121,3 @@ export function workspaceBaseOf(ctx: ServerContext, user: User, wsId: unknown, n
   return base;
 }
 
-/** The server's root URL as the client reached it, for links in answers. */
-export const rootOf = (req: FastifyRequest) => `${req.protocol}://${req.headers.host ?? 'localhost'}`;

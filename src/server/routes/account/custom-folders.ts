@@ -1,7 +1,8 @@
 /**
  * The base's custom folder (API-token auth; ACCT-9): folder content, file metadata, upload
  * and download links, deleting a file. Answers as file_operations.yaml shows them: content
- * as `{dir, file}`, the links wrapped in `dirent`. The links are the file server's (files.ts),
+ * as `{dir, file}`, the links in `dirent` — and at the top level too, where the official
+ * Python client reads them (BOTH_READERS). The links are the file server's (files.ts),
  * limited to the folder asked for.
  */
 import type { FastifyInstance } from 'fastify';
@@ -11,7 +12,8 @@ import { badRequest, notFound } from '../../errors.js';
 import { route } from '../../pipeline/hooks.js';
 import { cleanPath, deleteAsset, getAsset, listDir } from '../../store/account/assets.js';
 import { grantLink } from '../../store/account/file-links.js';
-import { rootOf, str } from './common.js';
+import { str } from './common.js';
+import { rootOf } from '../../public-url.js';
 import { apiTokenOf, filePath, writerOf } from './files.js';
 
 const ROOT = 'custom';
@@ -26,6 +28,13 @@ function customPath(raw: unknown, required = false): string {
 const inside = (path: string) => path.slice(ROOT.length) || '/';
 
 export function registerCustomFolders(app: FastifyInstance, ctx: ServerContext): void {
+  /**
+   * A link answer both readers can read (BOTH_READERS, src/spec/responses/files.ts): the
+   * fields at the top level, as the Python client reads them, and inside `dirent`, as the API
+   * description's example shows them.
+   */
+  const bothReaders = (top: object, dirent: object) => ({ ...top, dirent });
+
   route(app, ctx, endpoint('customFolderContent'), (req) => {
     const t = apiTokenOf(req);
     const dir = customPath((req.query as Record<string, unknown>).path);
@@ -54,7 +63,8 @@ export function registerCustomFolders(app: FastifyInstance, ctx: ServerContext):
     if (!base) throw notFound('dtable not found.', 'web');
     const dir = customPath((req.query as Record<string, unknown>).path);
     const token = grantLink(ctx.db, base.uuid, dir, 'upload', ctx.now());
-    return { dirent: { upload_link: `${rootOf(req)}/seafhttp/upload-api/${token}`, workspace_id: base.workspaceId, parent_path: `/asset/${base.uuid}/${ROOT}`, relative_path: inside(dir) } };
+    const link = { upload_link: `${rootOf(ctx, req)}/seafhttp/upload-api/${token}`, parent_path: `/asset/${base.uuid}/${ROOT}`, relative_path: inside(dir) };
+    return bothReaders(link, { ...link, workspace_id: base.workspaceId });
   });
 
   route(app, ctx, endpoint('customDownloadLink'), (req) => {
@@ -62,7 +72,8 @@ export function registerCustomFolders(app: FastifyInstance, ctx: ServerContext):
     const path = filePath((req.query as Record<string, unknown>).path, ROOT);
     if (!getAsset(ctx.db, t.base_uuid, path)) throw notFound(`File ${inside(path)} not found.`, 'web');
     const token = grantLink(ctx.db, t.base_uuid, path, 'download', ctx.now());
-    return { dirent: { download_link: `${rootOf(req)}/seafhttp/files/${token}/${encodeURIComponent(path.split('/').pop()!)}` } };
+    const link = { download_link: `${rootOf(ctx, req)}/seafhttp/files/${token}/${encodeURIComponent(path.split('/').pop()!)}` };
+    return bothReaders(link, link);
   });
 
   route(app, ctx, endpoint('deleteBaseCustomFolderAsset'), (req) => {

@@ -15,7 +15,8 @@ import { route } from '../../pipeline/hooks.js';
 import { cleanPath, deleteAsset, freeName, getAsset, putAsset } from '../../store/account/assets.js';
 import { grantedLink, grantLink, type FileLink } from '../../store/account/file-links.js';
 import type { ApiToken } from '../../store/store.js';
-import { bool, formOf, rootOf, str } from './common.js';
+import { bool, formOf, str } from './common.js';
+import { rootOf } from '../../public-url.js';
 
 export const apiTokenOf = (req: FastifyRequest): ApiToken => {
   if (req.principal?.kind !== 'api') throw forbidden();
@@ -56,7 +57,7 @@ export function registerFiles(app: FastifyInstance, ctx: ServerContext): void {
     if (!base) throw notFound('dtable not found.', 'web');
     const month = new Date(ctx.now()).toISOString().slice(0, 7);
     return {
-      upload_link: `${rootOf(req)}/seafhttp/upload-api/${grantLink(ctx.db, base.uuid, '', 'upload', ctx.now())}`,
+      upload_link: `${rootOf(ctx, req)}/seafhttp/upload-api/${grantLink(ctx.db, base.uuid, '', 'upload', ctx.now())}`,
       workspace_id: base.workspaceId, parent_path: `/asset/${base.uuid}`, img_relative_path: `images/${month}`, file_relative_path: `files/${month}`,
     };
   });
@@ -66,7 +67,7 @@ export function registerFiles(app: FastifyInstance, ctx: ServerContext): void {
     const path = filePath((req.query as Record<string, unknown>).path);
     if (!getAsset(ctx.db, t.base_uuid, path)) throw notFound(`path /${path} not found.`, 'web');
     const token = grantLink(ctx.db, t.base_uuid, path, 'download', ctx.now());
-    return { download_link: `${rootOf(req)}/seafhttp/files/${token}/${encodeURIComponent(path.split('/').pop()!)}` };
+    return { download_link: `${rootOf(ctx, req)}/seafhttp/files/${token}/${encodeURIComponent(path.split('/').pop()!)}` };
   });
 
   route(app, ctx, endpoint('deleteBaseAsset'), (req) => {

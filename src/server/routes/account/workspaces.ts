@@ -12,7 +12,8 @@ import { prep } from '../../store/account/prepared.js';
 import { quotaUsage } from '../../store/account/users.js';
 import { ownWorkspaces, workspaceEntry } from '../../store/bases/entries.js';
 import type { User } from '../../store/store.js';
-import { bool, rootOf, userOf } from './common.js';
+import { bool, userOf } from './common.js';
+import { rootOf } from '../../public-url.js';
 
 const percent = (used: number, total: number) => (total > 0 ? `${Number(((used / total) * 100).toPrecision(10))}%` : '0%');
 
@@ -36,7 +37,7 @@ function accountInfo(ctx: ServerContext, user: User, root: string) {
 }
 
 export function registerWorkspaces(app: FastifyInstance, ctx: ServerContext): void {
-  route(app, ctx, endpoint('getAccountInfo'), (req) => accountInfo(ctx, userOf(req), rootOf(req)));
+  route(app, ctx, endpoint('getAccountInfo'), (req) => accountInfo(ctx, userOf(req), rootOf(ctx, req)));
 
   route(app, ctx, endpoint('listWorkspaces'), (req) => {
     const detail = bool((req.query as Record<string, unknown>).detail, 'detail') ?? true;
