@@ -50,7 +50,7 @@ let running: Running | undefined;
 export const clauseOfCheck = (testInfo: TestInfo): string | null => testInfo.annotations.find((a) => a.type === 'clause')?.description ?? null;
 
 /** The `evidence` annotation `clause()` writes: `class: citation`. */
-export const EVIDENCE_ANNOTATION = 'evidence';
+const EVIDENCE_ANNOTATION = 'evidence';
 export const evidenceAnnotation = (e: Evidence) => ({ type: EVIDENCE_ANNOTATION, description: `${e.class}${e.owed ? ' (owed)' : ''}: ${e.cite}` });
 
 /** The check's default evidence, from its annotation. */
@@ -132,7 +132,7 @@ function wrapMatchers(matchers: object, actual: unknown, message: string | undef
 type PwExpect = typeof pwExpect;
 /** `expect.because(evidence)`: this assertion's own evidence; `expect.about(reply)`: the exchange it is about. Chainable. */
 interface Naming { because(evidence: Evidence): Expect; about(x: Cited): Expect }
-export type Expect = PwExpect & Naming;
+type Expect = PwExpect & Naming;
 
 function bound(said: Said): Expect {
   const hard = (actual: unknown, message?: string) => wrapMatchers(pwExpect(actual, message), actual, message, false, said);

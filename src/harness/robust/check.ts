@@ -31,9 +31,9 @@ const note = (type: string, description: string) => test.info().annotations.push
 /** What no correct server does to a request of the client's making (RFC 9110 §15.6: a 5xx says the server failed). */
 export const ROBUST_OWED = ev.owed('no correct server answers a request with a 5xx, a reset or a hang: RFC 9110 §15.6 (a 5xx says the server failed), §9.2.1');
 /** What a server may do with a request it reads its own way: nothing the specification, the API description or a recorded answer shows the real service refusing these. */
-export const ROBUST_LENIENT = ev.inferred('RFC 9110 §15.5 lets a server refuse (400, 405 with Allow, 413, 431, 501, a 4xx with an error body) or accept a request as it reads it; the API description\'s request schemas say what a client should send, not that the server refuses anything else');
+const ROBUST_LENIENT = ev.inferred('RFC 9110 §15.5 lets a server refuse (400, 405 with Allow, 413, 431, 501, a 4xx with an error body) or accept a request as it reads it; the API description\'s request schemas say what a client should send, not that the server refuses anything else');
 /** A request the target refused wrote nothing (no correct server writes for a request it refused). */
-export const ROBUST_NO_WRITE = ev.owed('a request the server refused writes nothing: RFC 9110 §15.5 (a 4xx: the request was not carried out)');
+const ROBUST_NO_WRITE = ev.owed('a request the server refused writes nothing: RFC 9110 §15.5 (a 4xx: the request was not carried out)');
 
 const groupsOf = (fs: readonly { s: { probe: { group: string } } }[]) => [...new Set(fs.map((f) => f.s.probe.group))].join(', ');
 

@@ -26,7 +26,7 @@ export type RobustClause = 'ROBUST-1' | 'ROBUST-2' | 'ROBUST-3' | 'ROBUST-4' | '
  * other words than the clause's): a warning, since nothing the specification, the API
  * description or a recorded answer shows makes the real service refuse these.
  */
-export interface Finding { weight: 'owed' | 'lenient'; why: string }
+interface Finding { weight: 'owed' | 'lenient'; why: string }
 
 const lenient = (why: string): Finding => ({ weight: 'lenient', why });
 const ok = undefined;
