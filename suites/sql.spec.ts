@@ -40,6 +40,7 @@ async function injectionTable(target: Target, label: string): Promise<{ t: Scrat
 }
 
 function sql(target: Target, t: Scratch, q: string, parameters?: unknown[], expectStatuses?: number[]): Promise<Reply> {
+  // release-form: sends parameters only when a caller gives them, and those ask needsRelease(state, 'sqlParameters').
   return target.gw(t.base, 'POST', 'sql/', { json: { sql: q, convert_keys: true, ...(parameters ? { parameters } : {}) }, expect: expectStatuses });
 }
 

@@ -11,6 +11,7 @@ import { compareVersions, ENDPOINTS, RELEASES } from '../src/spec/index.js';
 import type { Results } from '../src/reports/results-schema.js';
 import { cli, serve, tempDir } from './helpers/cli.js';
 import { readResults } from './helpers/reports.js';
+import { cellClauses, matrixCells, matrixEditions, matrixReleases } from '../scripts/matrix.js';
 
 // Independent tests (each run starts its own servers), and long ones: on workers of their own they do not end the project on one worker.
 test.describe.configure({ mode: 'parallel' });
@@ -86,3 +87,29 @@ test('a cloud server: held to cloud its rate family passes; held to self-hosted 
     await server.stop();
   }
 });
+
+// The release matrix (scripts/matrix.ts): each emulated release whose behaviour or an
+// operation's form changed, with each edition whose limits differ, the embedded run held to
+// it — here the clauses the release changed, those the next one changes, and a smoke set.
+test('the release matrix covers the releases that changed something and the editions with limits of their own', () => {
+  expect(matrixReleases()).toEqual(expect.arrayContaining(['4.4', '5.0', '5.3', '6.0', '6.1', '6.2']));
+  expect(matrixEditions()).toEqual(['self-hosted', 'cloud']);
+  // The changes of 6.0 (archive-view's form) are judged at 5.3 too, from the other side.
+  expect(cellClauses('5.3')).toEqual(expect.arrayContaining(['ACCT-7', 'BASE-6', 'SHAPE-8', 'ROUTE-3']));
+});
+
+for (const cell of matrixCells()) {
+  test(`release matrix ${cell.version} ${cell.edition}: the embedded run held to it passes the clauses the release changed`, async () => {
+    test.setTimeout(600_000);
+    const dir = tempDir(`matrix-${cell.version}-${cell.edition}`);
+    // Not the rate family: its bursts take the machine alone (the lock of test/helpers/cli.ts) and it has runs of its own above and in the selftest.
+    const clauses = cellClauses(cell.version).filter((c) => !c.startsWith('RATE-'));
+    const r = await cli(['run', '--api-version', cell.version, '--edition', cell.edition, '--no-html', '--transcripts', 'none', '--report-dir', dir, '--clauses', clauses.join(',')], { timeoutMs: 540_000 });
+    const results = readResults(dir);
+    const log = r.stderr.slice(-3000);
+    expect.soft(failing(results), log).toEqual([]);
+    expect.soft(undecided(results), log).toEqual([]);
+    expect(covered(results, clauses).length, `no check of ${clauses.join(', ')} ran`).toBeGreaterThan(0);
+    expect(r.code, log).toBe(0);
+  });
+}

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { fixtureMissing, Undecided } from './outcome.js';
 import type { Reply, Target } from './target.js';
+import { sqlBody } from './release-forms.js';
 
 export interface Column { column_name: string; column_type: string; column_data?: Record<string, unknown> }
 
@@ -52,8 +53,8 @@ export async function appendAll(target: Target, t: Scratch, rows: Record<string,
 }
 
 /** Row count through SQL (independent of the list endpoint's 1,000-row cap). */
-export async function countRows(target: Target, t: Scratch, where = '', parameters: unknown[] = []): Promise<number> {
-  const r = await target.gw(t.base, 'POST', 'sql/', { json: { sql: `SELECT COUNT(*) AS n FROM \`${t.name}\`${where ? ` WHERE ${where}` : ''}`, parameters, convert_keys: true } });
+export async function countRows(target: Target, t: Scratch, where = '', values: (string | number)[] = []): Promise<number> {
+  const r = await target.gw(t.base, 'POST', 'sql/', { json: sqlBody(target.state.apiVersion, `SELECT COUNT(*) AS n FROM \`${t.name}\`${where ? ` WHERE ${where}` : ''}`, values) });
   setupOk(r, `count rows of ${t.name}`);
   const row = r.json<{ results?: Record<string, unknown>[] }>().results?.[0] ?? {};
   const n = Number(Object.values(row)[0]);

@@ -161,10 +161,34 @@ export class Target {
     this.budgets.delete(key);
   }
 
-  private noteBudget(key: string, res: HttpResponse): void {
-    const remaining = Number(res.headers['x-ratelimit-remaining']);
-    const reset = Number(res.headers['x-ratelimit-reset']);
+  private noteBudget(key: string, headers: Readonly<Record<string, string>>): void {
+    const remaining = Number(headers['x-ratelimit-remaining']);
+    const reset = Number(headers['x-ratelimit-reset']);
     if (Number.isInteger(remaining) && Number.isInteger(reset)) this.budgets.set(key, { remaining, reset });
+  }
+
+  /** After a 429: wait for the window it names (x-ratelimit-reset), else a whole window. */
+  private async waitAfter429(headers: Readonly<Record<string, string>>): Promise<void> {
+    const reset = Number(headers['x-ratelimit-reset']);
+    const wait = Number.isInteger(reset) && reset * 1000 > Date.now() ? reset * 1000 - Date.now() + 50 : this.windowMs();
+    await sleep(Math.min(wait, this.windowMs() + 2_000));
+  }
+
+  /**
+   * The rate pacing of `call` for a request sent some other way (a probe over a bare socket):
+   * wait for the budget of `path`'s key, and after a 429 wait for the window and send again
+   * (at most 3 times). `answer` reads an outcome's status and headers (undefined: no answer).
+   */
+  async paced<R>(path: string, sendOnce: () => Promise<R>, answer: (r: R) => { status: number; headers: Record<string, string> } | undefined): Promise<R> {
+    const key = this.keyOf(path);
+    for (let attempt = 0; ; attempt++) {
+      await this.waitForBudget(key);
+      const r = await sendOnce();
+      const a = answer(r);
+      if (a) this.noteBudget(key, a.headers);
+      if (a?.status !== 429 || attempt >= 3) return r;
+      await this.waitAfter429(a.headers);
+    }
   }
 
   async call(o: CallOptions): Promise<Reply> {
@@ -205,11 +229,9 @@ export class Target {
         throw u;
       }
       const exchange = this.recorder?.record({ method, url: url.toString(), headers, body, status: res.status, responseHeaders: res.headers, responseBody: res.body.length > 64_000 ? `<${res.body.length} bytes>` : res.body.toString('utf8'), ms: res.ms }, o.expect ?? []);
-      this.noteBudget(key, res);
+      this.noteBudget(key, res.headers);
       if (res.status === 429 && !o.raw429 && attempt < 3) {
-        const reset = Number(res.headers['x-ratelimit-reset']);
-        const wait = Number.isInteger(reset) && reset * 1000 > Date.now() ? reset * 1000 - Date.now() + 50 : this.windowMs();
-        await sleep(Math.min(wait, this.windowMs() + 2_000));
+        await this.waitAfter429(res.headers);
         continue;
       }
       const reply = new Reply(res, what, exchange);

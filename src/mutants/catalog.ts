@@ -101,6 +101,8 @@ export const MUTANTS: readonly Mutant[] = [
   m('ACCT-6', 'app-status-ignored', ['app-status-ignored'], 'External app status change answered but not applied.'),
   // SHAPE-8 and BASE-6 make the documented 6.x call (by view_name): refused, its documented answer is not given, no row moves.
   m('ACCT-7', 'archive-by-sql', ['archive-by-sql'], 'Move rows to big data still takes a raw SQL condition instead of view_name (pre-6.0).', { alsoFails: ['SHAPE-8', 'BASE-6'] }),
+  // Its mirror image, held to 5.x: the checks send that release's form (a raw SQL condition), which it refuses.
+  m('ACCT-7', 'archive-by-view-name', ['archive-by-view-name'], 'Held to 5.3, move rows to big data already wants view_name (the 6.0 form) and refuses the raw SQL condition.', { serverOptions: { apiVersion: '5.3' }, alsoFails: ['SHAPE-8', 'BASE-6'] }),
   m('ACCT-7', 'export-assets-always', ['export-assets-always'], 'Export ignores ignore_asset: assets always go along.'),
   // Events
   m('HOOK-1', 'webhook-bad-signature', ['webhook-bad-signature'], 'Webhook signature computed over another serialisation than the body sent.'),

@@ -1,6 +1,8 @@
 /** The specification's facts: one module that server, suites, load scripts and reports read. */
 export * from './clauses.js';
 export * from './versions.js';
+export * from './base-token.js';
+export * from './versioned-operations.js';
 export * from './limits.js';
 export * from './endpoints/index.js';
 export * from './out-of-scope.js';

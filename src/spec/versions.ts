@@ -51,6 +51,12 @@ export const BASELINE_BEHAVIOUR = {
   bigDataLinks: false,
   /** The limits come from one configuration file. */
   limitsConfigFile: false,
+  /**
+   * What the base-token answer (Get Base-Token with API-Token) names in `dtable_server`: the
+   * dtable-server while that family is served, the gateway from 5.3 (its evidence:
+   * src/spec/base-token.ts). Both answer `use_api_gateway: true` from 4.4.
+   */
+  baseTokenServer: 'dtable-server' as 'dtable-server' | 'api-gateway',
   /** Move rows to big data identifies rows by `view_name` (else by a raw SQL `where`). */
   archiveByViewName: false,
   /** Update User / Update Team accept `monthly_automation_limit_per_user`. */
@@ -143,8 +149,8 @@ export const RELEASES: readonly Release[] = [
     version: '5.3', date: '2025-06-16',
     breaking: ['`/dtable-server` and `/dtable-db` removed; all functions move to `/api-gateway`.'],
     other: ['New requests (base, system admin).'],
-    clauses: ['GONE-2', 'GONE-3', 'GONE-5', 'GONE-6', 'RATE-7'],
-    changes: { legacyFamilies: false, bigDataLinks: false, limitsConfigFile: true },
+    clauses: ['GONE-2', 'GONE-3', 'GONE-5', 'GONE-6', 'RATE-7', 'ROUTE-3'],
+    changes: { legacyFamilies: false, bigDataLinks: false, limitsConfigFile: true, baseTokenServer: 'api-gateway' },
   },
   {
     version: '6.0', date: '2025-11-04',

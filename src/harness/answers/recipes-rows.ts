@@ -4,6 +4,7 @@
  * changes or deletes is one it appended itself.
  */
 import { fixtureMissing } from '../outcome.js';
+import { archiveBody, sqlBody } from '../release-forms.js';
 import { appendAll } from '../tables.js';
 import { gw, tag } from './calls.js';
 import { need, type Kit, type Recipes } from './kit.js';
@@ -19,7 +20,7 @@ const linkBody = (t: Tables, map: Record<string, string[]>) => ({ table_id: t.aI
 
 /** Ids of big-data rows of the big table named `name`, found with SQL (it reads both stores). */
 async function bigDataIds(k: Kit, table: string, name: string): Promise<string[]> {
-  const r = await k.target.gw(0, 'POST', 'sql/', { json: { sql: `SELECT _id FROM \`${table}\` WHERE Name = ?`, parameters: [name], convert_keys: true } });
+  const r = await k.target.gw(0, 'POST', 'sql/', { json: sqlBody(k.target.state.apiVersion, `SELECT _id FROM \`${table}\` WHERE Name = ?`, [name]) });
   setupOk(r, 'find big-data rows with SQL');
   return (r.json<{ results?: { _id?: string }[] }>().results ?? []).map((x) => x._id).filter((x): x is string => typeof x === 'string');
 }
@@ -129,8 +130,11 @@ export const ROW_RECIPES: Recipes = {
   archiveViewGateway: {
     async run(k) {
       const big = await k.world.bigTable(k.target);
-      await appendAll(k.target, big.t, [{ Name: `archived ${tag()}` }]);
-      await k.main(gw(k.target, 'POST', 'archive-view/', { json: { table_name: big.t.name, view_name: big.view } }));
+      const name = `archived ${tag()}`;
+      await appendAll(k.target, big.t, [{ Name: name }]);
+      // The release's form: the view's rows from 6.0, before that the row just appended, by a SQL condition.
+      const rows = { view: big.view, where: `Name = '${name}'` };
+      await k.main(gw(k.target, 'POST', 'archive-view/', { json: archiveBody(k.target.state.apiVersion, big.t.name, rows) }));
     },
   },
   addBigDataRows: {

@@ -12,6 +12,7 @@ export interface Field { name: string; kind: Kind; in: Where; required: boolean;
 
 /** Body fields the gateway-style handlers read (rows, SQL, tables, columns, views, links, archive). */
 const GATEWAY_BODY: Record<string, Kind> = {
+  // release-form: names of fields a probe puts wrong values in; it judges the refusal, in no release's form.
   table_name: 'string', table_id: 'string', rows: 'array', updates: 'array', row_id: 'string', row: 'object', row_ids: 'array',
   sql: 'string', parameters: 'array', convert_keys: 'boolean', columns: 'array', column_name: 'string', column_type: 'string',
   column_data: 'object', name: 'string', view_name: 'string', filters: 'array', filter_conjunction: 'string',
@@ -20,6 +21,7 @@ const GATEWAY_BODY: Record<string, Kind> = {
 
 /** Body fields the account, auth and token handlers read (JSON, form or multipart alike). */
 const ACCOUNT_BODY: Record<string, Kind> = {
+  // release-form: names of fields a probe puts wrong values in; it judges the refusal, in no release's form.
   username: 'string', password: 'string', app_name: 'string', permission: 'string', new_org_name: 'string', org_name: 'string',
   role: 'string', row_limit: 'integer', max_user_number: 'integer', asset_quota_mb: 'integer', monthly_automation_limit_per_user: 'integer',
   name: 'string', contact_email: 'string', is_staff: 'boolean', is_active: 'boolean', quota_total: 'integer', email: 'string',
@@ -29,6 +31,7 @@ const ACCOUNT_BODY: Record<string, Kind> = {
 
 /** Query parameters any GET handler reads; a row without `params` gets them all at once, leniently (see probes.ts). */
 export const QUERY_FIELDS: Record<string, Kind> = {
+  // release-form: names of fields a probe puts wrong values in; it judges the refusal, in no release's form.
   table_name: 'string', table_id: 'string', view_name: 'string', view_id: 'string', limit: 'integer', start: 'integer',
   order_by: 'string', direction: 'string', convert_keys: 'boolean', exp: 'string', page: 'integer', per_page: 'integer',
   end: 'string', operation_group: 'string', login_status: 'string', query_str: 'string', query_type: 'string', org_id: 'integer',

@@ -94,7 +94,9 @@ export async function targetsFault(target: Target, s: Sent): Promise<boolean> {
   if (o.failure === 'reset' && !s.probe.raw && s.probe.method !== 'CONNECT') {
     const url = new URL(s.probe.path, target.url + '/');
     const authorization = await target.authorization(s.auth);
-    const again = await rawCall(url.toString(), { method: s.probe.method, path: url.pathname + url.search, headers: { accept: 'application/json', ...s.probe.headers, ...(authorization ? { authorization } : {}) }, body: s.probe.body }, { connectMs: target.state.http.connectMs, answerMs: target.state.http.headersMs });
+    const again = await target.paced(url.pathname,
+      () => rawCall(url.toString(), { method: s.probe.method, path: url.pathname + url.search, headers: { accept: 'application/json', ...s.probe.headers, ...(authorization ? { authorization } : {}) }, body: s.probe.body }, { connectMs: target.state.http.connectMs, answerMs: target.state.http.headersMs }),
+      (x) => (x.ok ? { status: x.status, headers: Object.fromEntries(x.headers) } : undefined));
     if (again.ok) {
       s.outcome = { status: again.status, headers: Object.fromEntries(again.headers), text: again.text };
       return false;

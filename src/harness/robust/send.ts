@@ -41,7 +41,10 @@ export async function sendProbe(target: Target, p: Probe, auth: Auth): Promise<S
   // Undici sends any method but CONNECT, and a body only with its length: the rest goes over a bare socket.
   if (p.raw || p.method === 'CONNECT') {
     const http = target.state.http;
-    const r = await rawCall(url, { method: p.method, path: new URL(url).pathname + new URL(url).search, headers, body: p.body, contentLength: p.raw?.contentLength, chunked: p.raw?.chunked }, { connectMs: http.connectMs, answerMs: http.headersMs });
+    // Paced like every other call: a 429 here would be the shared budget's, not the probe's answer.
+    const r = await target.paced(new URL(url).pathname,
+      () => rawCall(url, { method: p.method, path: new URL(url).pathname + new URL(url).search, headers, body: p.body, contentLength: p.raw?.contentLength, chunked: p.raw?.chunked }, { connectMs: http.connectMs, answerMs: http.headersMs }),
+      (x) => (x.ok ? { status: x.status, headers: Object.fromEntries(x.headers) } : undefined));
     const answer = r.ok ? { status: r.status, headers: Object.fromEntries(r.headers), text: r.text } : undefined;
     const exchange = target.recorder?.record({ method: p.method, url, headers, body: p.body, status: answer?.status, responseHeaders: answer?.headers, responseBody: answer?.text, error: r.ok ? undefined : `${r.kind}: ${r.message}`, ms: r.ms }, REFUSALS);
     return { probe: p, auth, exchange, outcome: answer ?? { failure: failureOf(r.ok ? '' : r.kind), message: r.ok ? '' : r.message }, curl: () => curlFor({ method: p.method, url, headers, body: p.body }) };

@@ -81,7 +81,8 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
     // Mutant app-token-wrong-uuid: the answer names the workspace's first base, not the token's.
     const named = ctx.faults.has('app-token-wrong-uuid') ? ctx.store.allBases().find((b) => b.workspaceId === base.workspaceId && b.uuid !== base.uuid) ?? base : base;
     const common = { app_name: api.app_name, access_token: bt.token, dtable_uuid: named.uuid, workspace_id: base.workspaceId, dtable_name: base.name };
-    if (ctx.behaviour.legacyFamilies) {
+    // What the answer names per release: src/spec/base-token.ts (ROUTE-3 judges by the same).
+    if (ctx.behaviour.baseTokenServer === 'dtable-server') {
       const root = rootOf(ctx, req);
       return { ...common, dtable_server: `${root}/dtable-server/`, dtable_socket: `${root}/`, dtable_db: `${root}/dtable-db/`, use_api_gateway: true };
     }

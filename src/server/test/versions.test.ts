@@ -42,6 +42,9 @@ for (const [version, e] of Object.entries(RELEASES)) {
       expect(ext.status, ext.text).toBe(e.externalLinkToken ? 200 : 404);
 
       expect((await a.call('GET', '/dtable-server/ping/', undefined)).status).toBe(e.legacy ? 200 : 404);
+      // ROUTE-3's per-release fact (src/spec/base-token.ts): the dtable-server while it is served, else the gateway.
+      const bt = await call(a.url, 'GET', '/api/v2.1/dtable/app-access-token/', { token: k.base.api_token });
+      expect(bt.body, bt.text).toMatchObject({ use_api_gateway: true, dtable_server: expect.stringMatching(e.legacy ? /\/dtable-server\/$/ : /\/api-gateway\/$/) });
       const legacySql = await call(a.url, 'POST', `/dtable-db/api/v1/query/${k.base.uuid}/`, { token: k.token, json: { sql: 'SELECT 1' } });
       expect(legacySql.status === 404).toBe(!e.legacy);
 
