@@ -11,12 +11,12 @@ import { SECRETS_FILE_ENV } from '../client/redact.js';
 import { OTHERS_DONE_ENV } from '../harness/state.js';
 import { MERGE_WORK_ENV } from '../reports/results-reporter.js';
 import { matchClauses } from '../spec/index.js';
+import { CODE_ROOT, codeFile, SUITE_SUFFIX } from '../spec/layout.js';
 import { scrubBlob } from './blobs.js';
 import { pipeRedacted, SecretsFile } from './redact-stream.js';
 
 const require = createRequire(import.meta.url);
 const CLI = require.resolve('@playwright/test/cli');
-const HERE = import.meta.dirname;
 
 const running = new Set<ChildProcess>();
 
@@ -64,14 +64,14 @@ export function grepFor(clauses: string | undefined, grep: string | undefined): 
 
 export type Phase = 'functional' | 'rate';
 
-const SUITES_DIR = process.env.CONFHARNESS_SUITES_DIR ?? join(HERE, '..', '..', 'suites');
+const SUITES_DIR = process.env.CONFHARNESS_SUITES_DIR ?? join(CODE_ROOT, 'suites');
 
 /** The phases a run needs: no Playwright start (a second or two) for a phase that would run nothing. */
 export function phasesFor(clauses: string | undefined, suitesDir = SUITES_DIR): Phase[] {
-  const files = existsSync(suitesDir) ? readdirSync(suitesDir).filter((f) => f.endsWith('.spec.ts')) : [];
+  const files = existsSync(suitesDir) ? readdirSync(suitesDir).filter((f) => f.endsWith(SUITE_SUFFIX)) : [];
   const ids = clauses ? matchClauses(clauses) : undefined;
-  const rate = files.includes('rate.spec.ts') && (!ids || ids.some((id) => id.startsWith('RATE-')));
-  const other = files.some((f) => f !== 'rate.spec.ts') && (!ids || ids.some((id) => !id.startsWith('RATE-')));
+  const rate = files.includes(`rate${SUITE_SUFFIX}`) && (!ids || ids.some((id) => id.startsWith('RATE-')));
+  const other = files.some((f) => f !== `rate${SUITE_SUFFIX}`) && (!ids || ids.some((id) => !id.startsWith('RATE-')));
   return [...(other ? ['functional' as const] : []), ...(rate ? ['rate' as const] : [])];
 }
 
@@ -87,7 +87,7 @@ interface PhaseEnv {
 }
 
 export function runPhase(phase: Phase, grep: string | undefined, p: PhaseEnv): Promise<number> {
-  const args = ['test', '--config', join(HERE, 'playwright.config.ts'), '--project', phase, '--pass-with-no-tests'];
+  const args = ['test', '--config', codeFile('src', 'runner', 'playwright.config'), '--project', phase, '--pass-with-no-tests'];
   if (grep) args.push('--grep', grep);
   return runNode(args, {
     ...process.env,
@@ -114,7 +114,7 @@ export async function mergeReports(workDir: string, reportDir: string, runInfo: 
   if (blobs.length === 0) return false;
   secrets.refresh();
   for (const f of blobs) await scrubBlob(join(all, f));
-  await runNode(['merge-reports', '--config', join(HERE, 'merge.config.ts'), all], {
+  await runNode(['merge-reports', '--config', codeFile('src', 'runner', 'merge.config'), all], {
     ...process.env,
     CONFHARNESS_REPORT_DIR: reportDir,
     CONFHARNESS_RUN_INFO: JSON.stringify(runInfo),
