@@ -45,4 +45,4 @@ for (const thread of Object.keys(THREAD_ENTRIES) as (keyof typeof THREAD_ENTRIES
 const k6Dir = join(OUT, relative(CODE_ROOT, PREBUILT_K6_DIR));
 const scenarios = await bundleAll();
 for (const b of scenarios) write(join(k6Dir, `${b.name}.js`), b.code);
-process.stdout.write(`build: ${count} modules, ${Object.keys(THREAD_ENTRIES).length} thread bundles and ${scenarios.length} k6 scenarios into ${relative(process.cwd(), OUT) || '.'}\n`);
+process.stderr.write(`build: ${count} modules, ${Object.keys(THREAD_ENTRIES).length} thread bundles and ${scenarios.length} k6 scenarios into ${relative(process.cwd(), OUT) || '.'}\n`);
