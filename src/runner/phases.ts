@@ -32,7 +32,7 @@ function ttyEnv(): NodeJS.ProcessEnv {
 }
 
 /** How a child ended: its exit code, and why it did not run when it could not be started. */
-export interface ChildEnd { exitCode: number; error?: string }
+interface ChildEnd { exitCode: number; error?: string }
 
 /** Run `command` with its output through the redacting pipe; a child that cannot be started ends with its error. */
 export function runRedacted(command: string, args: string[], env: NodeJS.ProcessEnv, secrets: SecretsFile, quiet = false): Promise<ChildEnd> {

@@ -19,11 +19,15 @@ const bundles = new Map<string, Promise<string>>();
 export const THREAD_ENTRIES = { 'vu-worker': `worker${CODE_EXT}`, 'io-worker': `../engine/io-worker${CODE_EXT}` } as const;
 type Thread = keyof typeof THREAD_ENTRIES;
 
-/** Bundle a thread's entry file into CommonJS (esbuild's options; `npm pack` uses them too). */
-export async function bundleThread(thread: Thread): Promise<string> {
+/**
+ * Bundle a thread's entry file into CommonJS (esbuild's options; `npm pack` uses them too). A
+ * bundle in the temp dir cannot resolve packages, so undici goes in it; the package's own
+ * bundles, beside its node_modules, leave it out (`external`).
+ */
+export async function bundleThread(thread: Thread, external: readonly string[] = []): Promise<string> {
   const out = await build({
     entryPoints: [join(here, THREAD_ENTRIES[thread])], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-    write: false, external: ['hdr-histogram-js'], logLevel: 'silent',
+    write: false, external: ['hdr-histogram-js', ...external], logLevel: 'silent',
   });
   return out.outputFiles[0]!.text;
 }
