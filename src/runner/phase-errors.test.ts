@@ -1,12 +1,13 @@
 /** The end of a run: a merge that crashed or a phase that could not be started is a run error, never "nothing matched". */
 import { expect, test } from '@playwright/test';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import JSZip from 'jszip';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SecretsFile } from './redact-stream.js';
 import { finish, type PhaseEnd } from './finish.js';
 import type { RunOptions } from './options.js';
-import { runRedacted } from './phases.js';
+import { mergeReports, runRedacted } from './phases.js';
 
 function end(phases: PhaseEnd[], mergeError?: string) {
   const reportDir = mkdtempSync(join(tmpdir(), 'finish-'));
@@ -32,4 +33,14 @@ test('a phase whose process could not be started says why', async () => {
   const r = end([{ phase: 'functional', ...started }]);
   expect(r.exitCode).toBe(2);
   expect(r.reasons.join('\n')).toMatch(/the functional phase did not run: .*no-such-program-here could not be started/);
+});
+
+test('mergeReports says when Playwright\'s merge-reports failed (a blob report it cannot read)', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'finish-merge-'));
+  mkdirSync(join(work, 'blobs', 'functional'), { recursive: true });
+  const zip = new JSZip().file('report.jsonl', '{"method":"onBlobReportMetadata","params":{"version":999}}\n');
+  writeFileSync(join(work, 'blobs', 'functional', 'functional.zip'), await zip.generateAsync({ type: 'nodebuffer' }));
+  const secrets = new SecretsFile(join(work, 'secrets'));
+  const problem = await mergeReports(work, join(work, 'report'), { startedAt: new Date().toISOString() }, secrets, false);
+  expect(problem).toMatch(/^merging the phases' reports failed \(Playwright merge-reports ended with exit code [1-9]\d*\)/);
 });
