@@ -3,8 +3,8 @@
  * the end-of-run sweep and `conformance clean` find them) and dropped when the check ends.
  */
 import { randomBytes } from 'node:crypto';
-import { fixtureMissing, Undecided } from './outcome.js';
-import type { Reply, Target } from './target.js';
+import { fixtureMissing, setupOk, Undecided } from './outcome.js';
+import type { Target } from './target.js';
 
 export interface Column { column_name: string; column_type: string; column_data?: Record<string, unknown> }
 
@@ -12,10 +12,6 @@ export interface Scratch {
   base: number;
   name: string;
   drop(): Promise<void>;
-}
-
-function setupOk(r: Reply, what: string): void {
-  if (r.status !== 200 && r.status !== 201) throw fixtureMissing(`${what}: status ${r.status}: ${r.text.slice(0, 200)}`);
 }
 
 /**
