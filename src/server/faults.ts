@@ -2,8 +2,8 @@
  * The reference server's fault switches, one table: each name turns on one realistic deviation
  * where the behaviour lives (`ctx.faults.has('…')`, or `startupFault('…')` read at start-up);
  * the mutant catalog (src/mutants/catalog*.ts) switches them on. Names outside this table do
- * not compile, in the server or in the catalog. Four switches take an argument: `drop:<endpoint
- * id>` unregisters an endpoint, `serve:<endpoint id>` keeps serving a removed one,
+ * not compile, in the server or in the catalog. Five switches take an argument: `drop:<endpoint
+ * id>` unregisters an endpoint, `refuse:<endpoint id>` answers it 405, `serve:<endpoint id>` keeps serving a removed one,
  * `unlimited:<endpoint id>` exempts one from its rate limiter, `zombie:<clause>` registers an old
  * handler for a removed path (src/server/routes/zombies.ts).
  */
@@ -73,6 +73,7 @@ export const FAULTS = [
   'quota-not-counted',
   'quota-not-raised',
   'refuse-bearer',
+  'refused-batch-half-written',
   'remaining-stuck',
   'rename-column-drops-values',
   'rename-table-drops-rows',
@@ -104,9 +105,10 @@ export const FAULTS = [
   'webhook-no-delivery',
   'window-never-resets',
   'wrong-type-500',
+  'wrong-types-accepted',
 ] as const;
 
-const WITH_ARGUMENT = ['drop', 'serve', 'unlimited', 'zombie'] as const;
+const WITH_ARGUMENT = ['drop', 'refuse', 'serve', 'unlimited', 'zombie'] as const;
 
 export type FaultName = (typeof FAULTS)[number] | `${(typeof WITH_ARGUMENT)[number]}:${string}`;
 /** The switches a server runs with. */
