@@ -89,7 +89,7 @@ export const RunOptions = z.object({
   target: z.url({ protocol: /^https?$/, message: 'an http(s) URL' }).optional(),
   targetFile: z.string().min(1).optional(),
   caFile: z.string().min(1).optional(),
-  insecure: z.boolean().default(false),
+  insecure: z.boolean(),
   embeddedWindow: seconds,
   embeddedFault: z.array(z.string()).default([]),
   embeddedCoverage: z.string().min(1).optional(),
