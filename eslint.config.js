@@ -8,7 +8,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/**', 'load/dist/**', 'test-results/**', '**/*.js', '!eslint.config.js'] },
+  { ignores: ['node_modules/**', 'reports/**', 'dist/**', 'load/dist/**', 'test-results/**', '**/*.js', '!eslint.config.js'] },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.recommended],

@@ -1,11 +1,20 @@
 #!/usr/bin/env node
-// Entry point for `npx conformance` / the package bin: runs the TypeScript CLI through tsx,
-// from the package itself or, when installed under node_modules, from its materialised copy.
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { register } from 'tsx/esm/api';
-import { runRoot } from './materialize.js';
+// Entry point for `npx conformance` / the package bin. From a checkout (src/ holds the
+// TypeScript) it runs the sources through tsx; the package has no src/, only the JavaScript
+// that `npm pack` compiled into dist/, which it imports as it is.
+import { existsSync } from 'node:fs';
 
-register();
-const root = runRoot(join(dirname(fileURLToPath(import.meta.url)), '..'));
-await import(pathToFileURL(join(root, 'src', 'cli', 'main.ts')).href);
+const source = new URL('../src/cli/main.ts', import.meta.url);
+let entry = new URL('../dist/src/cli/main.js', import.meta.url);
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  entry = source;
+}
+try {
+  const { main } = await import(entry.href);
+  process.exitCode = await main(process.argv.slice(2));
+} catch (e) {
+  process.stderr.write(`conformance: ${e?.stack ?? String(e)}\n`);
+  process.exitCode = 2;
+}

@@ -8,7 +8,8 @@
  * rest: a server whose create ignores the settings passes when the update applies them.
  */
 import { expectClientError, expectStatus } from '../src/harness/assert.js';
-import { columnNamed, needsOperations, setupOk, show, tableInfo, type ViewInfo } from '../src/harness/structure.js';
+import { setupOk } from '../src/harness/outcome.js';
+import { columnNamed, needsOperations, show, tableInfo, type ViewInfo } from '../src/harness/structure.js';
 import { appendAll, listRows, scratchTable, type Scratch } from '../src/harness/tables.js';
 import type { Target } from '../src/harness/target.js';
 import { clause, expect, test, ev } from '../src/harness/test.js';

@@ -105,6 +105,11 @@ test('conformance clean sweeps leftovers of earlier runs older than --older-than
     const usage = await cli(['clean']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/clean needs --target or --target-file/);
+    // Not a number: a usage error, not "nothing to remove" (NaN minutes, which no table is older than).
+    const typo = await cli(['clean', '--target-file', server.file, '--older-than', 'abc']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/--older-than: a number of minutes, 0 or more/);
+    expect(typo.stdout).not.toMatch(/nothing to remove/);
   } finally {
     await server.stop();
   }

@@ -1,10 +1,10 @@
 /**
  * The mutant catalog is complete and honest: every clause has a mutant, every fault it names
- * is a real switch of the reference server (found in its source), and the selftest's pure
- * parts — check selection by coverage and the verdicts — do what they say.
+ * is a real switch of the reference server (its names are the FaultName type of
+ * src/server/faults.ts; the arguments of `drop:`/`serve:`/`zombie:` are checked here), and the
+ * selftest's pure parts — check selection by coverage and the verdicts — do what they say.
  */
 import { expect, test } from '@playwright/test';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MUTANTS, catalogFaults, selectMutants } from '../src/mutants/catalog.js';
 import { SWEEP_TAG } from '../src/harness/target.js';
@@ -13,24 +13,16 @@ import { judgeClean, judgeMutant, mergeResults } from '../src/mutants/verdict.js
 import { clauseTable } from '../src/reports/outcomes.js';
 import { fakeResults } from './helpers/reports.js';
 import { ZOMBIE_CLAUSES } from '../src/server/routes/zombies.js';
-import { CLAUSES, ENDPOINTS, EMULATED_VERSIONS, isClauseId } from '../src/spec/index.js';
-
-const SERVER = join(import.meta.dirname, '..', 'src', 'server');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return name === 'test' ? [] : sources(p);
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [readFileSync(p, 'utf8')] : [];
-  });
-}
-const serverCode = sources(SERVER).join('\n');
+import { FAULTS, isFaultName, type FaultName } from '../src/server/faults.js';
+import { ServerOptions } from '../src/server/options.js';
+import type { RobustClause } from '../src/harness/robust/judge.js';
+import { CLAUSES, ENDPOINTS, EMULATED_VERSIONS, clause, isClauseId, type ClauseId } from '../src/spec/index.js';
 
 /**
  * Clauses whose every mutant also fails a declared overlap, and why no mutant can fail the
  * clause alone: the overlapping clause holds a superset of it by definition.
  */
-const NO_SOLE_MUTANT: Record<string, string> = {
+const NO_SOLE_MUTANT: Partial<Record<ClauseId, string>> = {
   'ROUTE-2': 'each route ROUTE-2 holds to exist is a documented operation, and ROUTE-8 holds every documented operation to exist',
   'ROUTE-5': "the auth-token answer is AUTH-1's token and one of SHAPE-8's documented answers",
   'GONE-1': 'GONE-8 is GONE-1 ∪ GONE-4',
@@ -44,7 +36,7 @@ test('every clause has a mutant that fails it alone, or says why none can', () =
   const sole = new Set(MUTANTS.filter((m) => !m.alsoFails?.length).map((m) => m.clause));
   const without = CLAUSES.map((c) => c.id).filter((id) => !sole.has(id));
   expect(without.filter((id) => !NO_SOLE_MUTANT[id]), 'clauses whose every mutant fails other clauses too, with no reason given').toEqual([]);
-  expect(Object.keys(NO_SOLE_MUTANT).filter((id) => sole.has(id)), 'stale exemptions: these clauses have a mutant of their own now').toEqual([]);
+  expect((Object.keys(NO_SOLE_MUTANT) as ClauseId[]).filter((id) => sole.has(id)), 'stale exemptions: these clauses have a mutant of their own now').toEqual([]);
 });
 
 test('every clause of clauses.ts has at least one mutant', () => {
@@ -63,22 +55,31 @@ test('mutant ids are unique and kebab-case; clauses and overlaps are real; optio
   }
 });
 
-/** A fault exists when the server's code checks it where the behaviour lives. */
-function faultExists(f: string): string | undefined {
+/** A switch with an argument names something real: an endpoint of the table, or a clause with a zombie handler. */
+function argumentProblem(f: string): string | undefined {
   const [prefix, arg] = f.split(/:(.*)/s) as [string, string | undefined];
-  if (arg !== undefined) {
-    if (!serverCode.includes(`\`${prefix}:\${`)) return `no \`${prefix}:\${…}\` switch in src/server`;
-    if (prefix === 'zombie') return ZOMBIE_CLAUSES.includes(arg) ? undefined : `no zombie handler for ${arg}`;
-    return ENDPOINTS.some((e) => e.id === arg) ? undefined : `no endpoint ${arg} in the endpoint table`;
-  }
-  // Queried per request (`ctx.faults.has`), or read at start-up (`startupFault`, src/server/options.ts).
-  const checked = new RegExp(`(faults\\.(has|includes)|startupFault)\\('${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'\\)`);
-  return checked.test(serverCode) ? undefined : `no faults.has('${f}') or startupFault('${f}') in src/server`;
+  if (arg === undefined) return undefined;
+  if (prefix === 'zombie') return ZOMBIE_CLAUSES.includes(arg) ? undefined : `no zombie handler for ${arg}`;
+  return ENDPOINTS.some((e) => e.id === arg) ? undefined : `no endpoint ${arg} in the endpoint table`;
 }
 
-test('every fault the catalog names exists in the server code', () => {
-  const problems = catalogFaults().map((f) => [f, faultExists(f)]).filter(([, p]) => p);
+test('every fault the catalog names is a switch of the server, with a real argument; the server refuses any other name', () => {
+  const problems = catalogFaults().map((f) => [f, isFaultName(f) ? argumentProblem(f) : 'not in FAULTS']).filter(([, p]) => p);
   expect(problems).toEqual([]);
+  expect(new Set(FAULTS).size).toBe(FAULTS.length);
+  expect(ServerOptions.safeParse({ faults: ['omit-nul'] }).error?.issues[0]?.message).toMatch(/^"omit-nul" is not a fault switch of the reference server/);
+  expect(ServerOptions.parse({ faults: ['omit-null', 'drop:listRows'] }).faults).toEqual(['omit-null', 'drop:listRows']);
+});
+
+test('clause IDs and fault names are types: a misspelt one does not compile (the type check fails on an unused @ts-expect-error)', () => {
+  // @ts-expect-error: RAET-5 is not a clause of the table
+  expect(() => clause('RAET-5')).toThrow(/unknown clause RAET-5/);
+  // @ts-expect-error: omit-nul is not a fault switch of the server
+  const typo: FaultName = 'omit-nul';
+  expect(isFaultName(typo)).toBe(false);
+  const robust: RobustClause[] = ['ROBUST-1', 'ROBUST-5'];
+  // @ts-expect-error: ROBUST-6 has no rule for a malformed request's answer
+  robust.push('ROBUST-6');
 });
 
 test('--mutants selects by id or clause, with globs or a regular expression', () => {

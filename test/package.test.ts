@@ -1,8 +1,9 @@
 /**
- * Into implementers' CI in one step. The package: `npm pack` holds what a user runs and no
- * tests or benchmarks, and installed into a fresh folder it runs — the embedded run, `serve
- * --json`, a run against that server by descriptor, `load --emit` — so a file missing from
- * the package fails here. The GitHub Action and the example workflow pass a validator for
+ * Into implementers' CI in one step. The package: `npm pack` compiles the harness into
+ * JavaScript (dist/) and holds what a user runs, no TypeScript, tests or benchmarks; installed
+ * into a fresh folder it runs — `--version`, the embedded run, `serve --json`, a run against
+ * that server by descriptor, `load --emit` — with no TypeScript loader and nothing written
+ * outside its report folders, so a file missing from the package fails here. The GitHub Action and the example workflow pass a validator for
  * Action and workflow files, and the README documents every input with its default.
  *
  * The install reuses the repository's compiled better-sqlite3 (`--ignore-scripts`, then its
@@ -26,10 +27,10 @@ function pack(into: string): Packed {
 test('npm pack holds what a user runs, no tests or benchmarks, and its size is stated in the README', () => {
   const p = pack(tempDir('pack'));
   const files = p.files.map((f) => f.path);
-  for (const f of ['bin/conformance.js', 'bin/materialize.js', 'src/cli/main.ts', 'src/runner/playwright.config.ts', 'suites/routes.spec.ts', 'load/scenarios/capacity.ts', 'load/lib/target.ts', 'spec/clauses.md', 'spec/clauses-extended.md', 'spec/openapi-operations.json', 'package.json', 'README.md']) {
+  for (const f of ['bin/conformance.js', 'dist/src/cli/main.js', 'dist/src/runner/playwright.config.js', 'dist/suites/routes.spec.js', 'dist/load/k6/capacity.js', 'dist/src/load/runtime/vu-worker.cjs', 'spec/clauses.md', 'spec/clauses-extended.md', 'spec/openapi-operations.json', 'package.json', 'README.md']) {
     expect(files, f).toContain(f);
   }
-  const unwanted = files.filter((f) => /\.test\.ts$|^test\/|^bench\/|^src\/server\/test\/|^load\/bench\/|^fixtures\/|^scripts\//.test(f));
+  const unwanted = files.filter((f) => /\.ts$|\.test\.js$|^src\/|^test\/|^bench\/|^dist\/src\/server\/test\/|^load\/bench\/|^fixtures\/|^scripts\//.test(f));
   expect(unwanted).toEqual([]);
   const kb = (n: number) => `${Math.round(n / 1024)} kB`;
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -45,7 +46,9 @@ test('installed from the tarball in a fresh folder: run (embedded), serve --json
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'an-implementers-ci', version: '1.0.0', private: true }));
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(dir, p.filename)], { cwd: dir, stdio: 'ignore', timeout: 400_000 });
   cpSync(join(ROOT, 'node_modules', 'better-sqlite3', 'build'), join(dir, 'node_modules', 'better-sqlite3', 'build'), { recursive: true });
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('CONFHARNESS_'))), CONFHARNESS_CACHE_DIR: join(dir, 'cache'), FORCE_COLOR: '0' };
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('CONFHARNESS_'))), XDG_CACHE_HOME: join(dir, 'cache'), FORCE_COLOR: '0' };
+  // No TypeScript loader in the install: what runs is the compiled JavaScript, compiled by nothing at run time.
+  expect(existsSync(join(dir, 'node_modules', 'tsx')), 'tsx is not installed with the package').toBe(false);
   const npx = (args: string[]) => execFileSync('npx', ['--no-install', 'conformance', ...args], { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 });
 
   expect(npx(['--version'])).toMatch(/^base-data-conformance \d+\.\d+\.\d+ \(specification 6\.2\+[0-9a-f]{12}, clause table [0-9a-f]{12}\)/);
@@ -79,7 +82,7 @@ test('installed from the tarball in a fresh folder: run (embedded), serve --json
   npx(['load', '--emit', join(dir, 'k6')]);
   const emitted = readdirSync(join(dir, 'k6'));
   expect(emitted.filter((f) => f.endsWith('.js')).length).toBeGreaterThanOrEqual(5);
-  expect(existsSync(join(dir, 'cache')), 'the harness ran from its copy outside node_modules').toBe(true);
+  expect(existsSync(join(dir, 'cache')), 'the harness ran in place: nothing copied into the user\'s cache').toBe(false);
 });
 
 test('action.yml and the example workflow pass the validator; the README shows that workflow and every input with its default', () => {

@@ -7,6 +7,7 @@ import type { RefinedParams, RefinedResponse, ResponseType } from 'k6/http';
 import { sleep } from 'k6';
 import { target, type Base } from './target.js';
 import { newRunId } from '../../src/common/run-id.js';
+import { gatewayPath } from '../../src/spec/endpoints/types.js';
 
 /**
  * A prefix for the tables one instance creates (`cf_<time>_<id>_`, swept by `conformance
@@ -50,7 +51,7 @@ function gw(s: Session, method: string, path: string, body: unknown, tags: Recor
   };
   // Only set when wanted: k6 reads an explicit `responseCallback: undefined` as null (no http_req_failed).
   if (cleanup) params.responseCallback = CLEANUP;
-  const url = target.url + '/api-gateway/api/v2/dtables/' + s.uuid + '/' + path;
+  const url = target.url + gatewayPath(s.uuid, path);
   return http.request(method, url, body === null ? null : JSON.stringify(body), params);
 }
 

@@ -4,6 +4,7 @@
  * module (overridable for a target configured otherwise, RATE-7), and loopback by default.
  */
 import { RATE_LIMITS, RATE_WINDOW_SECONDS, SIZE_LIMITS, type Edition } from '../../src/spec/limits.js';
+import { expandAddressRange } from '../../src/common/address-range.js';
 
 export interface Base { name: string; uuid: string; api_token: string }
 interface Target {
@@ -54,8 +55,8 @@ export function sourceIps(): string[] {
   const raw = __ENV.SOURCE_IPS || '';
   const out: string[] = [];
   for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const m = /^(\d+\.\d+\.\d+\.)(\d+)-(\d+\.\d+\.\d+\.)(\d+)$/.exec(part);
-    if (m && m[1] === m[3]) for (let i = Number(m[2]); i <= Number(m[4]) && out.length < 1024; i++) out.push(String(m[1]) + i);
+    const range = expandAddressRange(part);
+    if (range) out.push(...range.slice(0, 1024 - out.length));
     else out.push(part);
   }
   return out;

@@ -8,6 +8,7 @@ import http from 'k6/http';
 import { Counter } from 'k6/metrics';
 import { baseToken, expect429, intHeader, metadata, sleepUntil, type Res, type Session } from '../lib/api.js';
 import { limits, target } from '../lib/target.js';
+import { gatewayPath } from '../../src/spec/endpoints/types.js';
 
 const L = limits.gateway;
 const window = limits.window;
@@ -37,7 +38,7 @@ export default function (data: { session: Session }): void {
   const tags = { clause: 'RATE-4', key: s.key };
   sleepUntil(intHeader(metadata(s, { name: 'align' }), 'X-Ratelimit-Reset') + 0.05, window + 1);
   // Exhaust the fresh window quickly: limit + 5 calls, 20 at a time.
-  const url = target.url + '/api-gateway/api/v2/dtables/' + s.uuid + '/metadata/';
+  const url = target.url + gatewayPath(s.uuid, 'metadata/');
   const params = { headers: { Authorization: 'Bearer ' + s.token }, tags: Object.assign({ name: 'metadata' }, tags) };
   let admitted = 0, refused = 0, reset = 0;
   for (let sent = 0; sent < L + 5; sent += 20) {

@@ -1,10 +1,9 @@
 /**
  * `conformance`: the command-line entry. Commands live one per module in ./commands.
  * CONFORMANCE_* variables are read by `run` only (its builder): read here, a variable meant
- * for `run` would be an unknown argument of every other command.
+ * for `run` would be an unknown argument of every other command. bin/conformance.js calls `main`.
  */
 import yargs from 'yargs';
-import { hideBin } from 'yargs/helpers';
 import { identityLine } from '../spec/identity.js';
 import { COMMANDS } from './commands/index.js';
 import { CliError, EXIT, takeOutcome } from './exit.js';
@@ -31,14 +30,4 @@ export async function main(argv: string[]): Promise<number> {
     code = err instanceof CliError ? err.exitCode : EXIT.harness;
   }
   return code;
-}
-
-const isEntry = process.argv[1] && /cli[\\/]main\.[jt]s$|bin[\\/]conformance(\.js)?$/.test(process.argv[1]);
-if (isEntry || process.env.CONFHARNESS_CLI_ENTRY === '1') {
-  main(hideBin(process.argv)).then((code) => {
-    process.exitCode = code;
-  }, (e: unknown) => {
-    process.stderr.write(`conformance: ${(e as Error).stack ?? String(e)}\n`);
-    process.exitCode = 2;
-  });
 }

@@ -1,6 +1,8 @@
 /** Redaction of bodies: credential fields masked, and the tokens inside file-server links learnt. */
 import { expect, test } from '@playwright/test';
-import { MASK, redactBody, redactText } from './redact.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MASK, redactBody, redactText, registerSecret, SECRETS_FILE_ENV } from './redact.js';
 
 test('credential fields are masked and learnt; a file-server link keeps its shape but not its token', () => {
   const upload = '0c8e2a74-5d1f-4b9e-9a3c-7f6b2d1e8a90';
@@ -15,4 +17,18 @@ test('credential fields are masked and learnt; a file-server link keeps its shap
   expect(out).toContain('/asset/x');
   // Learnt: the same token elsewhere (the upload call's path, a message) is masked too.
   expect(redactText(`POST /seafhttp/upload-api/${upload}?ret-json=1`)).toBe(`POST /seafhttp/upload-api/${MASK}?ret-json=1`);
+});
+
+test('a secret that cannot be appended to the secrets file fails its call, not silently (the runner could not scrub it)', () => {
+  const before = process.env[SECRETS_FILE_ENV];
+  const file = join(tmpdir(), `no-such-dir-${process.pid}`, 'secrets');
+  process.env[SECRETS_FILE_ENV] = file;
+  try {
+    expect(() => registerSecret('learnt-token-0123456789')).toThrow(`a learnt secret could not be recorded in ${file}`);
+  } finally {
+    if (before === undefined) delete process.env[SECRETS_FILE_ENV];
+    else process.env[SECRETS_FILE_ENV] = before;
+  }
+  // Still known to this process: its own output stays redacted.
+  expect(redactText('x learnt-token-0123456789 y')).toBe(`x ${MASK} y`);
 });

@@ -30,8 +30,10 @@ export function registerSecret(value: string | undefined | null): void {
   if (file) {
     try {
       appendFileSync(file, `${Buffer.from(value).toString('base64')}\n`, { mode: 0o600 });
-    } catch {
-      // The runner's scrub still has the descriptor's secrets; nothing better to do here.
+    } catch (e) {
+      // Unrecorded, the runner could not scrub this secret from the phase's output and blob
+      // reports: the call that learnt it fails (an ERROR of its check) rather than risk it there.
+      throw new Error(`a learnt secret could not be recorded in ${file} for the runner to scrub: ${(e as Error).message}`);
     }
   }
 }

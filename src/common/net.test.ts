@@ -1,5 +1,6 @@
 /** Loopback detection and source-address lists (one home for the whole project). */
 import { expect, test } from '@playwright/test';
+import { expandAddressRange } from './address-range.js';
 import { isLoopbackHost, isLoopbackUrl, parseSourceAddresses } from './net.js';
 
 test('loopback hosts: 127/8, ::1, IPv4-mapped 127.x, localhost — nothing else', () => {
@@ -22,4 +23,12 @@ test('source addresses: ranges within a /24, lists, none; only loopback', () => 
   expect(() => parseSourceAddresses('10.0.0.1')).toThrow(/not a loopback/);
   expect(() => parseSourceAddresses('127.0.0.5-127.0.0.2')).toThrow(/ascending/);
   expect(() => parseSourceAddresses('127.0.0.1-127.0.1.2')).toThrow(/same \/24/);
+});
+
+test('one range expander for the runner and the k6 scripts: same /24, ascending, or not a range', () => {
+  expect(expandAddressRange('127.0.0.2-127.0.0.4')).toEqual(['127.0.0.2', '127.0.0.3', '127.0.0.4']);
+  expect(expandAddressRange('127.0.0.4-127.0.0.2')).toBeUndefined();
+  expect(expandAddressRange('127.0.0.2-127.0.1.4')).toBeUndefined();
+  expect(expandAddressRange('127.0.0.2')).toBeUndefined();
+  expect(() => parseSourceAddresses('127.0.0.4-127.0.0.2')).toThrow(/same \/24 and ascending/);
 });

@@ -4,6 +4,7 @@
  * decides what it may do to a target by whether it is on this machine.
  */
 import { isIPv4, isIPv6 } from 'node:net';
+import { expandAddressRange } from './address-range.js';
 
 /** 127.0.0.0/8, ::1, an IPv4-mapped 127.x.y.z, or the name `localhost`. */
 export function isLoopbackHost(host: string): boolean {
@@ -44,10 +45,9 @@ export function parseSourceAddresses(spec: string | undefined): string[] {
     for (const a of [from, to]) if (a !== undefined && !(isIPv4(a) && a.startsWith('127.'))) throw new Error(`${a}: not a loopback address 127.x.y.z`);
     if (extra.length) throw new Error(`source address range ${part}: one "-" at most`);
     if (to === undefined) { out.push(from!); continue; }
-    const a = from!.split('.').map(Number);
-    const b = to.split('.').map(Number);
-    if (a.slice(0, 3).join('.') !== b.slice(0, 3).join('.') || a[3]! > b[3]!) throw new Error(`source address range ${part}: same /24 and ascending`);
-    for (let i = a[3]!; i <= b[3]!; i++) out.push(`${a.slice(0, 3).join('.')}.${i}`);
+    const range = expandAddressRange(part);
+    if (!range) throw new Error(`source address range ${part}: same /24 and ascending`);
+    out.push(...range);
   }
   return out;
 }

@@ -4,7 +4,7 @@
  * token of the check's own (the Target's base tokens are the descriptor's bases only).
  */
 import { registerSecret } from '../client/redact.js';
-import { endpoint, fillPath } from '../spec/index.js';
+import { endpoint, fillPath, gatewayPath } from '../spec/index.js';
 import { fixtureMissing } from './outcome.js';
 import type { CallOptions, Reply, Target } from './target.js';
 
@@ -52,7 +52,7 @@ export function accessOf(r: Reply): { token: string; uuid: string } | undefined 
 
 /** A gateway call on base `uuid` with `baseToken`. */
 export function onBase(target: Target, uuid: string, baseToken: string, method: string, sub: string, o: Omit<CallOptions, 'path' | 'method' | 'auth'> = {}): Promise<Reply> {
-  return target.call({ ...o, method, path: `/api-gateway/api/v2/dtables/${uuid}/${sub}`, auth: { raw: `Token ${baseToken}` } });
+  return target.call({ ...o, method, path: gatewayPath(uuid, sub), auth: { raw: `Token ${baseToken}` } });
 }
 
 export const sameUuid = (a: unknown, b: string) => String(a).replace(/-/g, '').toLowerCase() === b.replace(/-/g, '').toLowerCase();

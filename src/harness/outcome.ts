@@ -87,3 +87,8 @@ export const undecided = (e: TransportError, what: string) => new Undecided(e.ki
 
 /** Something a check needs could not be made (a table, a row, a base token): an error, never a failure of the clause. */
 export const fixtureMissing = (what: string) => new Undecided('fixture', what);
+
+/** A setup call must succeed (any 2xx), else the check cannot go on: undecided, not failed. */
+export function setupOk(r: { readonly status: number; readonly text: string }, what: string): void {
+  if (r.status < 200 || r.status > 299) throw fixtureMissing(`${what}: status ${r.status}: ${r.text.slice(0, 200)}`);
+}

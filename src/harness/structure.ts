@@ -5,10 +5,10 @@
  * fails); the checks assert what they are about themselves.
  */
 import { endpoint, offeredAt } from '../spec/index.js';
-import { fixtureMissing } from './outcome.js';
+import { fixtureMissing, setupOk } from './outcome.js';
 import type { RunState } from './state.js';
 import type { Scratch } from './tables.js';
-import type { Reply, Target } from './target.js';
+import type { Target } from './target.js';
 import { test } from './test.js';
 
 export interface ColumnInfo { key: string; name: string; type: string; width?: unknown; frozen?: unknown; data?: Record<string, unknown> | null }
@@ -19,11 +19,6 @@ export interface TableInfo { _id?: string; name: string; columns: ColumnInfo[]; 
 export function needsOperations(state: RunState, ...ids: string[]): void {
   const missing = ids.filter((id) => !offeredAt(endpoint(id), state.apiVersion));
   test.skip(missing.length > 0, `release ${state.apiVersion} does not offer ${missing.join(', ')}`);
-}
-
-/** The status of a setup call must be 2xx, else the check cannot go on. */
-export function setupOk(r: Reply, what: string): void {
-  if (r.status < 200 || r.status > 299) throw fixtureMissing(`${what}: status ${r.status}: ${r.text.slice(0, 200)}`);
 }
 
 /** All tables of the base as metadata/ lists them. */

@@ -3,7 +3,7 @@
  * the end-of-run sweep and `conformance clean` find them) and dropped when the check ends.
  */
 import { randomBytes } from 'node:crypto';
-import { fixtureMissing, Undecided } from './outcome.js';
+import { fixtureMissing, setupOk, Undecided } from './outcome.js';
 import type { Reply, Target } from './target.js';
 import { sqlBody } from './release-forms.js';
 
@@ -13,10 +13,6 @@ export interface Scratch {
   base: number;
   name: string;
   drop(): Promise<void>;
-}
-
-function setupOk(r: Reply, what: string): void {
-  if (r.status !== 200 && r.status !== 201) throw fixtureMissing(`${what}: status ${r.status}: ${r.text.slice(0, 200)}`);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { send, type HttpResponse, type Limits } from '../client/http.js';
 import { registerSecret } from '../client/redact.js';
-import { endpoint, fillPath } from '../spec/index.js';
+import { endpoint, fillPath, gatewayPath } from '../spec/index.js';
 import { Undecided, undecided } from './outcome.js';
 import type { ExchangeRef, Recorder } from './recorder.js';
 import type { RunState } from './state.js';
@@ -99,7 +99,7 @@ export class Target {
     if (!b) throw new Undecided('descriptor', `the target descriptor has no base #${i + 1}`);
     return b;
   }
-  gatewayPath(i: number, sub = '') { return `/api-gateway/api/v2/dtables/${this.base(i).uuid}/${sub}`; }
+  gatewayPath(i: number, sub = '') { return gatewayPath(this.base(i).uuid, sub); }
   windowMs() { return this.state.target.rate_window_seconds * 1000; }
 
   /** Account token from the descriptor, else from username/password (AUTH-1); undefined if neither. */

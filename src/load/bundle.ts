@@ -4,11 +4,14 @@
  * spread, `?.` and `??`), `k6` and `k6/*` kept as imports, the facts module inlined.
  */
 import { build } from 'esbuild';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CODE_ROOT, COMPILED } from '../spec/layout.js';
 import { SCENARIOS, type ScenarioInfo } from './scenarios.js';
 
-export const LOAD_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../load');
+export const LOAD_DIR = join(CODE_ROOT, 'load');
+/** Where `npm pack` puts the scenarios' k6 bundles (dist/load/k6/): the package bundles none at run time. */
+export const PREBUILT_K6_DIR = join(LOAD_DIR, 'k6');
 
 export interface Bundle {
   name: string;
@@ -25,6 +28,7 @@ export async function bundleFile(entry: string, name: string): Promise<Bundle> {
   return { name, file: entry, code: out.outputFiles[0]!.text };
 }
 
+/** The scenario's TypeScript source (in the package, the name of the file its prebuilt bundle came from). */
 function scenarioFile(s: ScenarioInfo): string {
   return join(LOAD_DIR, s.file);
 }
@@ -32,6 +36,7 @@ function scenarioFile(s: ScenarioInfo): string {
 export async function bundleScenario(name: string): Promise<Bundle> {
   const s = SCENARIOS.find((x) => x.name === name);
   if (!s) throw new Error(`unknown scenario "${name}" (known: ${SCENARIOS.map((x) => x.name).join(', ')})`);
+  if (COMPILED) return { name: s.name, file: scenarioFile(s), code: readFileSync(join(PREBUILT_K6_DIR, `${s.name}.js`), 'utf8') };
   return bundleFile(scenarioFile(s), s.name);
 }
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 const dir = mkdtempSync(join(tmpdir(), 'load-cli-'));
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', env: { ...process.env, CONFORMANCE_CLI_ENTRY: '1', ...env }, timeout: 120_000 });
+  spawnSync(process.execPath, ['bin/conformance.js', ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
 
 /** A stand-in k6: records argv and TARGET, writes samples where --out json= says, exits with FAKE_K6_EXIT. */
 function fakeK6(admitted: number): string {

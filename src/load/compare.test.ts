@@ -30,7 +30,7 @@ const SCRIPT = `
     else http.get(__ENV.URL + (Number(__ENV.SQL_MS) ? '/slow/' + __ENV.SQL_MS : '/'), { tags: { name: 'sql' } });
   }`;
 
-const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'load', 'compare', ...args], { encoding: 'utf8', env: { ...process.env, CONFHARNESS_CLI_ENTRY: '1' }, timeout: 60_000 });
+const cli = (args: string[]) => spawnSync(process.execPath, ['bin/conformance.js', 'load', 'compare', ...args], { encoding: 'utf8', env: process.env, timeout: 60_000 });
 
 test.beforeAll(async () => {
   srv = await stubServer();

@@ -6,6 +6,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TargetDescriptor } from '../spec/descriptor.js';
+import { COMPILED } from '../spec/layout.js';
 
 interface ChildServerOptions {
   rateWindowSeconds: number;
@@ -15,10 +16,10 @@ interface ChildServerOptions {
 
 export interface ChildServer { descriptor: TargetDescriptor; close(): Promise<void> }
 
-/** Start the server in a child process (tsx loads its TypeScript). */
+/** Start the server in a child process (from a checkout, tsx loads its TypeScript). */
 export async function startChildServer(o: ChildServerOptions): Promise<ChildServer> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [JSON.stringify(o)], {
-    execArgv: ['--import', 'tsx'], env: { ...process.env, ...o.env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: COMPILED ? [] : ['--import', 'tsx'], env: { ...process.env, ...o.env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const descriptor = await new Promise<TargetDescriptor>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the reference server did not start within 30 s')), 30_000);

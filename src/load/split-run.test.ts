@@ -91,7 +91,7 @@ for (const [scenario, server, extra] of MERGE_CASES) {
     for (const f of files) expect(readFileSync(f, 'utf8')).not.toMatch(/api_token|access_token|eyJ/);
     const args = ['load', 'merge', '--scenario', scenario, '--target-file', descriptorFile(server(), `bare-${scenario}`, false), '--report-dir', join(dir, `merged-${scenario}`),
       ...Object.entries({ ...ENV, ...env }).flatMap(([k, v]) => ['--env', `${k}=${v}`]), ...(extra.sourceIps ? ['--source-ips', extra.sourceIps] : []), ...files];
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', env: { ...process.env, CONFHARNESS_CLI_ENTRY: '1' }, timeout: 120_000 });
+    const r = spawnSync(process.execPath, ['bin/conformance.js', ...args], { encoding: 'utf8', env: process.env, timeout: 120_000 });
     const merged = JSON.parse(readFileSync(join(dir, `merged-${scenario}`, 'results.json'), 'utf8')) as Results;
     expect(merged.instances).toBe(2);
     // Capacity's latency and dropped-iteration thresholds measure this machine, not the target's conformance.

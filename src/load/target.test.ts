@@ -52,8 +52,8 @@ function certificate(): { key: string; cert: string } {
 const descriptor = () => { const f = join(dir, 'target.json'); writeFileSync(f, JSON.stringify(srv.descriptor)); return f; };
 /** The CLI in a child process, awaited (not spawnSync: the proxy in this process must keep answering). */
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'load', '--engine', 'builtin', ...args, ...Object.entries(ENV).flatMap(([k, v]) => ['--env', `${k}=${v}`])],
-    { env: { ...process.env, CONFHARNESS_CLI_ENTRY: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/conformance.js', 'load', '--engine', 'builtin', ...args, ...Object.entries(ENV).flatMap(([k, v]) => ['--env', `${k}=${v}`])],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '', stderr = '';
   child.stdout.on('data', (b: Buffer) => { stdout += b; });
   child.stderr.on('data', (b: Buffer) => { stderr += b; });

@@ -10,8 +10,9 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync }
 import { dirname, join } from 'node:path';
 import { Results } from '../reports/results-schema.js';
 import type { Edition } from '../spec/index.js';
+import { PACKAGE_ROOT } from '../spec/layout.js';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'conformance.js');
+const BIN = join(PACKAGE_ROOT, 'bin', 'conformance.js');
 
 interface RunSpec {
   faults: readonly string[];

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { CALL_TAG_HEADER, SWEEP_TAG } from '../harness/target.js';
+import { SUITE_SUFFIX } from '../spec/layout.js';
 import type { RunningServer } from '../server/index.js';
 import { zombieRoutes } from '../server/routes/zombies.js';
 import { ENDPOINTS } from '../spec/index.js';
@@ -148,7 +149,7 @@ export function widen(sel: Selection, files: SharedFiles | undefined): Selection
 
 /** Suite files with worker-scoped fixtures (`scope: 'worker'`, or `withWorld` of src/harness/test.ts): their checks share data. */
 export function sharedStateFiles(suitesDir: string): Set<string> {
-  return new Set(readdirSync(suitesDir).filter((f) => f.endsWith('.spec.ts') && /scope:\s*'worker'|\bwithWorld\(/.test(readFileSync(join(suitesDir, f), 'utf8'))));
+  return new Set(readdirSync(suitesDir).filter((f) => f.endsWith(SUITE_SUFFIX) && /scope:\s*['"]worker['"]|\bwithWorld\(/.test(readFileSync(join(suitesDir, f), 'utf8'))));
 }
 
 /** The checks a mutant with `faults` can affect, by what they reached in the clean run. */

@@ -1,4 +1,5 @@
 /** One mutant of the catalog (src/mutants/catalog.ts): a known-bad reference server, by its fault switches. */
+import type { FaultName } from '../server/faults.js';
 import type { ClauseId, Edition } from '../spec/index.js';
 
 export interface Mutant {
@@ -6,7 +7,7 @@ export interface Mutant {
   readonly id: string;
   /** The clause whose checks must catch it. */
   readonly clause: ClauseId;
-  readonly faults: readonly string[];
+  readonly faults: readonly FaultName[];
   /** Where the clause applies to one edition or release only; the run is held to the same. */
   readonly serverOptions?: { readonly apiVersion?: string; readonly edition?: Edition };
   readonly description: string;
@@ -17,6 +18,6 @@ export interface Mutant {
   readonly alsoFails?: readonly ClauseId[];
 }
 
-export const m = (clause: ClauseId, id: string, faults: string[], description: string, extra: Partial<Pick<Mutant, 'serverOptions' | 'alsoFails'>> = {}): Mutant =>
+export const m = (clause: ClauseId, id: string, faults: FaultName[], description: string, extra: Partial<Pick<Mutant, 'serverOptions' | 'alsoFails'>> = {}): Mutant =>
   ({ id, clause, faults, description, ...extra });
 

@@ -15,6 +15,7 @@
 import { join } from 'node:path';
 import type { Results } from '../reports/results-schema.js';
 import { NEWEST_VERSION, type Edition } from '../spec/index.js';
+import { CODE_ROOT } from '../spec/layout.js';
 import type { Mutant } from './catalog.js';
 import { contamination, formBatches, memberResults } from './batch.js';
 import { runConformance, type RunResult } from './child-run.js';
@@ -86,7 +87,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 interface CleanState { results?: Results; coverage?: Coverage }
 interface Planned { m: Mutant; combo: Combo; base: CleanState; plan: ReturnType<typeof planRun> }
 
-const SUITES = join(import.meta.dirname, '..', '..', 'suites');
+const SUITES = join(CODE_ROOT, 'suites');
 
 /**
  * The clauses a clean run judges: all at a default combo; at another release or edition only

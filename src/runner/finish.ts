@@ -26,7 +26,7 @@ import { scrubSecrets } from './scrub.js';
 export interface RunOutcome { exitCode: number; reportDir: string; results?: Results }
 export type Timings = [string, number][];
 /** A Playwright phase as the runner saw it end. */
-export interface PhaseEnd { phase: string; exitCode: number }
+export interface PhaseEnd { phase: string; exitCode: number; /** Why it did not run, when its process could not be started. */ error?: string }
 export type RunInfo = Omit<Results['run'], 'durationMs'>;
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -45,7 +45,8 @@ function phaseErrors(r: Results, phases: readonly PhaseEnd[]): RunError[] {
   for (const p of phases) {
     // A check a hard assertion warning stopped is Playwright's failure, and the harness's pass with a warning.
     const notPassed = r.tests.filter((t) => t.project === p.phase && (t.outcome === 'fail' || (t.outcome === 'error' && t.cause !== 'vacuous-pass') || t.assertionWarnings?.length)).length;
-    if (p.exitCode !== 0 && p.exitCode !== 1) out.push({ phase: p.phase, reason: `the ${p.phase} phase ended with exit code ${p.exitCode} (the test runner broke or was killed)` });
+    if (p.error) out.push({ phase: p.phase, reason: `the ${p.phase} phase did not run: ${p.error}` });
+    else if (p.exitCode !== 0 && p.exitCode !== 1) out.push({ phase: p.phase, reason: `the ${p.phase} phase ended with exit code ${p.exitCode} (the test runner broke or was killed)` });
     else if (p.exitCode === 1 && notPassed === 0 && r.runErrors.length === 0) out.push({ phase: p.phase, reason: `the ${p.phase} phase ended with exit code 1 although every check of it passed or was skipped` });
   }
   return out;
@@ -155,6 +156,8 @@ interface FinishInput {
   warnings?: readonly StateWarning[];
   /** The preflight's failure: no check ran. */
   preflight?: string;
+  /** Why the merge of the phases' reports failed, when it did: the reports then miss checks that ran. */
+  mergeError?: string;
 }
 
 export function finish(p: FinishInput): RunOutcome {
@@ -163,6 +166,7 @@ export function finish(p: FinishInput): RunOutcome {
   const results = existsSync(file) ? Results.parse(JSON.parse(readFileSync(file, 'utf8'))) : emptyResults(p.info);
   results.run = { ...results.run, ...p.info, durationMs: Date.now() - Date.parse(p.info.startedAt) };
   results.runErrors.push(...phaseErrors(results, p.phases));
+  if (p.mergeError) results.runErrors.push({ reason: p.mergeError });
   results.warnings.push(...(p.warnings ?? []));
   if (p.preflight) results.runErrors.push({ phase: PREFLIGHT, reason: `preflight failed, no check ran: ${p.preflight}` });
   else if (interrupted) results.runErrors.push({ reason: 'the run was interrupted (SIGINT/SIGTERM): the reports cover the checks that finished' });

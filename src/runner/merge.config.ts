@@ -6,15 +6,15 @@
  */
 import { defineConfig } from '@playwright/test';
 import { join } from 'node:path';
+import { CODE_ROOT, codeFile } from '../spec/layout.js';
 
 const dir = process.env.CONFHARNESS_REPORT_DIR ?? 'reports/latest';
-const reports = join(import.meta.dirname, '..', 'reports');
 
 export default defineConfig({
-  testDir: process.env.CONFHARNESS_SUITES_DIR ?? join(import.meta.dirname, '..', '..', 'suites'),
+  testDir: process.env.CONFHARNESS_SUITES_DIR ?? join(CODE_ROOT, 'suites'),
   reporter: [
-    [join(reports, 'results-reporter.ts'), { outputDir: dir }],
-    [join(reports, 'junit-reporter.ts'), { outputFile: join(dir, 'junit.xml') }],
+    [codeFile('src', 'reports', 'results-reporter'), { outputDir: dir }],
+    [codeFile('src', 'reports', 'junit-reporter'), { outputFile: join(dir, 'junit.xml') }],
     // `--no-html` (the selftest's many runs need results.json only): no HTML report to build.
     ...(process.env.CONFHARNESS_NO_HTML ? [] : [['html', { outputFolder: join(dir, 'html', 'playwright'), open: 'never', title: 'Conformance report', noCopyPrompt: true }] as const]),
   ],

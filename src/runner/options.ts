@@ -83,11 +83,13 @@ export function runBuilder(y: Argv) {
 
 const seconds = z.number().positive('must be a positive number of seconds');
 
+/** The parsed options; each default is stated once, in RUN_OPTIONS (yargs applies it, `runDefaults` for other commands). */
+
 export const RunOptions = z.object({
   target: z.url({ protocol: /^https?$/, message: 'an http(s) URL' }).optional(),
   targetFile: z.string().min(1).optional(),
   caFile: z.string().min(1).optional(),
-  insecure: z.boolean().default(false),
+  insecure: z.boolean(),
   embeddedWindow: seconds,
   embeddedFault: z.array(z.string()).default([]),
   embeddedCoverage: z.string().min(1).optional(),
@@ -104,19 +106,19 @@ export const RunOptions = z.object({
   apiVersion: z.string().refine((v) => KNOWN_VERSIONS.includes(v), `a release of §9: ${KNOWN_VERSIONS.join(', ')}`).optional(),
   clauses: z.string().optional(),
   grep: z.string().optional(),
-  seed: z.number().int('a whole number').nonnegative().default(DEFAULT_SEED),
-  strict: z.boolean().default(false),
+  seed: z.number().int('a whole number').nonnegative(),
+  strict: z.boolean(),
   reportDir: z.string().min(1).optional(),
   baseline: z.string().min(1).optional(),
   writeBaseline: z.string().min(1).optional(),
-  allowStaleBaseline: z.boolean().default(false),
-  updateBaseline: z.boolean().default(false),
-  reporter: z.enum(['progress', 'list', 'line', 'dot']).default('progress'),
-  printConfig: z.boolean().default(false),
-  html: z.boolean().default(true),
-  transcripts: z.enum(TRANSCRIPTS).default('all'),
+  allowStaleBaseline: z.boolean(),
+  updateBaseline: z.boolean(),
+  reporter: z.enum(['progress', 'list', 'line', 'dot']),
+  printConfig: z.boolean(),
+  html: z.boolean(),
+  transcripts: z.enum(TRANSCRIPTS),
   workers: z.number().int('a whole number').min(1).max(16),
-  rateAlongside: z.boolean().default(true),
+  rateAlongside: z.boolean(),
   sourceIps: z.string().optional(),
   webhookUrl: z.url({ message: 'a URL' }).optional(),
   webhookListen: z.string().regex(/^[^:]+:\d+$/, 'host:port'),

@@ -11,12 +11,12 @@ import { SECRETS_FILE_ENV } from '../client/redact.js';
 import { OTHERS_DONE_ENV } from '../harness/state.js';
 import { MERGE_WORK_ENV } from '../reports/results-reporter.js';
 import { matchClauses } from '../spec/index.js';
+import { CODE_ROOT, codeFile, SUITE_SUFFIX } from '../spec/layout.js';
 import { scrubBlob } from './blobs.js';
 import { pipeRedacted, SecretsFile } from './redact-stream.js';
 
 const require = createRequire(import.meta.url);
 const CLI = require.resolve('@playwright/test/cli');
-const HERE = import.meta.dirname;
 
 const running = new Set<ChildProcess>();
 
@@ -31,21 +31,28 @@ function ttyEnv(): NodeJS.ProcessEnv {
   return { FORCE_COLOR: process.env.FORCE_COLOR ?? '1', PLAYWRIGHT_FORCE_TTY: String(process.stdout.columns || 100), CONFHARNESS_COLOR: '1' };
 }
 
-function runNode(args: string[], env: NodeJS.ProcessEnv, secrets: SecretsFile, quiet = false): Promise<number> {
+/** How a child ended: its exit code, and why it did not run when it could not be started. */
+interface ChildEnd { exitCode: number; error?: string }
+
+/** Run `command` with its output through the redacting pipe; a child that cannot be started ends with its error. */
+export function runRedacted(command: string, args: string[], env: NodeJS.ProcessEnv, secrets: SecretsFile, quiet = false): Promise<ChildEnd> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...env, ...ttyEnv() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env: { ...env, ...ttyEnv() }, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     const out = quiet ? (child.stdout.resume(), Promise.resolve()) : pipeRedacted(child.stdout, process.stdout, secrets);
     const err = pipeRedacted(child.stderr, process.stderr, secrets);
     let code = 1;
+    let error: string | undefined;
     child.on('exit', (c, signal) => { code = c ?? (signal ? 130 : 1); });
-    child.on('error', () => resolve(1));
+    child.on('error', (e) => { error = `${command} could not be started: ${e.message}`; });
     child.on('close', () => {
       running.delete(child);
-      void Promise.all([out, err]).then(() => resolve(code));
+      void Promise.all([out, err]).then(() => resolve(error ? { exitCode: code || 1, error } : { exitCode: code }));
     });
   });
 }
+
+const runNode = (args: string[], env: NodeJS.ProcessEnv, secrets: SecretsFile, quiet = false) => runRedacted(process.execPath, [CLI, ...args], env, secrets, quiet);
 
 /** Playwright's --grep for a clause pattern and a free regular expression, combined. */
 export function grepFor(clauses: string | undefined, grep: string | undefined): string | undefined {
@@ -64,14 +71,14 @@ export function grepFor(clauses: string | undefined, grep: string | undefined): 
 
 export type Phase = 'functional' | 'rate';
 
-const SUITES_DIR = process.env.CONFHARNESS_SUITES_DIR ?? join(HERE, '..', '..', 'suites');
+const SUITES_DIR = process.env.CONFHARNESS_SUITES_DIR ?? join(CODE_ROOT, 'suites');
 
 /** The phases a run needs: no Playwright start (a second or two) for a phase that would run nothing. */
 export function phasesFor(clauses: string | undefined, suitesDir = SUITES_DIR): Phase[] {
-  const files = existsSync(suitesDir) ? readdirSync(suitesDir).filter((f) => f.endsWith('.spec.ts')) : [];
+  const files = existsSync(suitesDir) ? readdirSync(suitesDir).filter((f) => f.endsWith(SUITE_SUFFIX)) : [];
   const ids = clauses ? matchClauses(clauses) : undefined;
-  const rate = files.includes('rate.spec.ts') && (!ids || ids.some((id) => id.startsWith('RATE-')));
-  const other = files.some((f) => f !== 'rate.spec.ts') && (!ids || ids.some((id) => !id.startsWith('RATE-')));
+  const rate = files.includes(`rate${SUITE_SUFFIX}`) && (!ids || ids.some((id) => id.startsWith('RATE-')));
+  const other = files.some((f) => f !== `rate${SUITE_SUFFIX}`) && (!ids || ids.some((id) => !id.startsWith('RATE-')));
   return [...(other ? ['functional' as const] : []), ...(rate ? ['rate' as const] : [])];
 }
 
@@ -86,8 +93,8 @@ interface PhaseEnv {
   othersDoneFile?: string;
 }
 
-export function runPhase(phase: Phase, grep: string | undefined, p: PhaseEnv): Promise<number> {
-  const args = ['test', '--config', join(HERE, 'playwright.config.ts'), '--project', phase, '--pass-with-no-tests'];
+export function runPhase(phase: Phase, grep: string | undefined, p: PhaseEnv): Promise<ChildEnd> {
+  const args = ['test', '--config', codeFile('src', 'runner', 'playwright.config'), '--project', phase, '--pass-with-no-tests'];
   if (grep) args.push('--grep', grep);
   return runNode(args, {
     ...process.env,
@@ -102,8 +109,8 @@ export function runPhase(phase: Phase, grep: string | undefined, p: PhaseEnv): P
   }, p.secrets);
 }
 
-/** Scrub the phases' blob reports and merge them; false when no phase produced one. */
-export async function mergeReports(workDir: string, reportDir: string, runInfo: object, secrets: SecretsFile, html = true): Promise<boolean> {
+/** Scrub the phases' blob reports and merge them; what went wrong, when the merge failed (no blob report at all is not a failure of the merge). */
+export async function mergeReports(workDir: string, reportDir: string, runInfo: object, secrets: SecretsFile, html = true): Promise<string | undefined> {
   const all = join(workDir, 'blobs-all');
   mkdirSync(all, { recursive: true });
   for (const phase of ['functional', 'rate']) {
@@ -111,15 +118,16 @@ export async function mergeReports(workDir: string, reportDir: string, runInfo: 
     if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.endsWith('.zip')) copyFileSync(join(dir, f), join(all, f));
   }
   const blobs = readdirSync(all);
-  if (blobs.length === 0) return false;
+  if (blobs.length === 0) return undefined;
   secrets.refresh();
   for (const f of blobs) await scrubBlob(join(all, f));
-  await runNode(['merge-reports', '--config', join(HERE, 'merge.config.ts'), all], {
+  const merged = await runNode(['merge-reports', '--config', codeFile('src', 'runner', 'merge.config'), all], {
     ...process.env,
     CONFHARNESS_REPORT_DIR: reportDir,
     CONFHARNESS_RUN_INFO: JSON.stringify(runInfo),
     [MERGE_WORK_ENV]: workDir,
     ...(html ? {} : { CONFHARNESS_NO_HTML: '1' }),
   }, secrets, true);
-  return true;
+  if (merged.error) return `merging the phases' reports failed: ${merged.error}`;
+  return merged.exitCode === 0 ? undefined : `merging the phases' reports failed (Playwright merge-reports ended with exit code ${merged.exitCode}): the reports are incomplete`;
 }

@@ -8,16 +8,17 @@
  */
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { join } from 'node:path';
+import { CODE_ROOT, codeFile, SUITE_SUFFIX } from '../spec/layout.js';
 
 const env = process.env;
 const phase = env.CONFHARNESS_PHASE ?? 'functional';
 const work = env.CONFHARNESS_WORK_DIR ?? join(process.cwd(), '.tmp');
 const terminal = env.CONFHARNESS_TERMINAL_REPORTER ?? 'progress';
-const progress: ReporterDescription = [join(import.meta.dirname, '..', 'reports', 'progress-reporter.ts'), { phase }];
+const progress: ReporterDescription = [codeFile('src', 'reports', 'progress-reporter'), { phase }];
 
 export default defineConfig({
-  testDir: env.CONFHARNESS_SUITES_DIR ?? join(import.meta.dirname, '..', '..', 'suites'),
-  testMatch: '*.spec.ts',
+  testDir: env.CONFHARNESS_SUITES_DIR ?? join(CODE_ROOT, 'suites'),
+  testMatch: `*${SUITE_SUFFIX}`,
   outputDir: join(work, 'test-results', phase),
   timeout: Number(env.CONFHARNESS_TEST_TIMEOUT_MS ?? 120_000),
   fullyParallel: true,
@@ -26,7 +27,7 @@ export default defineConfig({
   workers: Number(env.CONFHARNESS_WORKERS ?? 2),
   reporter: [terminal === 'progress' ? progress : [terminal], ['blob', { outputDir: join(work, 'blobs', phase), fileName: `${phase}.zip` }]],
   projects: [
-    { name: 'functional', testIgnore: 'rate.spec.ts' },
-    { name: 'rate', testMatch: 'rate.spec.ts' },
+    { name: 'functional', testIgnore: `rate${SUITE_SUFFIX}` },
+    { name: 'rate', testMatch: `rate${SUITE_SUFFIX}` },
   ],
 });

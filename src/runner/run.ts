@@ -171,9 +171,9 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
       const t0 = Date.now();
       const othersDoneFile = join(workDir, 'functional-done');
       const each = await Promise.all(phases.map(async (phase) => {
-        const exitCode = await runPhase(phase, grep, { ...phaseEnv(phase), ...(phase === 'rate' ? { othersDoneFile } : {}) });
+        const end = await runPhase(phase, grep, { ...phaseEnv(phase), ...(phase === 'rate' ? { othersDoneFile } : {}) });
         if (phase === 'functional') writeFileSync(othersDoneFile, '');
-        return { phase, exitCode, ms: Date.now() - t0 };
+        return { phase, ...end, ms: Date.now() - t0 };
       }));
       ended.push(...each);
       lap(phases.join('∥'));
@@ -181,16 +181,16 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
     } else {
       for (const phase of phases) {
         if (interrupted) break;
-        ended.push({ phase, exitCode: await runPhase(phase, grep, phaseEnv(phase)) });
+        ended.push({ phase, ...await runPhase(phase, grep, phaseEnv(phase)) });
         lap(phase);
       }
     }
     const info = runInfo(o, state, ids.runId, resolved.embedded, startedAt);
-    await mergeReports(workDir, reportDir, info, secrets, o.html);
+    const mergeError = await mergeReports(workDir, reportDir, info, secrets, o.html);
     const left = await sweepRun(target);
     swept = true;
     lap('reports');
-    return finish({ o, reportDir, workDir, info, interrupted, timings, phases: ended, warnings: left });
+    return finish({ o, reportDir, workDir, info, interrupted, timings, phases: ended, warnings: left, ...(mergeError ? { mergeError } : {}) });
   } finally {
     if (target && !swept) await sweepRun(target);
     await closeAgents();

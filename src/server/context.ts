@@ -7,6 +7,7 @@ import { noKeptRows, type KeptRows } from './store/kept-rows.js';
 import type { RowsContext } from './store/rows.js';
 import { seed, type SeedCredentials } from './store/seed.js';
 import { Store } from './store/store.js';
+import type { Faults } from './faults.js';
 
 /** A base's gateway GET answers by key (URL), and the row list's JSON by row (store/kept-rows.ts). */
 export interface BaseCache { version: number; entries: Map<string, Buffer>; bytes: number; rows: KeptRows }
@@ -18,7 +19,7 @@ export interface ServerContext extends RowsContext {
   creds: SeedCredentials;
   limits: EffectiveLimits;
   limiter: FixedWindowLimiter;
-  faults: ReadonlySet<string>;
+  faults: Faults;
   events: RowEvents;
   now: () => number;
   /** What is cached of each base while its version is unchanged (ROUTE-7). */

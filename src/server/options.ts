@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { readJsonFile } from '../common/json-file.js';
+import { isFaultName, type FaultName } from './faults.js';
 import {
   DEFAULT_EDITION, DEFAULT_QUOTA_FORMULA, EDITIONS, LIMIT_SETTINGS, LimitsFile, NEWEST_VERSION, RATE_LIMITS,
   RATE_WINDOW_SECONDS, behaviourAt, configuredRateLimits, isEmulatedVersion, type Edition, type QuotaFormula, type RateClass, type RateLimits,
@@ -27,7 +28,11 @@ export const ServerOptions = z.object({
     .transform((u) => u.replace(/\/+$/, '')).optional(),
   configFile: z.string().optional(),
   /** Fault switches (src/mutants): deliberate deviations that a suite must detect. */
-  faults: z.array(z.string()).default([]),
+  faults: z.array(z.string().transform((name, ctx): FaultName => {
+    if (isFaultName(name)) return name;
+    ctx.addIssue({ code: 'custom', message: `"${name}" is not a fault switch of the reference server (src/server/faults.ts)` });
+    return z.NEVER;
+  })).default([]),
   /** Webhook delivery: per-attempt timeout and retry back-off (ms). */
   webhookTimeoutMs: z.number().int().positive().default(30_000),
   webhookRetryDelaysMs: z.array(z.number().int().nonnegative()).default([1_000, 5_000, 30_000]),
@@ -46,7 +51,7 @@ export interface EffectiveLimits {
    * Fault switches consulted here, at start-up (whether set or not): the selftest's coverage
    * attributes them to the checks that call this server (src/mutants/coverage.ts).
    */
-  startupFaults: string[];
+  startupFaults: FaultName[];
 }
 
 function readConfigFile(file: string): LimitsFile {
@@ -58,8 +63,8 @@ const limitValue = (n: number) => (n < 0 ? null : n);
 export function effectiveLimits(opts: ServerOptions): EffectiveLimits {
   const edition: Edition = opts.edition;
   const rate: Record<RateClass, number | null> = { ...RATE_LIMITS[edition] };
-  const startupFaults: string[] = [];
-  const startupFault = (name: string) => { startupFaults.push(name); return opts.faults.includes(name); };
+  const startupFaults: FaultName[] = [];
+  const startupFault = (name: FaultName) => { startupFaults.push(name); return opts.faults.includes(name); };
   if (edition === 'cloud' && startupFault('auth-token-unlimited-on-cloud')) rate['auth-token'] = null; // mutant: the self-hosted default everywhere
   const sources: EffectiveLimits['sources'] = { account: 'edition', gateway: 'edition', 'auth-token': 'edition' };
   let quota = DEFAULT_QUOTA_FORMULA;

@@ -6,8 +6,8 @@
  */
 type Family = 'ROUTE' | 'GONE' | 'SHAPE' | 'SIZE' | 'SQL' | 'AUTH' | 'RATE' | 'ACCT' | 'HOOK' | 'BASE' | 'CLIENT' | 'ROBUST';
 
-interface Clause {
-  readonly id: string;
+interface Clause<I extends string = string> {
+  readonly id: I;
   readonly family: Family;
   readonly text: string;
   /** Section(s) of base-data-api.md the clause is derived from; for extended clauses, the real service's document. */
@@ -16,8 +16,9 @@ interface Clause {
   readonly table: 'spec' | 'extended';
 }
 
-const c = (id: string, text: string, source: string): Clause => ({ id, family: id.split('-')[0] as Family, text, source, table: 'spec' });
-const x = (id: string, text: string, source: string): Clause => ({ id, family: id.split('-')[0] as Family, text, source, table: 'extended' });
+/** Each ID kept as its literal type, so that `ClauseId` is the union of the table's IDs. */
+const c = <const I extends `${Family}-${number}`>(id: I, text: string, source: string): Clause<I> => ({ id, family: id.split('-')[0] as Family, text, source, table: 'spec' });
+const x = <const I extends `${Family}-${number}`>(id: I, text: string, source: string): Clause<I> => ({ id, family: id.split('-')[0] as Family, text, source, table: 'extended' });
 
 export const CLAUSES = [
   c('ROUTE-1', 'Each base operation of 4.1 exists with its method: rows GET/POST/PUT/DELETE, sql POST, archive-view POST, export GET. "Exists" = not 404 and not 405 for an authorised call.', '4.1'),
@@ -97,7 +98,7 @@ export type ClauseId = (typeof CLAUSES)[number]['id'];
 
 const BY_ID: ReadonlyMap<string, Clause> = new Map(CLAUSES.map((cl) => [cl.id, cl]));
 
-export function clause(id: string): Clause {
+export function clause(id: ClauseId): Clause {
   const found = BY_ID.get(id);
   if (!found) throw new Error(`unknown clause ${id}`);
   return found;
@@ -109,7 +110,7 @@ export function isClauseId(id: string): id is ClauseId {
 
 /** Clause IDs matching a pattern such as `RATE-*`, `SHAPE-1,SIZE-*` or a regular expression `/^RATE-[1-3]$/`. */
 export function matchClauses(pattern: string): ClauseId[] {
-  const ids = CLAUSES.map((cl) => cl.id as ClauseId);
+  const ids: ClauseId[] = CLAUSES.map((cl) => cl.id);
   if (pattern.startsWith('/') && pattern.lastIndexOf('/') > 0) {
     const re = new RegExp(pattern.slice(1, pattern.lastIndexOf('/')), pattern.slice(pattern.lastIndexOf('/') + 1));
     return ids.filter((id) => re.test(id));

@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLAUSES } from './clauses.js';
+import { PACKAGE_ROOT } from './layout.js';
 import { NEWEST_VERSION } from './versions.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 /** The specification's own files: their bytes make its revision. */
 const SPEC_FILES = ['base-data-api.md', 'clauses.md', 'api-shapes.md', 'target-descriptor.md'] as const;
 
@@ -32,8 +32,8 @@ let cached: Identity | undefined;
 
 export function identity(): Identity {
   if (cached) return cached;
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
-  const spec = sha(SPEC_FILES.map((f) => readFileSync(join(ROOT, 'spec', f))));
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  const spec = sha(SPEC_FILES.map((f) => readFileSync(join(PACKAGE_ROOT, 'spec', f))));
   const clauses = sha(CLAUSES.map((c) => `${c.id}\t${c.text}\t${c.source}`));
   cached = { name: pkg.name, version: pkg.version, specRevision: `${NEWEST_VERSION}+${spec}`, clauseTableHash: clauses };
   return cached;

@@ -25,6 +25,9 @@ export const builder = (y: Argv) => y
   .config('config');
 
 export async function handler(argv: ArgumentsCamelCase<Record<string, unknown>>): Promise<void> {
+  // yargs reads `--older-than abc` as NaN, which no age reaches: "nothing to remove" would hide the typo.
+  const minutes = Number(argv.olderThan);
+  if (!Number.isFinite(minutes) || minutes < 0) throw new CliError('--older-than: a number of minutes, 0 or more', EXIT.usage);
   if (!argv.target && !argv.targetFile) throw new CliError('clean needs --target or --target-file', EXIT.usage);
   const opts = parseRunOptions({ ...runDefaults(), caFile: process.env.CONFORMANCE_CA_FILE, ...argv });
   const resolved = await resolveTarget(opts);
@@ -38,7 +41,7 @@ export async function handler(argv: ArgumentsCamelCase<Record<string, unknown>>)
     limits: { source: 'not used by clean', values: { ...RATE_LIMITS[resolved.descriptor.edition] } },
   }));
   const { sweepTables } = await import('../../runner/fixtures.js');
-  const ms = Number(argv.olderThan) * 60_000;
+  const ms = minutes * 60_000;
   const leftover = (name: string) => PREFIX_RE.test(name) && olderThan(name, ms);
   const { removed, problems } = await sweepTables(target, leftover);
   const bases = await sweepBases(target, leftover);

@@ -9,7 +9,7 @@ import { endpoint, fillPath } from '../../spec/index.js';
 import type { RunState } from '../state.js';
 import { ACCOUNT, acct, formOf, jsonOf, obj, skipIf, tag, WORKSPACE, wsBase } from './calls.js';
 import { need, type Kit, type Recipes } from './kit.js';
-import { setupOk } from './world.js';
+import { setupOk } from '../outcome.js';
 
 /** The token of a universal app the account manages; none is a skip. */
 async function appToken(k: Kit): Promise<string> {

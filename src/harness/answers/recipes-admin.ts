@@ -11,7 +11,7 @@ import { fixtureMissing } from '../outcome.js';
 import type { RunState } from '../state.js';
 import { acct, ADMIN, formOf, jsonOf, obj, skipIf, tag, TEAM } from './calls.js';
 import { type Kit, type Recipe, type Recipes } from './kit.js';
-import { setupOk } from './world.js';
+import { setupOk } from '../outcome.js';
 
 const org = (state: RunState) => state.target.org_id!;
 

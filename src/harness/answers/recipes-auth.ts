@@ -7,7 +7,7 @@ import { registerSecret } from '../../client/redact.js';
 import { endpoint, fillPath } from '../../spec/index.js';
 import { ACCOUNT, acct, api, formOf, jsonOf, LOGIN, obj, tag, WORKSPACE, wsBase } from './calls.js';
 import { type Kit, type Recipes } from './kit.js';
-import { setupOk } from './world.js';
+import { setupOk } from '../outcome.js';
 
 const tokenPath = (k: Kit, app?: string) => fillPath(endpoint(app ? 'deleteApiToken' : 'listApiTokens').path, { ...wsBase(k.state), ...(app ? { app_name: app } : {}) });
 

@@ -12,7 +12,8 @@ import type { Target } from '../target.js';
 import { ACCOUNT, gw, obj, offers, skipIf, tag } from './calls.js';
 import { type Kit, type Recipes } from './kit.js';
 import { accountUser } from './recipes-admin.js';
-import { addComment, setupOk } from './world.js';
+import { setupOk } from '../outcome.js';
+import { addComment } from './world.js';
 
 interface Notification { id: string | number; seen: unknown }
 

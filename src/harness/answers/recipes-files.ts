@@ -6,7 +6,7 @@
 import { uploadCall, uploadedPath, uploadLink, type LinkKind, type UploadLink } from '../uploads.js';
 import { api, jsonOf, obj, tag } from './calls.js';
 import { type Kit, type Recipes } from './kit.js';
-import { setupOk } from './world.js';
+import { setupOk } from '../outcome.js';
 
 const DELETE_OF: Record<LinkKind, string> = { asset: 'deleteBaseAsset', custom: 'deleteBaseCustomFolderAsset' };
 const fileName = (k: Kit) => `${k.state.tablePrefix}file-${tag()}.txt`;

@@ -8,7 +8,8 @@ import { archiveBody, sqlBody } from '../release-forms.js';
 import { appendAll } from '../tables.js';
 import { gw, tag } from './calls.js';
 import { need, type Kit, type Recipes } from './kit.js';
-import { LINK_COLUMN, setupOk, type Tables } from './world.js';
+import { setupOk } from '../outcome.js';
+import { LINK_COLUMN, type Tables } from './world.js';
 
 /** A fresh row of table A, for a recipe that changes or deletes one. */
 async function freshRow(k: Kit, t: Tables): Promise<string> {

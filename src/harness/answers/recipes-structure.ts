@@ -7,7 +7,8 @@
 import { existingTable, scratchTable } from '../tables.js';
 import { gw, jsonOf, obj, tag } from './calls.js';
 import { need, type Kit, type Recipes } from './kit.js';
-import { PICK, SUB, setupOk, type Tables } from './world.js';
+import { setupOk } from '../outcome.js';
+import { PICK, SUB, type Tables } from './world.js';
 
 /** A view of its own on table A (a view lives in the scratch table and goes with it). */
 async function ownView(k: Kit, t: Tables): Promise<string> {

@@ -5,9 +5,9 @@
  * that cannot be made is a fixture error of the checks that need it, never a violation.
  */
 import { randomBytes } from 'node:crypto';
-import { fixtureMissing } from '../outcome.js';
+import { fixtureMissing, setupOk } from '../outcome.js';
 import { appendAll, existingTable, type Scratch } from '../tables.js';
-import type { Reply, Target } from '../target.js';
+import type { Target } from '../target.js';
 
 export const PICK = { column: 'Pick', options: ['p1', 'p2'] } as const;
 export const SUB = { column: 'Sub', options: ['s1', 's2'] } as const;
@@ -29,10 +29,6 @@ export interface Tables {
   /** A's first view: name and id. */
   view: string;
   viewId: string;
-}
-
-export function setupOk(r: Reply, what: string): void {
-  if (r.status !== 200 && r.status !== 201) throw fixtureMissing(`${what}: status ${r.status}: ${r.text.slice(0, 200)}`);
 }
 
 interface MetaTable { _id: string; name: string; columns?: { key: string; name: string; data?: { link_id?: unknown } | null }[]; views?: { _id: string; name: string }[] }

@@ -14,10 +14,9 @@
  */
 import { Undecided } from '../outcome.js';
 import type { Target } from '../target.js';
+import type { ClauseId } from '../../spec/index.js';
 import { rawCall } from './raw-http.js';
 import type { Answer, Sent } from './send.js';
-
-export type RobustClause = 'ROBUST-1' | 'ROBUST-2' | 'ROBUST-3' | 'ROBUST-4' | 'ROBUST-5';
 
 /**
  * What is wrong with an answer, and how much it weighs: `owed` — what no correct server does
@@ -45,7 +44,7 @@ const refusedWithBody = (a: Answer, taken: string): Finding | undefined =>
 const SIZE_STATUSES = [400, 413, 431, 401, 403, 404, 405, 415];
 
 /** Per clause, the answers (not 5xx: those fail before) a server may give. */
-const RULES: Record<RobustClause, (a: Answer) => Finding | undefined> = {
+const RULES = {
   'ROBUST-1': (a) => refusedWithBody(a, 'a malformed body'),
   'ROBUST-2': (a) => refusedWithBody(a, 'a value of the wrong type'),
   'ROBUST-3': (a) => (SIZE_STATUSES.includes(a.status) ? ok
@@ -57,7 +56,10 @@ const RULES: Record<RobustClause, (a: Answer) => Finding | undefined> = {
   'ROBUST-5': (a) => (a.status === 400 || a.status === 501 ? ok
     : a.status === 405 ? (a.headers.allow !== undefined ? ok : lenient('answered 405 without an Allow header (RFC 9110 §15.5.6)'))
       : lenient(`answered ${a.status}, not 400, 405 (with Allow) or 501 (RFC 9110 §15.5.1, §15.5.6, §15.6.2)`)),
-};
+} satisfies Partial<Record<ClauseId, (a: Answer) => Finding | undefined>>;
+
+/** The clauses judged by the answer to a malformed request: those RULES has a rule for. */
+export type RobustClause = keyof typeof RULES;
 
 /** The message of an error body (`error_msg`, `error_message`, `detail`, or the first of `non_field_errors`), if the text is one. */
 export function errorMessageOf(text: string): string | undefined {

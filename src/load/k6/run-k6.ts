@@ -73,19 +73,22 @@ export async function runK6(input: K6Input): Promise<RunOutcome> {
   const durationMs = Date.now() - started;
   const parsed = parseThresholds(input.options.thresholds);
   const specs = 'specs' in parsed && !input.noThresholds ? parsed.specs : [];
-  const got = await ingestNdjson(samples, specs, input.declared ?? []).catch(() => undefined);
+  // No file is k6 having written nothing; any other failure to read it is said as it is.
+  const got = await ingestNdjson(samples, specs, input.declared ?? []).catch((e: NodeJS.ErrnoException) =>
+    e.code === 'ENOENT' ? 'k6 wrote no samples' : `k6's JSON output (${samples}) could not be read: ${e.message}`);
   rmSync(dir, { recursive: true, force: true });
-  const errors: string[] = got ? (got.badLines ? [`${got.badLines} unreadable lines in k6's JSON output`] : []) : ['k6 wrote no samples'];
-  const registry = got?.registry;
-  const runMs = got && Number.isFinite(got.firstMs) ? got.lastMs - got.firstMs : durationMs;
+  const errors: string[] = typeof got === 'string' ? [got] : got.badLines ? [`${got.badLines} unreadable lines in k6's JSON output`] : [];
+  const read = typeof got === 'string' ? undefined : got;
+  const registry = read?.registry;
+  const runMs = read && Number.isFinite(read.firstMs) ? read.lastMs - read.firstMs : durationMs;
   const thresholds = registry ? evaluate(specs, registry, runMs) : [];
   let scenarios: RunOutcome['scenarios'] = [];
   try { scenarios = normaliseScenarios(input.options); } catch { /* k6 judged the options itself */ }
   // k6 divides a split run as the built-in runner does (plan.ts): the same parts describe it.
   const tuple = executionTuple(input.segment, input.segmentSequence);
   return {
-    engine: 'k6', registry: registry ?? new Registry(), series: got?.series ?? new TimeSeries(started), checks: got?.checks ?? [],
-    thresholds, scenarios, options: input.options, startedAt: got && Number.isFinite(got.firstMs) ? got.firstMs : started,
+    engine: 'k6', registry: registry ?? new Registry(), series: read?.series ?? new TimeSeries(started), checks: read?.checks ?? [],
+    thresholds, scenarios, options: input.options, startedAt: read && Number.isFinite(read.firstMs) ? read.firstMs : started,
     durationMs: runMs, exitCode, errors, summaryOutputs: {},
     segment: segmentString(tuple.segment), parts: Object.fromEntries(scenarios.map((sc) => [sc.name, partOf(sc, tuple)])),
   };

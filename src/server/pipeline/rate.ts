@@ -5,6 +5,7 @@
 import type { FastifyReply } from 'fastify';
 import { RATE_KEY_OF_CLASS, type Endpoint } from '../../spec/index.js';
 import type { ServerContext } from '../context.js';
+import type { FaultName } from '../faults.js';
 import type { Admission } from './limiter.js';
 
 /** Families whose answers carry the rate-limit headers (gateway-style base operations). */
@@ -26,7 +27,7 @@ interface RateStep {
 
 export function rateStep(ctx: ServerContext, ep: Endpoint): RateStep {
   const rateClass = ep.rate === 'exempt' ? 'account' : ep.rate;
-  const unlimitedFault = `unlimited:${ep.id}`;
+  const unlimitedFault: FaultName = `unlimited:${ep.id}`;
   const withHeaders = HEADER_FAMILIES.has(ep.family);
   const slack = () => (ctx.faults.has('limit-plus-one') ? 1 : 0);
   // Mutant window-never-resets: an account counter (per address) that hit the limit never expires.

@@ -14,6 +14,7 @@ import { linkFormulaValue } from './link-formula.js';
 import { linkData, linkedIds, linkSide } from './links.js';
 import { physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
 import { decoderOf } from './values.js';
+import type { Faults } from '../faults.js';
 
 /** One physical row as an object (write paths, webhooks). */
 export type PhysRow = Record<string, unknown> & { _id: string };
@@ -31,7 +32,7 @@ interface ReadOptions {
 export interface ReadContext {
   db: Db;
   behaviour: Readonly<Behaviour>;
-  faults: ReadonlySet<string>;
+  faults: Faults;
 }
 
 

@@ -42,7 +42,8 @@ export function encodeRow(ctx: RowsContext, byName: ReadonlyMap<string, ColumnMe
       continue;
     }
     if (col.type === 'link') throw badRequest(`row ${index}: link column ${name} is set through links/`);
-    if (!['text', 'long-text', 'number', 'checkbox', 'date', 'duration', 'single-select', 'multiple-select', 'collaborator', 'url', 'email', 'rate', 'geolocation', 'file', 'image', 'auto-number'].includes(col.type)) continue;
+    // Computed columns ignore writes, but for those the real service is recorded storing (auto-number: COLUMNS[t].wrongAccepted).
+    if (COLUMNS[col.type].writable !== 'rows' && !COLUMNS[col.type].wrongAccepted) continue;
     if (illFormedValue(value)) {
       if (ctx.faults.has('surrogate-500')) throw new TypeError(`row ${index}: cannot encode column ${name}: lone surrogate`); // mutant: the encoder's error escapes as a 500
       throw badRequest(`row ${index}: column ${name}: the text is not well-formed Unicode (a lone surrogate)`);

@@ -12,9 +12,10 @@ import { linkFormulaData } from './link-formula.js';
 import { dropLink, type LinkData } from './links.js';
 import { defaultView, findColumn, findTable, newColumn, physColumn, shortId, type Base, type ColumnMeta, type TableMeta } from './model.js';
 import { parseOptions, SELECT_TYPES } from './options.js';
+import type { Faults } from '../faults.js';
 
 /** What structure changes need: the database, and the fault switches (mutants) in force. */
-export interface SchemaContext { db: Db; faults: ReadonlySet<string> }
+export interface SchemaContext { db: Db; faults: Faults }
 
 /** Column types with a physical SQLite column (the others are computed). */
 export const STORED = (t: ColumnType) => !['link', 'link-formula', 'formula', 'ctime', 'mtime', 'creator', 'last-modifier'].includes(t);

@@ -7,6 +7,7 @@
  */
 import type { ApiRow } from './cells.js';
 import type { ColumnMeta } from './model.js';
+import type { Faults } from '../faults.js';
 
 export interface SqlColumn { key: string; name: string; type: string; data: unknown }
 
@@ -14,7 +15,7 @@ interface Option { id?: unknown; name?: unknown }
 const optionsOf = (col: ColumnMeta): Option[] => (Array.isArray(col.data?.options) ? (col.data.options as Option[]) : []);
 
 /** A column of the answer's `metadata`. */
-export function sqlColumn(col: ColumnMeta, byName: boolean, faults: ReadonlySet<string>): SqlColumn {
+export function sqlColumn(col: ColumnMeta, byName: boolean, faults: Faults): SqlColumn {
   const meta: SqlColumn = { key: col.key, name: col.name, type: col.type, data: col.data };
   if (byName) return meta;
   // Mutants (CLIENT-1), where only a client reading rows by key looks: metadata that names a
@@ -27,7 +28,7 @@ export function sqlColumn(col: ColumnMeta, byName: boolean, faults: ReadonlySet<
 }
 
 /** The select cells of `rows` (keyed by column key) as option ids, in place. */
-export function selectCellsAsIds(rows: ApiRow[], columns: readonly { key: string; col: ColumnMeta }[], faults: ReadonlySet<string>): void {
+export function selectCellsAsIds(rows: ApiRow[], columns: readonly { key: string; col: ColumnMeta }[], faults: Faults): void {
   const selects = columns.filter((c) => c.col.type === 'single-select' || c.col.type === 'multiple-select');
   if (!selects.length || !rows.length) return;
   if (faults.has('sql-raw-select-names')) return; // mutant (CLIENT-1): option names where the metadata maps ids

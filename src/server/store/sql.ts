@@ -17,6 +17,7 @@ import { decodeValue } from './values.js';
 import { sqlChanges } from '../webhooks/sql-changes.js';
 import { selectBothStores, writeBigStore } from './big-data/sql.js';
 import { anyStore } from './big-data/store.js';
+import type { Faults } from '../faults.js';
 
 export { translate };
 
@@ -29,7 +30,7 @@ interface SqlResult {
   affected_rows?: number;
 }
 
-function checkParams(params: unknown, faults: ReadonlySet<string>): (string | number | null)[] {
+function checkParams(params: unknown, faults: Faults): (string | number | null)[] {
   if (params === undefined || params === null) return [];
   if (!Array.isArray(params)) throw badRequest('parameters must be an array');
   return params.map((p, i) => {

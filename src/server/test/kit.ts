@@ -3,7 +3,7 @@
  * HTTP client that never throws at a test, and helpers for the base operations.
  */
 import { expect } from '@playwright/test';
-import type { Endpoint } from '../../spec/index.js';
+import { gatewayPath, type Endpoint } from '../../spec/index.js';
 import { startServer, type RunningServer } from '../index.js';
 /** What `startServer` takes: the options plus a test clock. */
 type StartOptions = NonNullable<Parameters<typeof startServer>[0]>;
@@ -79,7 +79,7 @@ export class Kit {
   }
 
   get url() { return this.srv.url; }
-  get gw() { return `/api-gateway/api/v2/dtables/${this.base.uuid}`; }
+  get gw() { return gatewayPath(this.base.uuid).slice(0, -1); }
   close() { return this.srv.close(); }
 
   /** A base token from an API token (AUTH-3). */

@@ -17,11 +17,12 @@ import type { RowChange, RowEvents } from '../store/events.js';
 import { hexUuid, recordDelivery, validWebhooks } from '../store/account/webhooks.js';
 import type { ColumnMeta } from '../store/model.js';
 import { decodeValue } from '../store/values.js';
+import type { Faults } from '../faults.js';
 
 interface DeliveryOptions {
   db: Db;
   now: () => number;
-  faults: ReadonlySet<string>;
+  faults: Faults;
   timeoutMs: number;
   retryDelaysMs: readonly number[];
   /** Requests in flight at once, over all webhooks. */

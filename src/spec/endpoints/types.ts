@@ -68,6 +68,8 @@ export const family = (fam: EndpointFamily, rate: Endpoint['rate'], basis: Basis
   rows.map((r) => ({ rate, basis, ...r, family: fam }));
 
 export const GW = '/api-gateway/api/v2/dtables/{base_uuid}';
+/** The concrete path of a gateway call: `/api-gateway/api/v2/dtables/<uuid>/<sub>`. */
+export const gatewayPath = (uuid: string, sub = ''): string => `${GW.replace('{base_uuid}', uuid)}/${sub}`;
 export const WS = '/api/v2.1/workspace/{workspace_id}/dtable/{base_name}';
 
 /** The OpenAPI files' names, once. */

@@ -17,13 +17,14 @@ import { monthlyQuota, type Edition, type QuotaFormula } from '../../../spec/ind
 import type { Db } from '../db.js';
 import { memberCount, orgById, orgOfBase, planOf } from './orgs.js';
 import { prep } from './prepared.js';
+import type { Faults } from '../../faults.js';
 
 interface QuotaDeps {
   db: Db;
   now: () => number;
   edition: Edition;
   formula: QuotaFormula;
-  faults: ReadonlySet<string>;
+  faults: Faults;
 }
 
 interface QuotaUsage { count: number; limit: number | null }

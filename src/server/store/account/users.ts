@@ -7,6 +7,7 @@ import type { Behaviour } from '../../../spec/index.js';
 import type { Db } from '../db.js';
 import { hashPassword, type User } from '../store.js';
 import { prep } from './prepared.js';
+import type { Faults } from '../../faults.js';
 
 export interface UserPatch {
   name?: string; contact_email?: string; is_staff?: boolean; is_active?: boolean; is_org_admin?: boolean;
@@ -46,7 +47,7 @@ const quotaTotal = (u: User) => (u.quota_total === null ? -1 : u.quota_total * 1
 const contact = (u: User) => u.contact_email ?? u.email;
 
 /** Get User (team admin): `is_active` and `is_org_admin` from 6.1 (ACCT-3). */
-export function teamUserJson(db: Db, u: User, b: Readonly<Behaviour>, faults: ReadonlySet<string>) {
+export function teamUserJson(db: Db, u: User, b: Readonly<Behaviour>, faults: Faults) {
   const base = {
     email: u.id, name: u.name, contact_email: contact(u), quota_usage: quotaUsage(db, u.id), quota_total: quotaTotal(u),
     avatar_url: '', id_in_org: u.id_in_org ?? '', has_default_device: false, is_force_2fa: false,

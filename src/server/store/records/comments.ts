@@ -10,6 +10,7 @@ import type { Base, TableMeta } from '../model.js';
 import type { Store } from '../store.js';
 import { collaborators } from './collaborators.js';
 import { notify } from './notifications.js';
+import type { Faults } from '../../faults.js';
 
 interface CommentRow { id: number; base_uuid: string; table_id: string; row_id: string; author: string; comment: string; resolved: number; created_at: string; updated_at: string }
 
@@ -44,13 +45,13 @@ export function commentById(db: Db, base: Base, id: number) {
   return json(c);
 }
 
-export function deleteComment(db: Db, base: Base, id: number, faults: ReadonlySet<string>): void {
+export function deleteComment(db: Db, base: Base, id: number, faults: Faults): void {
   commentById(db, base, id);
   if (faults.has('comment-delete-noop')) return; // mutant: delete answers success, the comment stays
   cachedStatement(db, 'DELETE FROM row_comments WHERE base_uuid = ? AND id = ?').run(base.uuid, id);
 }
 
-export function commentCount(db: Db, base: Base, rowId: string, faults: ReadonlySet<string>): { count: number } {
+export function commentCount(db: Db, base: Base, rowId: string, faults: Faults): { count: number } {
   if (faults.has('comment-count-zero')) return { count: 0 }; // mutant: the count never changes
   return { count: cachedStatement(db, 'SELECT count(*) FROM row_comments WHERE base_uuid = ? AND row_id = ?').pluck().get(base.uuid, rowId) as number };
 }

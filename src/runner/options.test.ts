@@ -1,0 +1,13 @@
+/** Run options: each default stated once, in RUN_OPTIONS (yargs); the schema checks, it does not default again. */
+import { expect, test } from '@playwright/test';
+import { z } from 'zod';
+import { parseRunOptions, RUN_OPTIONS, RunOptions, runDefaults } from './options.js';
+
+const camel = (k: string) => k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+test('no option has a default in both RUN_OPTIONS and the schema; the defaults alone parse', () => {
+  const shape = RunOptions.shape as Record<string, z.ZodType>;
+  const twice = Object.entries(RUN_OPTIONS).filter(([, d]) => 'default' in d).map(([k]) => camel(k)).filter((k) => shape[k] instanceof z.ZodDefault);
+  expect(twice).toEqual([]);
+  expect(parseRunOptions(runDefaults())).toMatchObject({ html: true, reporter: 'progress', transcripts: 'all', rateAlongside: true, workers: 2 });
+});
