@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { fixtureMissing, setupOk, Undecided } from './outcome.js';
-import type { Reply, Target } from './target.js';
+import type { Target } from './target.js';
 import { sqlBody } from './release-forms.js';
 
 export interface Column { column_name: string; column_type: string; column_data?: Record<string, unknown> }
