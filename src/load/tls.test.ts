@@ -34,8 +34,8 @@ fs.writeFileSync(out.slice(5), '');
 
 const load = (args: string[], env: Record<string, string> = {}) => {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && k !== 'NODE_EXTRA_CA_CERTS' && k !== 'SSL_CERT_FILE'));
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'load', '--scenario', 'rate-window', '--no-preflight', '--target-file', join(dir, 'target.json'), ...args],
-    { encoding: 'utf8', env: { ...clean, CONFORMANCE_CLI_ENTRY: '1', PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, ...env }, timeout: 60_000 });
+  return spawnSync(process.execPath, ['bin/conformance.js', 'load', '--scenario', 'rate-window', '--no-preflight', '--target-file', join(dir, 'target.json'), ...args],
+    { encoding: 'utf8', env: { ...clean, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, ...env }, timeout: 60_000 });
 };
 const pems = (text: string) => text.match(/-----BEGIN CERTIFICATE-----/g)?.length ?? 0;
 

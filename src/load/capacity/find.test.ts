@@ -19,7 +19,7 @@ import { renderReport } from '../test-helpers.js';
 test.describe.configure({ mode: 'parallel' });
 
 const dir = mkdtempSync(join(tmpdir(), 'find-capacity-'));
-const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', env: { ...process.env, CONFORMANCE_CLI_ENTRY: '1' }, timeout: 120_000 });
+const cli = (args: string[]) => spawnSync(process.execPath, ['bin/conformance.js', ...args], { encoding: 'utf8', env: { ...process.env }, timeout: 120_000 });
 
 /**
  * SLOTS requests served at a time, each for SERVICE_MS, the rest queued (FIFO). The slots keep
