@@ -20,7 +20,7 @@ import { runSequences, SEQUENCES, type Sequence } from './sequences.js';
 import { referenceSide, sideFromFile, type Side, type SideOptions } from './side.js';
 import type { Edition, Endpoint } from '../spec/index.js';
 
-interface DiffOptions extends SideOptions {
+export interface DiffOptions extends SideOptions {
   targetFile?: string;
   againstFile?: string;
   againstRecording?: string;

@@ -1,28 +1,21 @@
 /** `conformance diff`: where a target answers differently from another (the real service, live or recorded, or the reference server). */
 import type { ArgumentsCamelCase, Argv } from 'yargs';
-import { diff, diffDone, SideUnusable } from '../../diff/diff.js';
+import { diff, diffDone, SideUnusable, type DiffOptions } from '../../diff/diff.js';
 import { SEQUENCES, type Sequence } from '../../diff/sequences.js';
 import { RUN_OPTIONS } from '../../runner/options.js';
 import { defaultReportDir } from '../../runner/run.js';
 import { CliError, EXIT, setOutcome } from '../exit.js';
 
-interface Args {
-  targetFile?: string;
-  againstFile?: string;
-  againstRecording?: string;
-  record?: string;
-  recordName?: string;
-  accept?: string;
+/** The flags as yargs gives them: the options diff() takes as they are, and those the handler turns into its form. */
+type Args = Pick<DiffOptions, 'targetFile' | 'againstFile' | 'againstRecording' | 'record' | 'recordName' | 'accept' | 'allowPlanChanges' | 'caFile'> & {
   reportDir?: string;
   sequences?: string;
   operations?: string;
-  allowPlanChanges?: boolean;
   requestTimeout: number;
   targetFault: string[];
   againstFault: string[];
-  caFile?: string;
   insecure: boolean;
-}
+};
 
 export const command = 'diff';
 export const describe = 'Compare two targets call by call (default: against the embedded reference server), live or against a recording';
