@@ -8,7 +8,17 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/**', 'dist/**', 'load/dist/**', 'test-results/**', '**/*.js', '!eslint.config.js'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'reports/**',
+      'dist/**',
+      'load/dist/**',
+      'test-results/**',
+      '**/*.js',
+      '!eslint.config.js',
+    ],
+  },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.recommended],
@@ -17,7 +27,15 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
       '@typescript-eslint/await-thenable': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          caughtErrors: 'none',
+        },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-empty-pattern': 'off', // Playwright fixtures take `{}` when they need no other fixture
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],

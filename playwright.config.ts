@@ -10,7 +10,14 @@ import { defineConfig } from '@playwright/test';
  * Playwright dispatches first (a phase's projects go in order): started last, they ended the
  * tests project with one worker busy and the others idle.
  */
-const LONG = ['test/cli-reference.test.ts', 'test/cli-versions.test.ts', 'src/load/split-run.test.ts', 'test/package.test.ts', 'test/cli-variations.test.ts', 'test/cli-outcomes.test.ts'];
+const LONG = [
+  'test/cli-reference.test.ts',
+  'test/cli-versions.test.ts',
+  'src/load/split-run.test.ts',
+  'test/package.test.ts',
+  'test/cli-variations.test.ts',
+  'test/cli-outcomes.test.ts',
+];
 
 /** Timing-sensitive tests run alone, after the others (the `quiet` project). */
 const QUIET = ['src/load/capacity/find.test.ts'];
@@ -23,7 +30,9 @@ export default defineConfig({
   // Three: many tests wait on windows, timers and child processes more than they compute (the selftest runs alone, after).
   workers: process.env.CI ? 3 : undefined,
   forbidOnly: !!process.env.CI,
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: 'reports/project-tests.json' }]] : [['list'], ['json', { outputFile: 'reports/project-tests.json' }]],
+  reporter: process.env.CI
+    ? [['list'], ['json', { outputFile: 'reports/project-tests.json' }]]
+    : [['list'], ['json', { outputFile: 'reports/project-tests.json' }]],
   use: {},
   projects: [
     { name: 'tests-long', testMatch: LONG },

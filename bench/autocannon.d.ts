@@ -20,7 +20,14 @@ declare module 'autocannon' {
     body?: string;
     setupRequest?: (req: RequestSpec, context: Record<string, unknown>) => RequestSpec;
   }
-  interface Histogram { average: number; mean: number; p50: number; p99: number; max: number; total: number }
+  interface Histogram {
+    average: number;
+    mean: number;
+    p50: number;
+    p99: number;
+    max: number;
+    total: number;
+  }
   interface Result {
     requests: Histogram;
     latency: Histogram;

@@ -14,15 +14,24 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(import.meta.dirname, '..');
 const LIMIT_MS = 90 * 60_000;
 
-interface Spec { title: string; file: string; tests: { projectName: string; results: { duration: number }[] }[] }
-interface Suite { specs?: Spec[]; suites?: Suite[] }
+interface Spec {
+  title: string;
+  file: string;
+  tests: { projectName: string; results: { duration: number }[] }[];
+}
+interface Suite {
+  specs?: Spec[];
+  suites?: Suite[];
+}
 
 /** Summed test time per project, and the selftest's own duration (it is one test). */
 function projectTimes(report: string): Record<string, number> {
   const r = JSON.parse(readFileSync(report, 'utf8')) as { suites: Suite[] };
   const sums: Record<string, number> = {};
   const walk = (s: Suite) => {
-    for (const spec of s.specs ?? []) for (const t of spec.tests) for (const x of t.results) sums[t.projectName] = (sums[t.projectName] ?? 0) + x.duration;
+    for (const spec of s.specs ?? [])
+      for (const t of spec.tests)
+        for (const x of t.results) sums[t.projectName] = (sums[t.projectName] ?? 0) + x.duration;
     for (const c of s.suites ?? []) walk(c);
   };
   r.suites.forEach(walk);
@@ -39,12 +48,21 @@ export async function run(): Promise<Record<string, number | string>> {
     if (existsSync(shared)) symlinkSync(shared, join(dir, 'shared'));
     const started = performance.now();
     const { code, out } = await new Promise<{ code: number | null; out: string }>((done) => {
-      const child = spawn('bash', ['.ci/run'], { cwd: repo, env: { ...process.env, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('bash', ['.ci/run'], {
+        cwd: repo,
+        env: { ...process.env, CI: 'true' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let text = '';
-      child.stdout.on('data', (d: Buffer) => { text += d; });
+      child.stdout.on('data', (d: Buffer) => {
+        text += d;
+      });
       child.stderr.resume();
       const timer = setTimeout(() => child.kill('SIGTERM'), LIMIT_MS);
-      child.on('close', (c) => { clearTimeout(timer); done({ code: c, out: text }); });
+      child.on('close', (c) => {
+        clearTimeout(timer);
+        done({ code: c, out: text });
+      });
     });
     const wall = (performance.now() - started) / 1000;
     const figures: Record<string, number | string> = {
@@ -55,7 +73,8 @@ export async function run(): Promise<Record<string, number | string>> {
     const report = join(repo, 'reports', 'project-tests.json');
     if (existsSync(report)) {
       const times = projectTimes(report);
-      for (const [project, ms] of Object.entries(times)) figures[`${project}: test time (min)`] = Math.round(ms / 6000) / 10;
+      for (const [project, ms] of Object.entries(times))
+        figures[`${project}: test time (min)`] = Math.round(ms / 6000) / 10;
       const stats = (JSON.parse(readFileSync(report, 'utf8')) as { stats: { duration: number } }).stats;
       figures['tests and selftest, wall (min)'] = Math.round(stats.duration / 6000) / 10;
     }

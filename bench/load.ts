@@ -19,7 +19,10 @@ import { median } from './lib/stats.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
-const count = (o: RunOutcome, name: string) => { const s = o.registry.metrics.get(name)?.sink; return s?.type === 'counter' ? s.sum : 0; };
+const count = (o: RunOutcome, name: string) => {
+  const s = o.registry.metrics.get(name)?.sink;
+  return s?.type === 'counter' ? s.sum : 0;
+};
 
 export async function run(): Promise<Record<string, number | string>> {
   const vus = Number(process.env.BENCH_VUS ?? 10);
@@ -35,9 +38,19 @@ export async function run(): Promise<Record<string, number | string>> {
     const arrival = await bundleFile(join(here, '../load/bench/arrival.ts'), 'bench-arrival');
     const log = () => undefined;
     // Warm both paths once (JIT, connections), then measure each at equal concurrency, back to back.
-    await runBuiltin({ bundleCode: get.code, scriptDir: here, env: { URL: url, VUS: String(vus), DURATION: '1' }, log });
+    await runBuiltin({
+      bundleCode: get.code,
+      scriptDir: here,
+      env: { URL: url, VUS: String(vus), DURATION: '1' },
+      log,
+    });
     const builtin = async (n: number) => {
-      const b = await runBuiltin({ bundleCode: get.code, scriptDir: here, env: { URL: url, VUS: String(n), DURATION: String(seconds) }, log });
+      const b = await runBuiltin({
+        bundleCode: get.code,
+        scriptDir: here,
+        env: { URL: url, VUS: String(n), DURATION: String(seconds) },
+        log,
+      });
       return count(b, 'http_reqs') / (b.durationMs / 1000);
     };
     const cannon = async (n: number) => {
@@ -49,38 +62,85 @@ export async function run(): Promise<Record<string, number | string>> {
     const pair = async (n: number) => {
       const rounds: { builtin: number; autocannon: number }[] = [];
       for (let i = 0; i < ROUNDS; i++) {
-        if (i % 2) { const a = await cannon(n); rounds.push({ autocannon: a, builtin: await builtin(n) }); }
-        else { const b = await builtin(n); rounds.push({ builtin: b, autocannon: await cannon(n) }); }
+        if (i % 2) {
+          const a = await cannon(n);
+          rounds.push({ autocannon: a, builtin: await builtin(n) });
+        } else {
+          const b = await builtin(n);
+          rounds.push({ builtin: b, autocannon: await cannon(n) });
+        }
       }
       const ratios = rounds.map((r) => r.builtin / r.autocannon);
-      return { builtin: median(rounds.map((r) => r.builtin)), autocannon: median(rounds.map((r) => r.autocannon)), ratio: median(ratios), range: `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} over ${ROUNDS} rounds` };
+      return {
+        builtin: median(rounds.map((r) => r.builtin)),
+        autocannon: median(rounds.map((r) => r.autocannon)),
+        ratio: median(ratios),
+        range: `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} over ${ROUNDS} rounds`,
+      };
     };
     const narrow = await pair(vus);
     const builtinRps = narrow.builtin;
     const wide = await pair(vus * 5);
 
     // Split: the same VUs on two instances at once; their merged results against one instance's, round by round.
-    const meta = { scenario: 'bench-get', clauses: [], target: { url, edition: 'self-hosted', api_version: '6.2' }, p95BudgetMs: 500 };
+    const meta = {
+      scenario: 'bench-get',
+      clauses: [],
+      target: { url, edition: 'self-hosted', api_version: '6.2' },
+      p95BudgetMs: 500,
+    };
     const splitRun = async () => {
-      const outs = await Promise.all(['0:1/2', '1/2:1'].map((segment) => runBuiltin({ bundleCode: get.code, scriptDir: here, env: { URL: url, VUS: String(vus), DURATION: String(seconds) }, segment, segmentSequence: '0,1/2,1', log })));
-      const merged = mergeResults(outs.map((o) => resultsOfRun(o, meta)), 500);
+      const outs = await Promise.all(
+        ['0:1/2', '1/2:1'].map((segment) =>
+          runBuiltin({
+            bundleCode: get.code,
+            scriptDir: here,
+            env: { URL: url, VUS: String(vus), DURATION: String(seconds) },
+            segment,
+            segmentSequence: '0,1/2,1',
+            log,
+          }),
+        ),
+      );
+      const merged = mergeResults(
+        outs.map((o) => resultsOfRun(o, meta)),
+        500,
+      );
       const reqs = merged.metrics.find((m) => m.name === 'http_reqs')!.sink;
       return (reqs.type === 'counter' ? reqs.sum : 0) / (merged.durationMs / 1000);
     };
     const splits: { split: number; single: number }[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      if (i % 2) { const single = await builtin(vus); splits.push({ single, split: await splitRun() }); }
-      else { const split = await splitRun(); splits.push({ split, single: await builtin(vus) }); }
+      if (i % 2) {
+        const single = await builtin(vus);
+        splits.push({ single, split: await splitRun() });
+      } else {
+        const split = await splitRun();
+        splits.push({ split, single: await builtin(vus) });
+      }
     }
     const splitRatios = splits.map((r) => r.split / r.single);
 
     // Capacity: climb in 5-s plateaus (as long as the confirming run holds its rate) past what the generator and server can do; the report's rule picks the rate.
     const peak = Math.ceil(builtinRps);
-    const ramp = await runBuiltin({ bundleCode: arrival.code, scriptDir: here, env: { URL: url, PEAK: String(peak), STEPS: '10', HOLD: '5', VUS: arrivalVus }, log });
+    const ramp = await runBuiltin({
+      bundleCode: arrival.code,
+      scriptDir: here,
+      env: { URL: url, PEAK: String(peak), STEPS: '10', HOLD: '5', VUS: arrivalVus },
+      log,
+    });
     fillOffered(ramp.series, ramp.scenarios, ramp.durationMs);
     const cap = capacity(ramp.series, 500);
     const sustained = Math.floor(cap?.sustainedRate ?? 0);
-    const confirm = sustained > 0 ? await runBuiltin({ bundleCode: arrival.code, scriptDir: here, env: { URL: url, RATE: String(sustained), CLIMB: '3', SECONDS: '5', VUS: arrivalVus }, log }) : undefined;
+    const confirm =
+      sustained > 0
+        ? await runBuiltin({
+            bundleCode: arrival.code,
+            scriptDir: here,
+            env: { URL: url, RATE: String(sustained), CLIMB: '3', SECONDS: '5', VUS: arrivalVus },
+            log,
+          })
+        : undefined;
     return {
       'load.builtin_rps': Math.round(narrow.builtin),
       'load.autocannon_rps': Math.round(narrow.autocannon),
@@ -91,7 +151,12 @@ export async function run(): Promise<Record<string, number | string>> {
       [`load.autocannon_rps_${vus * 5}conns`]: Math.round(wide.autocannon),
       [`load.ratio_${vus * 5}`]: Math.round(wide.ratio * 100) / 100,
       [`load.ratio_${vus * 5}_range`]: wide.range,
-      'load.ratio_target': narrow.ratio >= 0.8 ? 'goal met (≥ 0.8×)' : narrow.ratio >= 0.4 ? `met (≥ 0.4×); goal 0.8× not reached` : 'MISSED (≥ 0.4× autocannon)',
+      'load.ratio_target':
+        narrow.ratio >= 0.8
+          ? 'goal met (≥ 0.8×)'
+          : narrow.ratio >= 0.4
+            ? `met (≥ 0.4×); goal 0.8× not reached`
+            : 'MISSED (≥ 0.4× autocannon)',
       'load.split_2_instances_rps': Math.round(median(splits.map((r) => r.split))),
       'load.split_single_instance_rps': Math.round(median(splits.map((r) => r.single))),
       'load.ratio_split_merged_to_single': Math.round(median(splitRatios) * 100) / 100,
@@ -99,7 +164,9 @@ export async function run(): Promise<Record<string, number | string>> {
       'load.capacity_reported_it_per_s': sustained,
       'load.arrival_vus': arrivalVus,
       'load.capacity_limited_by': cap?.limitedBy ?? 'no capacity figure',
-      'load.dropped_at_capacity_held_run': confirm ? count(confirm, 'dropped_iterations') : 'not run: no capacity figure',
+      'load.dropped_at_capacity_held_run': confirm
+        ? count(confirm, 'dropped_iterations')
+        : 'not run: no capacity figure',
       'load.iterations_at_capacity_held_run': confirm ? count(confirm, 'iterations') : 0,
     };
   } finally {
@@ -108,5 +175,13 @@ export async function run(): Promise<Record<string, number | string>> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  run().then((r) => { for (const [k, v] of Object.entries(r)) process.stdout.write(`${k}: ${v}\n`); }, (e) => { process.stderr.write(`${(e as Error).stack}\n`); process.exitCode = 1; });
+  run().then(
+    (r) => {
+      for (const [k, v] of Object.entries(r)) process.stdout.write(`${k}: ${v}\n`);
+    },
+    (e) => {
+      process.stderr.write(`${(e as Error).stack}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

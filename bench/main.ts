@@ -12,7 +12,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 type Figures = Record<string, number | string>;
-interface Outcome { module: string; seconds: number; figures?: Figures; error?: string }
+interface Outcome {
+  module: string;
+  seconds: number;
+  figures?: Figures;
+  error?: string;
+}
 
 const DIR = import.meta.dirname;
 const REPORT = join(DIR, '..', 'reports', 'bench.json');
@@ -46,7 +51,9 @@ function print(outcomes: Outcome[]): void {
   }
   const w = [0, 1].map((i) => Math.max(...rows.map((r) => r[i]!.length), 6));
   const line = (r: [string, string, string]) => `${r[0].padEnd(w[0]!)}  ${r[1].padEnd(w[1]!)}  ${r[2]}`;
-  process.stdout.write(`${line(['module', 'figure', 'value'])}\n${'-'.repeat(w[0]! + w[1]! + 20)}\n${rows.map(line).join('\n')}\n`);
+  process.stdout.write(
+    `${line(['module', 'figure', 'value'])}\n${'-'.repeat(w[0]! + w[1]! + 20)}\n${rows.map(line).join('\n')}\n`,
+  );
 }
 
 /**
@@ -54,10 +61,28 @@ function print(outcomes: Outcome[]): void {
  * whose module did not run this time says so rather than showing an old figure.
  */
 const TARGETS: { what: string; module: string; figure: string; target: string; met: (v: number) => boolean }[] = [
-  { what: 'embedded run, wall (median of 3)', module: 'run', figure: 'full run, wall (s)', target: '≤ 15 s', met: (v) => v <= 15 },
-  { what: 'selftest, every mutant', module: 'ci', figure: 'selftest: test time (min)', target: '≤ 5 min', met: (v) => v <= 5 },
+  {
+    what: 'embedded run, wall (median of 3)',
+    module: 'run',
+    figure: 'full run, wall (s)',
+    target: '≤ 15 s',
+    met: (v) => v <= 15,
+  },
+  {
+    what: 'selftest, every mutant',
+    module: 'ci',
+    figure: 'selftest: test time (min)',
+    target: '≤ 5 min',
+    met: (v) => v <= 5,
+  },
   { what: 'fresh-clone .ci/run', module: 'ci', figure: 'CI wall (min)', target: '≤ 10 min', met: (v) => v <= 10 },
-  { what: 'list 1,000 rows, every request new', module: 'server', figure: 'list_1000_rows_uncached_rps', target: '≥ 300/s', met: (v) => v >= 300 },
+  {
+    what: 'list 1,000 rows, every request new',
+    module: 'server',
+    figure: 'list_1000_rows_uncached_rps',
+    target: '≥ 300/s',
+    met: (v) => v >= 300,
+  },
 ];
 
 function printTargets(outcomes: Outcome[]): void {
@@ -89,7 +114,12 @@ async function main(): Promise<number> {
     const load = Math.round(loadavg()[0]! * 100) / 100;
     const o = await runOne(f);
     outcomes.push(o);
-    results[o.module] = { ran_at: ranAt, load_average_at_start: load, seconds: o.seconds, ...(o.error ? { error: o.error } : o.figures) };
+    results[o.module] = {
+      ran_at: ranAt,
+      load_average_at_start: load,
+      seconds: o.seconds,
+      ...(o.error ? { error: o.error } : o.figures),
+    };
   }
   print(outcomes);
   printTargets(outcomes);
@@ -100,4 +130,12 @@ async function main(): Promise<number> {
   return outcomes.some((o) => o.error) ? 1 : 0;
 }
 
-main().then((code) => { process.exitCode = code; }, (e: unknown) => { process.stderr.write(`${(e as Error).stack}\n`); process.exitCode = 2; });
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`${(e as Error).stack}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -35,7 +35,9 @@ export async function run(): Promise<Record<string, number | string>> {
     const m = /^(\S+) ([\d.]+) s$/.exec(part);
     if (m) figures[`${m[1]} (s)`] = Number(m[2]);
   }
-  const verdict = /^conformance: (\w+)/m.exec(median.stderr.split('\n').find((l) => /^conformance: [A-Z]/.test(l)) ?? '')?.[1];
+  const verdict = /^conformance: (\w+)/m.exec(
+    median.stderr.split('\n').find((l) => /^conformance: [A-Z]/.test(l)) ?? '',
+  )?.[1];
   if (verdict) figures.verdict = verdict;
   return figures;
 }
@@ -44,11 +46,18 @@ async function once(): Promise<{ wall: number; code: number | null; stderr: stri
   const dir = mkdtempSync(join(tmpdir(), 'bench-run-'));
   const started = performance.now();
   const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'run', '--report-dir', join(dir, 'reports'), '--reporter', 'dot'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'run', '--report-dir', join(dir, 'reports'), '--reporter', 'dot'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
-    child.stderr.on('data', (d: Buffer) => { err += d; });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d;
+    });
     const timer = setTimeout(() => child.kill('SIGINT'), LIMIT_MS);
-    child.on('close', (c) => { clearTimeout(timer); resolve({ code: c, stderr: err }); });
+    child.on('close', (c) => {
+      clearTimeout(timer);
+      resolve({ code: c, stderr: err });
+    });
   });
   const wall = Math.round((performance.now() - started) / 100) / 10;
   rmSync(dir, { recursive: true, force: true });

@@ -27,18 +27,31 @@ const COLUMNS = [
   { column_name: 'Email', column_type: 'email' },
   { column_name: 'Notes', column_type: 'long-text' },
 ];
-const rows = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({
-  Name: `row ${from + i}`, Amount: (from + i) * 1.5, Due: '2030-06-20', Done: i % 2 === 0, State: ['open', 'done'][i % 2],
-  Tags: ['a', 'b'].slice(0, 1 + (i % 2)), Email: `user${i}@example.com`, Notes: `Note ${i}\nsecond line`,
-}));
+const rows = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => ({
+    Name: `row ${from + i}`,
+    Amount: (from + i) * 1.5,
+    Due: '2030-06-20',
+    Done: i % 2 === 0,
+    State: ['open', 'done'][i % 2],
+    Tags: ['a', 'b'].slice(0, 1 + (i % 2)),
+    Email: `user${i}@example.com`,
+    Notes: `Note ${i}\nsecond line`,
+  }));
 
-interface Target { token: string; gw: string; auth: Record<string, string> }
+interface Target {
+  token: string;
+  gw: string;
+  auth: Record<string, string>;
+}
 
 async function prepare(s: Reference): Promise<Target> {
   const { token, gw } = await baseSession(s.d);
-  for (const t of ['List', 'Appends', 'Sql']) await json(`${gw}/tables/`, 'POST', token, { table_name: t, columns: COLUMNS });
+  for (const t of ['List', 'Appends', 'Sql'])
+    await json(`${gw}/tables/`, 'POST', token, { table_name: t, columns: COLUMNS });
   await json(`${gw}/rows/`, 'POST', token, { table_name: 'List', rows: rows(1000) });
-  for (let i = 0; i < 10; i++) await json(`${gw}/rows/`, 'POST', token, { table_name: 'Sql', rows: rows(1000, i * 1000) });
+  for (let i = 0; i < 10; i++)
+    await json(`${gw}/rows/`, 'POST', token, { table_name: 'Sql', rows: rows(1000, i * 1000) });
   return { token, gw, auth: { authorization: `Token ${token}` } };
 }
 
@@ -50,7 +63,11 @@ async function rps(url: string, headers: Record<string, string> = {}, seconds = 
 
 /** A measured rate: requests per second and the server's CPU per request. */
 async function rate(c: Child, url: string, headers: Record<string, string> = {}) {
-  const { r, cpu } = await cpuPerCall(c, () => autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers }), (x) => x['2xx']);
+  const { r, cpu } = await cpuPerCall(
+    c,
+    () => autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers }),
+    (x) => x['2xx'],
+  );
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { rps: r.requests.average, cpu };
 }
@@ -70,10 +87,14 @@ async function ping(ref: Reference): Promise<Record<string, number | string>> {
     const ratio = mean(server.map((x) => x.rps)) / mean(baseline.map((x) => x.rps));
     const cpuRatio = mean(baseline.map((x) => x.cpu)) / mean(server.map((x) => x.cpu));
     return {
-      ping_rps: Math.round(mean(server.map((x) => x.rps))), ping_bare_node_http_rps: Math.round(mean(baseline.map((x) => x.rps))),
-      ping_ratio: round(ratio, 3), ping_target: verdict(ratio >= 0.7, '≥ 0.7× bare node:http'),
-      ping_cpu_us_per_request: round(mean(server.map((x) => x.cpu)) * 1000, 1), ping_bare_cpu_us_per_request: round(mean(baseline.map((x) => x.cpu)) * 1000, 1),
-      ping_cpu_ratio: round(cpuRatio, 3), ping_target_by_cpu: verdict(cpuRatio >= 0.7, 'bare CPU/request ÷ server CPU/request ≥ 0.7'),
+      ping_rps: Math.round(mean(server.map((x) => x.rps))),
+      ping_bare_node_http_rps: Math.round(mean(baseline.map((x) => x.rps))),
+      ping_ratio: round(ratio, 3),
+      ping_target: verdict(ratio >= 0.7, '≥ 0.7× bare node:http'),
+      ping_cpu_us_per_request: round(mean(server.map((x) => x.cpu)) * 1000, 1),
+      ping_bare_cpu_us_per_request: round(mean(baseline.map((x) => x.cpu)) * 1000, 1),
+      ping_cpu_ratio: round(cpuRatio, 3),
+      ping_target_by_cpu: verdict(cpuRatio >= 0.7, 'bare CPU/request ÷ server CPU/request ≥ 0.7'),
     };
   } finally {
     await stop(node);
@@ -90,25 +111,51 @@ async function list(ref: Reference, t: Target): Promise<Record<string, number | 
   await rps(url, t.auth, 1);
   const cached = await rate(ref, url, t.auth);
   let n = 0;
-  const { r, cpu } = await cpuPerCall(ref, () => autocannon({
-    url, connections: CONNECTIONS, duration: SECONDS, headers: t.auth,
-    requests: [{ method: 'GET', path, setupRequest: (req) => ({ ...req, path: `${path}&nocache=${n++}` }) }],
-  }), (x) => x['2xx']);
+  const { r, cpu } = await cpuPerCall(
+    ref,
+    () =>
+      autocannon({
+        url,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers: t.auth,
+        requests: [{ method: 'GET', path, setupRequest: (req) => ({ ...req, path: `${path}&nocache=${n++}` }) }],
+      }),
+    (x) => x['2xx'],
+  );
   if (r.non2xx || r.errors) throw new Error(`uncached list: ${r.non2xx} non-2xx, ${r.errors} errors`);
   const uncached = r.requests.average;
   return {
-    list_1000_rows_cached_rps: Math.round(cached.rps), list_1000_rows_uncached_rps: Math.round(uncached),
+    list_1000_rows_cached_rps: Math.round(cached.rps),
+    list_1000_rows_uncached_rps: Math.round(uncached),
     list_1000_rows_uncached_p50_ms: r.latency.p50,
     list_target_cached: verdict(cached.rps >= 200, '≥ 200/s, a repeated request of an unchanged base'),
     list_target_uncached: verdict(uncached >= UNCACHED_TARGET, `≥ ${UNCACHED_TARGET}/s, every request a new one`),
-    list_1000_rows_cached_cpu_ms: round(cached.cpu, 2), list_1000_rows_uncached_cpu_ms: round(cpu, 2),
-    list_target_uncached_by_cpu: verdict(1000 / cpu >= UNCACHED_TARGET, `${Math.round(1000 / cpu)}/s on one idle core, ≥ ${UNCACHED_TARGET}/s`),
+    list_1000_rows_cached_cpu_ms: round(cached.cpu, 2),
+    list_1000_rows_uncached_cpu_ms: round(cpu, 2),
+    list_target_uncached_by_cpu: verdict(
+      1000 / cpu >= UNCACHED_TARGET,
+      `${Math.round(1000 / cpu)}/s on one idle core, ≥ ${UNCACHED_TARGET}/s`,
+    ),
   };
 }
 
 /** Latency of one call at a time: `amount` calls on one connection. */
 async function latency(c: Child, url: string, headers: Record<string, string>, body: string, amount: number) {
-  const { r, cpu } = await cpuPerCall(c, () => autocannon({ url, method: 'POST', connections: 1, amount, headers: { ...headers, 'content-type': 'application/json' }, body, timeout: 30 }), (x) => x['2xx']);
+  const { r, cpu } = await cpuPerCall(
+    c,
+    () =>
+      autocannon({
+        url,
+        method: 'POST',
+        connections: 1,
+        amount,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body,
+        timeout: 30,
+      }),
+    (x) => x['2xx'],
+  );
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { p50: r.latency.p50, p99: r.latency.p99, cpu };
 }
@@ -118,8 +165,11 @@ async function append(ref: Reference, t: Target): Promise<Record<string, number 
   await latency(ref, `${t.gw}/rows/`, t.auth, body, 5);
   const l = await latency(ref, `${t.gw}/rows/`, t.auth, body, 100);
   return {
-    append_1000_rows_p50_ms: l.p50, append_1000_rows_p99_ms: l.p99, append_target: verdict(l.p50 <= 50, 'p50 ≤ 50 ms'),
-    append_1000_rows_cpu_ms: round(l.cpu, 1), append_target_by_cpu: verdict(l.cpu <= 50, 'server CPU per call ≤ 50 ms'),
+    append_1000_rows_p50_ms: l.p50,
+    append_1000_rows_p99_ms: l.p99,
+    append_target: verdict(l.p50 <= 50, 'p50 ≤ 50 ms'),
+    append_1000_rows_cpu_ms: round(l.cpu, 1),
+    append_target_by_cpu: verdict(l.cpu <= 50, 'server CPU per call ≤ 50 ms'),
   };
 }
 
@@ -128,8 +178,11 @@ async function sql(ref: Reference, t: Target): Promise<Record<string, number | s
   await latency(ref, `${t.gw}/sql/`, t.auth, body, 3);
   const l = await latency(ref, `${t.gw}/sql/`, t.auth, body, 40);
   return {
-    sql_select_10000_rows_p50_ms: l.p50, sql_select_10000_rows_p99_ms: l.p99, sql_target: verdict(l.p50 <= 150, 'p50 ≤ 150 ms'),
-    sql_select_10000_rows_cpu_ms: round(l.cpu, 1), sql_target_by_cpu: verdict(l.cpu <= 150, 'server CPU per call ≤ 150 ms'),
+    sql_select_10000_rows_p50_ms: l.p50,
+    sql_select_10000_rows_p99_ms: l.p99,
+    sql_target: verdict(l.p50 <= 150, 'p50 ≤ 150 ms'),
+    sql_select_10000_rows_cpu_ms: round(l.cpu, 1),
+    sql_target_by_cpu: verdict(l.cpu <= 150, 'server CPU per call ≤ 150 ms'),
   };
 }
 
@@ -147,5 +200,13 @@ export async function run(): Promise<Record<string, number | string>> {
 }
 
 if (process.argv[1] && /bench[\\/]server\.ts$/.test(process.argv[1])) {
-  run().then((r) => { for (const [k, v] of Object.entries(r)) process.stdout.write(`${k}: ${v}\n`); }, (e: unknown) => { process.stderr.write(`${(e as Error).stack}\n`); process.exitCode = 1; });
+  run().then(
+    (r) => {
+      for (const [k, v] of Object.entries(r)) process.stdout.write(`${k}: ${v}\n`);
+    },
+    (e: unknown) => {
+      process.stderr.write(`${(e as Error).stack}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

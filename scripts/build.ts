@@ -35,14 +35,23 @@ rmSync(OUT, { recursive: true, force: true });
 let count = 0;
 for (const tree of TREES) {
   for (const file of modules(join(CODE_ROOT, tree))) {
-    const out = await transform(readFileSync(file, 'utf8'), { loader: 'ts', format: 'esm', target: 'node20', sourcefile: relative(CODE_ROOT, file), logLevel: 'silent' });
+    const out = await transform(readFileSync(file, 'utf8'), {
+      loader: 'ts',
+      format: 'esm',
+      target: 'node20',
+      sourcefile: relative(CODE_ROOT, file),
+      logLevel: 'silent',
+    });
     write(join(OUT, relative(CODE_ROOT, file)).replace(/\.ts$/, '.js'), out.code);
     count++;
   }
 }
 const runtime = join(OUT, 'src', 'load', 'runtime');
-for (const thread of Object.keys(THREAD_ENTRIES) as (keyof typeof THREAD_ENTRIES)[]) write(join(runtime, `${thread}.cjs`), await bundleThread(thread, ['undici']));
+for (const thread of Object.keys(THREAD_ENTRIES) as (keyof typeof THREAD_ENTRIES)[])
+  write(join(runtime, `${thread}.cjs`), await bundleThread(thread, ['undici']));
 const k6Dir = join(OUT, relative(CODE_ROOT, PREBUILT_K6_DIR));
 const scenarios = await bundleAll();
 for (const b of scenarios) write(join(k6Dir, `${b.name}.js`), b.code);
-process.stderr.write(`build: ${count} modules, ${Object.keys(THREAD_ENTRIES).length} thread bundles and ${scenarios.length} k6 scenarios into ${relative(process.cwd(), OUT) || '.'}\n`);
+process.stderr.write(
+  `build: ${count} modules, ${Object.keys(THREAD_ENTRIES).length} thread bundles and ${scenarios.length} k6 scenarios into ${relative(process.cwd(), OUT) || '.'}\n`,
+);

@@ -71,7 +71,8 @@ export function operationsFromYaml(text: string, file: string): DocumentedOperat
     if (indent === pathIndent) {
       close();
       if (!k || !k.key.startsWith('/')) throw new Error(`${file}:${i + 1}: expected a path key`);
-      if (k.rest && k.rest !== '') throw new Error(`${file}:${i + 1}: flow-style path item not supported (convert to JSON)`);
+      if (k.rest && k.rest !== '')
+        throw new Error(`${file}:${i + 1}: flow-style path item not supported (convert to JSON)`);
       path = k.key;
       methodIndent = -1;
       continue;
@@ -98,10 +99,13 @@ export function operationsFromJson(doc: unknown, file: string): DocumentedOperat
   const paths = (doc as { paths?: Record<string, Record<string, { operationId?: string }>> }).paths;
   if (!paths) throw new Error(`${file}: no "paths"`);
   return Object.entries(paths).flatMap(([path, item]) =>
-    Object.entries(item).filter(([m]) => METHODS.has(m)).map(([m, op]) => {
-      if (!op.operationId) throw new Error(`${file}: ${m.toUpperCase()} ${path} has no operationId`);
-      return { id: op.operationId, file, method: m.toUpperCase(), path };
-    }));
+    Object.entries(item)
+      .filter(([m]) => METHODS.has(m))
+      .map(([m, op]) => {
+        if (!op.operationId) throw new Error(`${file}: ${m.toUpperCase()} ${path} has no operationId`);
+        return { id: op.operationId, file, method: m.toUpperCase(), path };
+      }),
+  );
 }
 
 /** File, then path, then method (plain code-unit order, so the output is stable everywhere). */
@@ -116,7 +120,13 @@ export function formatOperations(ops: readonly DocumentedOperation[]): string {
 }
 
 export function deriveFromFiles(inputs: readonly string[]): DocumentedOperation[] {
-  const files = inputs.flatMap((p) => (statSync(p).isDirectory() ? readdirSync(p).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => join(p, f)) : [p]));
+  const files = inputs.flatMap((p) =>
+    statSync(p).isDirectory()
+      ? readdirSync(p)
+          .filter((f) => /\.(ya?ml|json)$/.test(f))
+          .map((f) => join(p, f))
+      : [p],
+  );
   if (files.length === 0) throw new Error(`no .yaml/.yml/.json files in ${inputs.join(', ')}`);
   const ops = files.flatMap((f) => {
     const text = readFileSync(f, 'utf8');
@@ -138,7 +148,9 @@ function main(argv: string[]): void {
   const out = outAt >= 0 ? argv[outAt + 1] : resolve(import.meta.dirname, '..', 'spec', 'openapi-operations.json');
   const inputs = argv.filter((_, i) => outAt < 0 || (i !== outAt && i !== outAt + 1));
   if (!out || inputs.length === 0) {
-    process.stderr.write('usage: tsx scripts/derive-openapi-list.ts <openapi_input folder | files…> [--out spec/openapi-operations.json]\n');
+    process.stderr.write(
+      'usage: tsx scripts/derive-openapi-list.ts <openapi_input folder | files…> [--out spec/openapi-operations.json]\n',
+    );
     process.exit(2);
   }
   const ops = deriveFromFiles(inputs);
@@ -146,7 +158,9 @@ function main(argv: string[]): void {
   writeFileSync(out, formatOperations(ops));
   const perFile = new Map<string, number>();
   for (const o of ops) perFile.set(o.file, (perFile.get(o.file) ?? 0) + 1);
-  process.stderr.write(`${ops.length} operations → ${out}\n${[...perFile].map(([f, n]) => `  ${f}: ${n}`).join('\n')}\n`);
+  process.stderr.write(
+    `${ops.length} operations → ${out}\n${[...perFile].map(([f, n]) => `  ${f}: ${n}`).join('\n')}\n`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.slice(2));

@@ -15,9 +15,22 @@ for (const m of MUTANTS.filter((x) => !only || x.id.includes(only) || x.clause =
   const dir = mkdtempSync(join(tmpdir(), 'diff-catalog-'));
   const t0 = Date.now();
   try {
-    const r = await diff({ reportDir: dir, againstFaults: m.faults, apiVersion: m.serverOptions?.apiVersion, edition: m.serverOptions?.edition });
-    const diverged = r.results.filter((x) => x.verdict === 'diverged').map((x) => ({ ref: x.ref, kinds: x.divergences.map((d) => d.kind), detail: x.divergences[0]?.detail.slice(0, 160) }));
-    process.stdout.write(`${JSON.stringify({ id: m.id, clause: m.clause, faults: m.faults, ms: Date.now() - t0, calls: r.target.calls + r.against.calls, diverged })}\n`);
+    const r = await diff({
+      reportDir: dir,
+      againstFaults: m.faults,
+      apiVersion: m.serverOptions?.apiVersion,
+      edition: m.serverOptions?.edition,
+    });
+    const diverged = r.results
+      .filter((x) => x.verdict === 'diverged')
+      .map((x) => ({
+        ref: x.ref,
+        kinds: x.divergences.map((d) => d.kind),
+        detail: x.divergences[0]?.detail.slice(0, 160),
+      }));
+    process.stdout.write(
+      `${JSON.stringify({ id: m.id, clause: m.clause, faults: m.faults, ms: Date.now() - t0, calls: r.target.calls + r.against.calls, diverged })}\n`,
+    );
   } catch (e) {
     process.stdout.write(`${JSON.stringify({ id: m.id, clause: m.clause, error: (e as Error).message })}\n`);
   } finally {

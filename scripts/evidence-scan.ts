@@ -20,9 +20,7 @@ const OPAQUE = [/src[\\/]harness[\\/](assert|verdict|test)\.ts$/];
 
 /** Evidence as the source names it: a class and citation, computed at run time, or none. */
 export type FoundEvidence =
-  | { kind: 'literal'; class: string; cite: string }
-  | { kind: 'computed'; text: string }
-  | { kind: 'missing' };
+  { kind: 'literal'; class: string; cite: string } | { kind: 'computed'; text: string } | { kind: 'missing' };
 
 export interface AssertionSite {
   /** `file:line` from the repository root. */
@@ -49,7 +47,10 @@ const at = (node: ts.Node) => {
   return `${relative(ROOT, sf.fileName)}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}`;
 };
 
-const oneLine = (s: string, n = 140) => { const t = s.replace(/\s+/g, ' ').trim(); return t.length > n ? `${t.slice(0, n)}…` : t; };
+const oneLine = (s: string, n = 140) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > n ? `${t.slice(0, n)}…` : t;
+};
 
 /** The text a string-ish argument says: a literal's value, a template's raw text. */
 function textOf(node: ts.Node | undefined): string {
@@ -85,12 +86,24 @@ export class EvidenceScan {
     const imports = new Map<string, { file: string; name: string }>();
     for (const st of sf.statements) {
       if (ts.isFunctionDeclaration(st) && st.name) decls.set(st.name.text, st);
-      else if (ts.isVariableStatement(st)) for (const d of st.declarationList.declarations) { if (ts.isIdentifier(d.name)) decls.set(d.name.text, d); }
-      else if (ts.isClassDeclaration(st)) for (const m of st.members) { if (ts.isMethodDeclaration(m) && m.name && ts.isIdentifier(m.name)) decls.set(`.${m.name.text}`, m); }
-      else if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier) && st.moduleSpecifier.text.startsWith('.')) {
+      else if (ts.isVariableStatement(st))
+        for (const d of st.declarationList.declarations) {
+          if (ts.isIdentifier(d.name)) decls.set(d.name.text, d);
+        }
+      else if (ts.isClassDeclaration(st))
+        for (const m of st.members) {
+          if (ts.isMethodDeclaration(m) && m.name && ts.isIdentifier(m.name)) decls.set(`.${m.name.text}`, m);
+        }
+      else if (
+        ts.isImportDeclaration(st) &&
+        ts.isStringLiteral(st.moduleSpecifier) &&
+        st.moduleSpecifier.text.startsWith('.')
+      ) {
         const target = join(dirname(file), st.moduleSpecifier.text).replace(/\.js$/, '.ts');
         const named = st.importClause?.namedBindings;
-        if (named && ts.isNamedImports(named)) for (const el of named.elements) imports.set(el.name.text, { file: target, name: (el.propertyName ?? el.name).text });
+        if (named && ts.isNamedImports(named))
+          for (const el of named.elements)
+            imports.set(el.name.text, { file: target, name: (el.propertyName ?? el.name).text });
       }
     }
     const scope = { sf, decls, imports };
@@ -107,11 +120,22 @@ export class EvidenceScan {
     const imp = sc.imports.get(name);
     if (imp) return this.resolve(imp.file, imp.name, depth + 1);
     for (const st of sc.sf.statements) {
-      if (ts.isExportDeclaration(st) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) && st.moduleSpecifier.text.startsWith('.')) {
+      if (
+        ts.isExportDeclaration(st) &&
+        st.moduleSpecifier &&
+        ts.isStringLiteral(st.moduleSpecifier) &&
+        st.moduleSpecifier.text.startsWith('.')
+      ) {
         const target = join(dirname(file), st.moduleSpecifier.text).replace(/\.js$/, '.ts');
-        const el = st.exportClause && ts.isNamedExports(st.exportClause) ? st.exportClause.elements.find((e) => e.name.text === name) : undefined;
+        const el =
+          st.exportClause && ts.isNamedExports(st.exportClause)
+            ? st.exportClause.elements.find((e) => e.name.text === name)
+            : undefined;
         if (el) return this.resolve(target, (el.propertyName ?? el.name).text, depth + 1);
-        if (!st.exportClause) { const r = this.resolve(target, name, depth + 1); if (r) return r; }
+        if (!st.exportClause) {
+          const r = this.resolve(target, name, depth + 1);
+          if (r) return r;
+        }
       }
     }
     return undefined;
@@ -157,17 +181,30 @@ export class EvidenceScan {
     if (ts.isParenthesizedExpression(e) || ts.isAsExpression(e)) return this.evidenceOf(e.expression, depth);
     if (ts.isCallExpression(e)) {
       const callee = e.expression;
-      if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'ev') {
+      if (
+        ts.isPropertyAccessExpression(callee) &&
+        ts.isIdentifier(callee.expression) &&
+        callee.expression.text === 'ev'
+      ) {
         const cls = callee.name.text === 'owed' ? 'inferred (owed)' : callee.name.text;
         const cite = textOf(e.arguments[0]);
         return { kind: 'literal', class: cls, cite: cls === 'spec' && !cite.startsWith('§') ? `§${cite}` : cite };
       }
-      if (ts.isIdentifier(callee) && callee.text === 'endpointEvidence') return { kind: 'literal', class: 'spec/documented', cite: `per endpoint row: §${textOf(e.arguments[1])} for a spec row, else its OA62 operation` };
+      if (ts.isIdentifier(callee) && callee.text === 'endpointEvidence')
+        return {
+          kind: 'literal',
+          class: 'spec/documented',
+          cite: `per endpoint row: §${textOf(e.arguments[1])} for a spec row, else its OA62 operation`,
+        };
     }
     if (depth < 4) {
-      const decl = ts.isIdentifier(e) ? this.resolve(e.getSourceFile().fileName, e.text)
-        : ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) ? this.propertyOf(e.expression, e.name.text) : undefined;
-      if (decl && ts.isVariableDeclaration(decl) && decl.initializer) return this.evidenceOf(decl.initializer, depth + 1);
+      const decl = ts.isIdentifier(e)
+        ? this.resolve(e.getSourceFile().fileName, e.text)
+        : ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression)
+          ? this.propertyOf(e.expression, e.name.text)
+          : undefined;
+      if (decl && ts.isVariableDeclaration(decl) && decl.initializer)
+        return this.evidenceOf(decl.initializer, depth + 1);
       if (decl && ts.isPropertyAssignment(decl)) return this.evidenceOf(decl.initializer, depth + 1);
     }
     return { kind: 'computed', text: oneLine(e.getText(), 120) };
@@ -177,9 +214,13 @@ export class EvidenceScan {
   private propertyOf(obj: ts.Identifier, name: string): ts.Node | undefined {
     const d = this.resolve(obj.getSourceFile().fileName, obj.text);
     let init = d && ts.isVariableDeclaration(d) ? d.initializer : undefined;
-    while (init && (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init))) init = init.expression;
+    while (init && (ts.isAsExpression(init) || ts.isSatisfiesExpression(init) || ts.isParenthesizedExpression(init)))
+      init = init.expression;
     if (!init || !ts.isObjectLiteralExpression(init)) return undefined;
-    return init.properties.find((p) => ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === name);
+    return init.properties.find(
+      (p) =>
+        ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) && p.name.text === name,
+    );
   }
 
   /** Assertion sites in `node` and in the project functions it calls. */
@@ -191,7 +232,8 @@ export class EvidenceScan {
         if (site) out.push(site);
         else for (const f of this.calledFunctions(n.expression)) out.push(...this.sitesOfFunction(f, seen));
         // A function passed by name (`items.map(checkOne)`) runs too.
-        for (const a of n.arguments) if (ts.isIdentifier(a)) for (const f of this.calledFunctions(a)) out.push(...this.sitesOfFunction(f, seen));
+        for (const a of n.arguments)
+          if (ts.isIdentifier(a)) for (const f of this.calledFunctions(a)) out.push(...this.sitesOfFunction(f, seen));
       }
       ts.forEachChild(n, visit);
     };
@@ -213,13 +255,27 @@ export class EvidenceScan {
   private calledFunctions(c: ts.Expression): ts.Node[] {
     const file = c.getSourceFile().fileName;
     // A method of a class of the same file (`this.x()`), else a function by name.
-    const decl = ts.isIdentifier(c) ? this.resolve(file, c.text)
-      : ts.isPropertyAccessExpression(c) && c.expression.kind === ts.SyntaxKind.ThisKeyword ? this.scope(file)?.decls.get(`.${c.name.text}`) : undefined;
+    const decl = ts.isIdentifier(c)
+      ? this.resolve(file, c.text)
+      : ts.isPropertyAccessExpression(c) && c.expression.kind === ts.SyntaxKind.ThisKeyword
+        ? this.scope(file)?.decls.get(`.${c.name.text}`)
+        : undefined;
     if (!decl) return [];
     const where = decl.getSourceFile().fileName;
-    if (!/[\\/](suites|src[\\/]harness)[\\/]/.test(where) || OPAQUE.some((r) => r.test(where)) || /\.test\.ts$/.test(where)) return [];
-    const body = ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl) ? decl.body
-      : ts.isVariableDeclaration(decl) && decl.initializer && (ts.isArrowFunction(decl.initializer) || ts.isFunctionExpression(decl.initializer)) ? decl.initializer : undefined;
+    if (
+      !/[\\/](suites|src[\\/]harness)[\\/]/.test(where) ||
+      OPAQUE.some((r) => r.test(where)) ||
+      /\.test\.ts$/.test(where)
+    )
+      return [];
+    const body =
+      ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl)
+        ? decl.body
+        : ts.isVariableDeclaration(decl) &&
+            decl.initializer &&
+            (ts.isArrowFunction(decl.initializer) || ts.isFunctionExpression(decl.initializer))
+          ? decl.initializer
+          : undefined;
     return body ? [body] : [];
   }
 
@@ -228,14 +284,26 @@ export class EvidenceScan {
     const callee = call.expression;
     if (ts.isIdentifier(callee) && HELPERS.has(callee.text)) {
       const by = call.arguments[HELPER_BY[callee.text]!];
-      return { at: at(call), says: oneLine(textOf(call.arguments[callee.text === 'expectClientError' ? 1 : 2])), own: by ? this.evidenceOf(by) : 'default' };
+      return {
+        at: at(call),
+        says: oneLine(textOf(call.arguments[callee.text === 'expectClientError' ? 1 : 2])),
+        own: by ? this.evidenceOf(by) : 'default',
+      };
     }
     let own: FoundEvidence | 'default' = 'default';
     let e: ts.Expression = callee;
     for (;;) {
-      if (ts.isPropertyAccessExpression(e) && e.name.text === 'soft') { e = e.expression; continue; }
-      if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression) && ['because', 'about'].includes(e.expression.name.text)) {
-        if (e.expression.name.text === 'because' && own === 'default' && e.arguments[0]) own = this.evidenceOf(e.arguments[0]);
+      if (ts.isPropertyAccessExpression(e) && e.name.text === 'soft') {
+        e = e.expression;
+        continue;
+      }
+      if (
+        ts.isCallExpression(e) &&
+        ts.isPropertyAccessExpression(e.expression) &&
+        ['because', 'about'].includes(e.expression.name.text)
+      ) {
+        if (e.expression.name.text === 'because' && own === 'default' && e.arguments[0])
+          own = this.evidenceOf(e.arguments[0]);
         e = e.expression.expression;
         continue;
       }
@@ -251,5 +319,8 @@ export class EvidenceScan {
 
 /** The suite files of the repository. */
 export function suiteFiles(dir = join(ROOT, 'suites')): string[] {
-  return ts.sys.readDirectory(dir, ['.ts']).filter((f) => f.endsWith('.spec.ts')).sort();
+  return ts.sys
+    .readDirectory(dir, ['.ts'])
+    .filter((f) => f.endsWith('.spec.ts'))
+    .sort();
 }

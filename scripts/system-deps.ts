@@ -21,10 +21,16 @@ if (missing.length === 0) process.exit(0);
 const isRoot = process.getuid?.() === 0;
 const sudo = !isRoot && spawnSync('sudo', ['-n', 'true']).status === 0;
 if (!isRoot && !sudo) {
-  process.stderr.write(`The tests need Debian packages: ${missing.join(' ')}\nInstall them: sudo apt-get install -y ${missing.join(' ')}\n`);
+  process.stderr.write(
+    `The tests need Debian packages: ${missing.join(' ')}\nInstall them: sudo apt-get install -y ${missing.join(' ')}\n`,
+  );
   process.exit(1);
 }
-const run = (args: string[]) => execFileSync(isRoot ? args[0]! : 'sudo', isRoot ? args.slice(1) : args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+const run = (args: string[]) =>
+  execFileSync(isRoot ? args[0]! : 'sudo', isRoot ? args.slice(1) : args, {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
 process.stderr.write(`installing ${missing.join(' ')} with apt-get…\n`);
 run(['apt-get', 'update', '-qq']);
 run(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...missing]);

@@ -13,15 +13,27 @@
  * check alone when only it reaches a mutant's fault (src/mutants/coverage.ts `widen`).
  */
 import { NOT_JSON, RESPONSES, offeredAt, type Endpoint } from '../src/spec/index.js';
-import { GROUPS, judgeOperation, RECIPES, settleGroup, settleOne, Skip, World, type OpResult } from '../src/harness/answers/index.js';
+import {
+  GROUPS,
+  judgeOperation,
+  RECIPES,
+  settleGroup,
+  settleOne,
+  Skip,
+  World,
+  type OpResult,
+} from '../src/harness/answers/index.js';
 import { clause, test as base, ev } from '../src/harness/test.js';
 
 const test = base.extend<{ world: World }>({
-  world: [async ({}, use) => {
-    const world = new World();
-    await use(world);
-    await world.drop();
-  }, { box: 'self' }],
+  world: [
+    async ({}, use) => {
+      const world = new World();
+      await use(world);
+      await world.drop();
+    },
+    { box: 'self' },
+  ],
 });
 
 const answered = (eps: readonly Endpoint[]) => eps.filter((e) => RESPONSES[e.id] && !(e.id in NOT_JSON));
@@ -29,17 +41,27 @@ const answered = (eps: readonly Endpoint[]) => eps.filter((e) => RESPONSES[e.id]
 for (const group of GROUPS) {
   const eps = answered(group.endpoints);
   if (!eps.length) continue;
-  test(...clause('SHAPE-8', `${group.name}: each documented answer has the documented fields and types (${eps.length} operations)`, ev.documented('OA62 response schemas and examples')), async ({ target, state, world }) => {
-    // In order, one at a time: recipes share the world, and some put back what they changed.
-    const results: [Endpoint, OpResult][] = [];
-    for (const ep of eps) {
-      const recipe = RECIPES[ep.id];
-      if (!recipe) throw new Error(`no SHAPE-8 recipe for ${ep.id} (src/harness/answers/)`);
-      results.push([ep, await settleOne(async () => {
-        if (!offeredAt(ep, state.apiVersion)) throw new Skip(`not offered by release ${state.apiVersion}`);
-        return judgeOperation(ep, recipe, target, state, world);
-      })]);
-    }
-    settleGroup(results);
-  });
+  test(
+    ...clause(
+      'SHAPE-8',
+      `${group.name}: each documented answer has the documented fields and types (${eps.length} operations)`,
+      ev.documented('OA62 response schemas and examples'),
+    ),
+    async ({ target, state, world }) => {
+      // In order, one at a time: recipes share the world, and some put back what they changed.
+      const results: [Endpoint, OpResult][] = [];
+      for (const ep of eps) {
+        const recipe = RECIPES[ep.id];
+        if (!recipe) throw new Error(`no SHAPE-8 recipe for ${ep.id} (src/harness/answers/)`);
+        results.push([
+          ep,
+          await settleOne(async () => {
+            if (!offeredAt(ep, state.apiVersion)) throw new Skip(`not offered by release ${state.apiVersion}`);
+            return judgeOperation(ep, recipe, target, state, world);
+          }),
+        ]);
+      }
+      settleGroup(results);
+    },
+  );
 }

@@ -14,11 +14,25 @@ import { appendAll, listRows, scratchTable, type Scratch } from '../src/harness/
 import type { Target } from '../src/harness/target.js';
 import { clause, expect, test, ev } from '../src/harness/test.js';
 
-const COLUMNS = [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }, { column_name: 'Note', column_type: 'text' }];
-const ROWS = [{ Name: 'a', N: 3, Note: 'note a' }, { Name: 'b', N: 12, Note: 'note b' }, { Name: 'c', N: 7, Note: 'note c' }, { Name: 'd', N: 20, Note: 'note d' }, { Name: 'e', N: 1, Note: 'note e' }];
+const COLUMNS = [
+  { column_name: 'Name', column_type: 'text' },
+  { column_name: 'N', column_type: 'number' },
+  { column_name: 'Note', column_type: 'text' },
+];
+const ROWS = [
+  { Name: 'a', N: 3, Note: 'note a' },
+  { Name: 'b', N: 12, Note: 'note b' },
+  { Name: 'c', N: 7, Note: 'note c' },
+  { Name: 'd', N: 20, Note: 'note d' },
+  { Name: 'e', N: 1, Note: 'note e' },
+];
 const VIEW = 'big first';
 
-interface Fruit { t: Scratch; n: string; note: string }
+interface Fruit {
+  t: Scratch;
+  n: string;
+  note: string;
+}
 
 async function fruitTable(target: Target, label: string): Promise<Fruit> {
   const t = await scratchTable(target, label, COLUMNS);
@@ -34,8 +48,10 @@ async function fruitTable(target: Target, label: string): Promise<Fruit> {
 
 /** N > 2, largest first, Note hidden. */
 const settingsOf = (f: Fruit) => ({
-  filters: [{ column_key: f.n, filter_predicate: 'greater', filter_term: 2 }], filter_conjunction: 'And',
-  sorts: [{ column_key: f.n, sort_type: 'down' }], hidden_columns: [f.note],
+  filters: [{ column_key: f.n, filter_predicate: 'greater', filter_term: 2 }],
+  filter_conjunction: 'And',
+  sorts: [{ column_key: f.n, sort_type: 'down' }],
+  hidden_columns: [f.note],
 });
 
 const viewPath = (name: string) => `views/${encodeURIComponent(name)}/`;
@@ -47,10 +63,22 @@ function differences(view: ViewInfo | undefined, s: ReturnType<typeof settingsOf
   const out: string[] = [];
   const filters = Array.isArray(view.filters) ? (view.filters as Record<string, unknown>[]) : [];
   const f = filters.find((x) => x.column_key === s.filters[0]!.column_key);
-  if (filters.length !== 1 || !f || f.filter_predicate !== s.filters[0]!.filter_predicate || String(f.filter_term) !== String(s.filters[0]!.filter_term)) out.push(`filters ${show(view.filters)} (made with ${show(s.filters)})`);
+  if (
+    filters.length !== 1 ||
+    !f ||
+    f.filter_predicate !== s.filters[0]!.filter_predicate ||
+    String(f.filter_term) !== String(s.filters[0]!.filter_term)
+  )
+    out.push(`filters ${show(view.filters)} (made with ${show(s.filters)})`);
   const sorts = Array.isArray(view.sorts) ? (view.sorts as Record<string, unknown>[]) : [];
-  if (sorts.length !== 1 || sorts[0]!.column_key !== s.sorts[0]!.column_key || sorts[0]!.sort_type !== s.sorts[0]!.sort_type) out.push(`sorts ${show(view.sorts)} (made with ${show(s.sorts)})`);
-  if (!Array.isArray(view.hidden_columns) || !view.hidden_columns.includes(s.hidden_columns[0])) out.push(`hidden_columns ${show(view.hidden_columns)} (made with ${show(s.hidden_columns)})`);
+  if (
+    sorts.length !== 1 ||
+    sorts[0]!.column_key !== s.sorts[0]!.column_key ||
+    sorts[0]!.sort_type !== s.sorts[0]!.sort_type
+  )
+    out.push(`sorts ${show(view.sorts)} (made with ${show(s.sorts)})`);
+  if (!Array.isArray(view.hidden_columns) || !view.hidden_columns.includes(s.hidden_columns[0]))
+    out.push(`hidden_columns ${show(view.hidden_columns)} (made with ${show(s.hidden_columns)})`);
   return out;
 }
 
@@ -61,66 +89,129 @@ async function makeView(target: Target, f: Fruit): Promise<void> {
   expectStatus(r, [200, 201], 'create view with table_name in the query string (POST views/?table_name=…)');
   if (differences(r.json<ViewInfo>(), s).length === 0) return;
   const u = await target.gw(f.t.base, 'PUT', viewPath(VIEW), { query: q(f), json: s });
-  expectStatus(u, 200, `update view ${VIEW} with its filter, sort and hidden column (PUT views/{view_name}/?table_name=…)`);
+  expectStatus(
+    u,
+    200,
+    `update view ${VIEW} with its filter, sort and hidden column (PUT views/{view_name}/?table_name=…)`,
+  );
 }
 
 const names = (rows: Record<string, unknown>[]) => rows.map((r) => r.Name);
 
-test(...clause('BASE-1', 'a view made with a filter, a sort and a hidden column is listed and read back as made', ev.documented('OA62 base_operations#listViews, createView, getView, updateView, deleteView, listRows')), async ({ target, state }) => {
-  needsOperations(state, 'createView', 'listViews', 'getView', 'updateView');
-  const f = await fruitTable(target, 'view_read');
-  try {
-    await makeView(target, f);
-    const list = await target.gw(f.t.base, 'GET', 'views/', { query: q(f) });
-    expectStatus(list, 200, 'list views (GET views/?table_name=…)');
-    const views = list.json<{ views?: ViewInfo[] }>().views;
-    expect(Array.isArray(views), `list views: the answer has no "views" array: ${list.text.slice(0, 200)}`).toBe(true);
-    const listed = views!.find((v) => v.name === VIEW);
-    expect.soft(differences(listed, settingsOf(f)), `list views: view "${VIEW}" as listed differs from how it was made`).toEqual([]);
-    const got = await target.gw(f.t.base, 'GET', viewPath(VIEW), { query: q(f) });
-    expectStatus(got, 200, 'get view (GET views/{view_name}/?table_name=…)');
-    expect.soft(differences(got.json<ViewInfo>(), settingsOf(f)), `get view: view "${VIEW}" differs from how it was made`).toEqual([]);
-  } finally {
-    await f.t.drop();
-  }
-});
+test(
+  ...clause(
+    'BASE-1',
+    'a view made with a filter, a sort and a hidden column is listed and read back as made',
+    ev.documented('OA62 base_operations#listViews, createView, getView, updateView, deleteView, listRows'),
+  ),
+  async ({ target, state }) => {
+    needsOperations(state, 'createView', 'listViews', 'getView', 'updateView');
+    const f = await fruitTable(target, 'view_read');
+    try {
+      await makeView(target, f);
+      const list = await target.gw(f.t.base, 'GET', 'views/', { query: q(f) });
+      expectStatus(list, 200, 'list views (GET views/?table_name=…)');
+      const views = list.json<{ views?: ViewInfo[] }>().views;
+      expect(Array.isArray(views), `list views: the answer has no "views" array: ${list.text.slice(0, 200)}`).toBe(
+        true,
+      );
+      const listed = views!.find((v) => v.name === VIEW);
+      expect
+        .soft(differences(listed, settingsOf(f)), `list views: view "${VIEW}" as listed differs from how it was made`)
+        .toEqual([]);
+      const got = await target.gw(f.t.base, 'GET', viewPath(VIEW), { query: q(f) });
+      expectStatus(got, 200, 'get view (GET views/{view_name}/?table_name=…)');
+      expect
+        .soft(differences(got.json<ViewInfo>(), settingsOf(f)), `get view: view "${VIEW}" differs from how it was made`)
+        .toEqual([]);
+    } finally {
+      await f.t.drop();
+    }
+  },
+);
 
-test(...clause('BASE-1', 'the row list by view_name shows exactly the view\'s rows, in its sort order, without its hidden column', ev.documented('OA62 base_operations#listViews, createView, getView, updateView, deleteView, listRows')), async ({ target, state }) => {
-  needsOperations(state, 'createView', 'updateView', 'listRows');
-  const f = await fruitTable(target, 'view_rows');
-  try {
-    await makeView(target, f);
-    const rows = await listRows(target, f.t, { view_name: VIEW });
-    expect.soft(names(rows), 'rows by the view (N > 2, N descending): the rows or their order differ').toEqual(['d', 'b', 'c', 'a']);
-    const shown = rows.filter((r) => 'Note' in r).map((r) => r.Name);
-    expect.soft(shown, 'rows by the view carry the column Note, which the view hides (a view lists its visible columns only)').toEqual([]);
-    const all = await listRows(target, f.t);
-    expect.soft(all.filter((r) => r.Note === `note ${String(r.Name)}`).length, 'rows without a view must carry every column, Note included').toBe(ROWS.length);
-  } finally {
-    await f.t.drop();
-  }
-});
+test(
+  ...clause(
+    'BASE-1',
+    "the row list by view_name shows exactly the view's rows, in its sort order, without its hidden column",
+    ev.documented('OA62 base_operations#listViews, createView, getView, updateView, deleteView, listRows'),
+  ),
+  async ({ target, state }) => {
+    needsOperations(state, 'createView', 'updateView', 'listRows');
+    const f = await fruitTable(target, 'view_rows');
+    try {
+      await makeView(target, f);
+      const rows = await listRows(target, f.t, { view_name: VIEW });
+      expect
+        .soft(names(rows), 'rows by the view (N > 2, N descending): the rows or their order differ')
+        .toEqual(['d', 'b', 'c', 'a']);
+      const shown = rows.filter((r) => 'Note' in r).map((r) => r.Name);
+      expect
+        .soft(
+          shown,
+          'rows by the view carry the column Note, which the view hides (a view lists its visible columns only)',
+        )
+        .toEqual([]);
+      const all = await listRows(target, f.t);
+      expect
+        .soft(
+          all.filter((r) => r.Note === `note ${String(r.Name)}`).length,
+          'rows without a view must carry every column, Note included',
+        )
+        .toBe(ROWS.length);
+    } finally {
+      await f.t.drop();
+    }
+  },
+);
 
-test(...clause('BASE-1', 'an update of a view changes its rows; a deleted view is gone and the row list by its name is refused', ev.documented('OA62 base_operations#listViews, createView, getView, updateView, deleteView, listRows')), async ({ target, state }) => {
-  needsOperations(state, 'createView', 'updateView', 'deleteView', 'listViews', 'getView', 'listRows');
-  const f = await fruitTable(target, 'view_change');
-  try {
-    await makeView(target, f);
-    const changed = { filters: [{ column_key: f.n, filter_predicate: 'less', filter_term: 10 }], sorts: [{ column_key: f.n, sort_type: 'up' }], hidden_columns: [] };
-    const u = await target.gw(f.t.base, 'PUT', viewPath(VIEW), { query: q(f), json: changed });
-    expectStatus(u, 200, 'update view (PUT views/{view_name}/?table_name=…)');
-    const rows = await listRows(target, f.t, { view_name: VIEW });
-    expect.soft(names(rows), 'rows by the updated view (N < 10, N ascending)').toEqual(['e', 'a', 'c']);
-    expect.soft(rows.find((r) => r.Name === 'a')?.Note, 'the updated view hides no column any more: Note must be shown').toBe('note a');
+test(
+  ...clause(
+    'BASE-1',
+    'an update of a view changes its rows; a deleted view is gone and the row list by its name is refused',
+    ev.documented('OA62 base_operations#listViews, createView, getView, updateView, deleteView, listRows'),
+  ),
+  async ({ target, state }) => {
+    needsOperations(state, 'createView', 'updateView', 'deleteView', 'listViews', 'getView', 'listRows');
+    const f = await fruitTable(target, 'view_change');
+    try {
+      await makeView(target, f);
+      const changed = {
+        filters: [{ column_key: f.n, filter_predicate: 'less', filter_term: 10 }],
+        sorts: [{ column_key: f.n, sort_type: 'up' }],
+        hidden_columns: [],
+      };
+      const u = await target.gw(f.t.base, 'PUT', viewPath(VIEW), { query: q(f), json: changed });
+      expectStatus(u, 200, 'update view (PUT views/{view_name}/?table_name=…)');
+      const rows = await listRows(target, f.t, { view_name: VIEW });
+      expect.soft(names(rows), 'rows by the updated view (N < 10, N ascending)').toEqual(['e', 'a', 'c']);
+      expect
+        .soft(rows.find((r) => r.Name === 'a')?.Note, 'the updated view hides no column any more: Note must be shown')
+        .toBe('note a');
 
-    const d = await target.gw(f.t.base, 'DELETE', viewPath(VIEW), { query: q(f) });
-    expectStatus(d, 200, 'delete view (DELETE views/{view_name}/?table_name=…)');
-    const list = await target.gw(f.t.base, 'GET', 'views/', { query: q(f) });
-    setupOk(list, 'list views after the delete');
-    expect.soft((list.json<{ views?: ViewInfo[] }>().views ?? []).map((v) => v.name), 'list views after the delete still lists the view').not.toContain(VIEW);
-    expectClientError(await target.gw(f.t.base, 'GET', viewPath(VIEW), { query: q(f), expect: [400, 404] }), 'get a deleted view');
-    expectClientError(await target.gw(f.t.base, 'GET', 'rows/', { query: { ...q(f), view_name: VIEW, convert_keys: 'true' }, expect: [400, 404] }), 'list rows by the name of a deleted view');
-  } finally {
-    await f.t.drop();
-  }
-});
+      const d = await target.gw(f.t.base, 'DELETE', viewPath(VIEW), { query: q(f) });
+      expectStatus(d, 200, 'delete view (DELETE views/{view_name}/?table_name=…)');
+      const list = await target.gw(f.t.base, 'GET', 'views/', { query: q(f) });
+      setupOk(list, 'list views after the delete');
+      expect
+        .soft(
+          (list.json<{ views?: ViewInfo[] }>().views ?? []).map((v) => v.name),
+          'list views after the delete still lists the view',
+        )
+        .not.toContain(VIEW);
+      expectClientError(
+        await target.gw(f.t.base, 'GET', viewPath(VIEW), { query: q(f), expect: [400, 404] }),
+        'get a deleted view',
+      );
+      expectClientError(
+        await target.gw(f.t.base, 'GET', 'rows/', {
+          query: { ...q(f), view_name: VIEW, convert_keys: 'true' },
+          expect: [400, 404],
+        }),
+        'list rows by the name of a deleted view',
+      );
+    } finally {
+      await f.t.drop();
+    }
+  },
+);

@@ -24,7 +24,8 @@ const isClientError = (r: Reply) => r.status >= 400 && r.status < 500;
 const brief = (r: Reply) => `${r.status}: ${r.text.slice(0, 200)}`;
 
 /** Rows numbered from `from`: Name r<k>, N = k (Mark is left empty for SIZE-3 and SIZE-6). */
-const numbered = (from: number, n: number, name?: string) => Array.from({ length: n }, (_, i) => ({ Name: name ?? `r${from + i}`, N: from + i }));
+const numbered = (from: number, n: number, name?: string) =>
+  Array.from({ length: n }, (_, i) => ({ Name: name ?? `r${from + i}`, N: from + i }));
 
 /** The worker's big table: created on first use, grown in appends of 1,000, its live row ids known. */
 class BigTable {
@@ -75,7 +76,12 @@ const test = withWorld('limits: big table', () => new BigTable()).extend<{ big: 
 
 test.describe.configure({ mode: 'default' });
 
-async function listRows(target: Target, t: Scratch, query: Record<string, string | number>, what: string): Promise<unknown[]> {
+async function listRows(
+  target: Target,
+  t: Scratch,
+  query: Record<string, string | number>,
+  what: string,
+): Promise<unknown[]> {
   const r = await target.gw(t.base, 'GET', 'rows/', { query: { table_name: t.name, ...query } });
   expectStatus(r, 200, what);
   const rows = r.json<{ rows?: unknown }>().rows;
@@ -83,84 +89,169 @@ async function listRows(target: Target, t: Scratch, query: Record<string, string
   return rows as unknown[];
 }
 
-test(...clause('SIZE-1', 'row list returns at most 1,000 rows, also when limit=5000 is asked (table of 2,000 rows)', ev.spec('8.5')), async ({ target, big }) => {
-  const t = await big.ensure(target, 2 * BATCH);
-  const asked = await listRows(target, t, { limit: 5000 }, 'row list with limit=5000');
-  expect.soft(asked.length, `row list with limit=5000 answered ${asked.length} rows — at most ${SIZE_LIMITS.listRows} per call`).toBeLessThanOrEqual(SIZE_LIMITS.listRows);
-  expect.soft(asked.length, 'row list with limit=5000 answered no rows from a table of 2,000').toBeGreaterThan(0);
-  const plain = await listRows(target, t, {}, 'row list without limit');
-  expect.soft(plain.length, `row list without limit answered ${plain.length} rows — at most ${SIZE_LIMITS.listRows} per call`).toBeLessThanOrEqual(SIZE_LIMITS.listRows);
-  expect.soft(plain.length, 'row list without limit answered no rows from a table of 2,000').toBeGreaterThan(0);
-});
+test(
+  ...clause(
+    'SIZE-1',
+    'row list returns at most 1,000 rows, also when limit=5000 is asked (table of 2,000 rows)',
+    ev.spec('8.5'),
+  ),
+  async ({ target, big }) => {
+    const t = await big.ensure(target, 2 * BATCH);
+    const asked = await listRows(target, t, { limit: 5000 }, 'row list with limit=5000');
+    expect
+      .soft(
+        asked.length,
+        `row list with limit=5000 answered ${asked.length} rows — at most ${SIZE_LIMITS.listRows} per call`,
+      )
+      .toBeLessThanOrEqual(SIZE_LIMITS.listRows);
+    expect.soft(asked.length, 'row list with limit=5000 answered no rows from a table of 2,000').toBeGreaterThan(0);
+    const plain = await listRows(target, t, {}, 'row list without limit');
+    expect
+      .soft(
+        plain.length,
+        `row list without limit answered ${plain.length} rows — at most ${SIZE_LIMITS.listRows} per call`,
+      )
+      .toBeLessThanOrEqual(SIZE_LIMITS.listRows);
+    expect.soft(plain.length, 'row list without limit answered no rows from a table of 2,000').toBeGreaterThan(0);
+  },
+);
 
-test(...clause('SIZE-2', 'append of 1,000 rows is accepted; 1,001 is refused (4xx) and nothing is written', ev.spec('8.5')), async ({ target, big }) => {
-  const t = await big.table(target);
-  const ok = marker('ok');
-  const a = await target.gw(t.base, 'POST', 'rows/', { json: { table_name: t.name, rows: numbered(0, SIZE_LIMITS.appendRows, ok) } });
-  expect.soft(a.status, `append of ${SIZE_LIMITS.appendRows} rows answered ${brief(a)} — must be accepted`).toBe(200);
-  if (a.status === 200) {
-    expect.soft(await big.count(target, `Name = '${ok}'`), `append of ${SIZE_LIMITS.appendRows} rows answered 200: rows written`).toBe(SIZE_LIMITS.appendRows);
-    big.ids.push(...(a.json<{ row_ids?: { _id: string }[] }>().row_ids ?? []).map((x) => x._id));
-  }
-  const over = marker('over');
-  const b = await target.gw(t.base, 'POST', 'rows/', { json: { table_name: t.name, rows: numbered(0, SIZE_LIMITS.appendRows + 1, over) } });
-  expect.soft(isClientError(b), `append of ${SIZE_LIMITS.appendRows + 1} rows answered ${brief(b)} — must be refused (4xx)`).toBe(true);
-  const n = await big.count(target, `Name = '${over}'`);
-  expect.soft(n, `the refused append of ${SIZE_LIMITS.appendRows + 1} rows wrote ${n} rows — nothing may be written`).toBe(0);
-});
+test(
+  ...clause(
+    'SIZE-2',
+    'append of 1,000 rows is accepted; 1,001 is refused (4xx) and nothing is written',
+    ev.spec('8.5'),
+  ),
+  async ({ target, big }) => {
+    const t = await big.table(target);
+    const ok = marker('ok');
+    const a = await target.gw(t.base, 'POST', 'rows/', {
+      json: { table_name: t.name, rows: numbered(0, SIZE_LIMITS.appendRows, ok) },
+    });
+    expect.soft(a.status, `append of ${SIZE_LIMITS.appendRows} rows answered ${brief(a)} — must be accepted`).toBe(200);
+    if (a.status === 200) {
+      expect
+        .soft(
+          await big.count(target, `Name = '${ok}'`),
+          `append of ${SIZE_LIMITS.appendRows} rows answered 200: rows written`,
+        )
+        .toBe(SIZE_LIMITS.appendRows);
+      big.ids.push(...(a.json<{ row_ids?: { _id: string }[] }>().row_ids ?? []).map((x) => x._id));
+    }
+    const over = marker('over');
+    const b = await target.gw(t.base, 'POST', 'rows/', {
+      json: { table_name: t.name, rows: numbered(0, SIZE_LIMITS.appendRows + 1, over) },
+    });
+    expect
+      .soft(
+        isClientError(b),
+        `append of ${SIZE_LIMITS.appendRows + 1} rows answered ${brief(b)} — must be refused (4xx)`,
+      )
+      .toBe(true);
+    const n = await big.count(target, `Name = '${over}'`);
+    expect
+      .soft(n, `the refused append of ${SIZE_LIMITS.appendRows + 1} rows wrote ${n} rows — nothing may be written`)
+      .toBe(0);
+  },
+);
 
-test(...clause('SIZE-3', 'update of 1,000 rows is accepted; 1,001 is refused (4xx) and nothing is changed', ev.spec('8.5')), async ({ target, big }) => {
-  const t = await big.ensure(target, SIZE_LIMITS.updateRows + 1);
-  const updates = (n: number, mark: string) => big.ids.slice(0, n).map((row_id) => ({ row_id, row: { Mark: mark } }));
-  const ok = marker('ok');
-  const a = await target.gw(t.base, 'PUT', 'rows/', { json: { table_name: t.name, updates: updates(SIZE_LIMITS.updateRows, ok) } });
-  expect.soft(a.status, `update of ${SIZE_LIMITS.updateRows} rows answered ${brief(a)} — must be accepted`).toBe(200);
-  if (a.status === 200) expect.soft(await big.count(target, `Mark = '${ok}'`), `update of ${SIZE_LIMITS.updateRows} rows answered 200: rows changed`).toBe(SIZE_LIMITS.updateRows);
-  const over = marker('over');
-  const b = await target.gw(t.base, 'PUT', 'rows/', { json: { table_name: t.name, updates: updates(SIZE_LIMITS.updateRows + 1, over) } });
-  expect.soft(isClientError(b), `update of ${SIZE_LIMITS.updateRows + 1} rows answered ${brief(b)} — must be refused (4xx)`).toBe(true);
-  const n = await big.count(target, `Mark = '${over}'`);
-  expect.soft(n, `the refused update of ${SIZE_LIMITS.updateRows + 1} rows changed ${n} rows — nothing may be changed`).toBe(0);
-});
+test(
+  ...clause(
+    'SIZE-3',
+    'update of 1,000 rows is accepted; 1,001 is refused (4xx) and nothing is changed',
+    ev.spec('8.5'),
+  ),
+  async ({ target, big }) => {
+    const t = await big.ensure(target, SIZE_LIMITS.updateRows + 1);
+    const updates = (n: number, mark: string) => big.ids.slice(0, n).map((row_id) => ({ row_id, row: { Mark: mark } }));
+    const ok = marker('ok');
+    const a = await target.gw(t.base, 'PUT', 'rows/', {
+      json: { table_name: t.name, updates: updates(SIZE_LIMITS.updateRows, ok) },
+    });
+    expect.soft(a.status, `update of ${SIZE_LIMITS.updateRows} rows answered ${brief(a)} — must be accepted`).toBe(200);
+    if (a.status === 200)
+      expect
+        .soft(
+          await big.count(target, `Mark = '${ok}'`),
+          `update of ${SIZE_LIMITS.updateRows} rows answered 200: rows changed`,
+        )
+        .toBe(SIZE_LIMITS.updateRows);
+    const over = marker('over');
+    const b = await target.gw(t.base, 'PUT', 'rows/', {
+      json: { table_name: t.name, updates: updates(SIZE_LIMITS.updateRows + 1, over) },
+    });
+    expect
+      .soft(
+        isClientError(b),
+        `update of ${SIZE_LIMITS.updateRows + 1} rows answered ${brief(b)} — must be refused (4xx)`,
+      )
+      .toBe(true);
+    const n = await big.count(target, `Mark = '${over}'`);
+    expect
+      .soft(n, `the refused update of ${SIZE_LIMITS.updateRows + 1} rows changed ${n} rows — nothing may be changed`)
+      .toBe(0);
+  },
+);
 
-test(...clause('SIZE-5', 'SQL list returns at most 10,000 rows, also with LIMIT 20000 (table of 10,001+ rows)', ev.spec('8.5')), async ({ target, big }) => {
-  await big.ensure(target, SIZE_LIMITS.sqlList + 1);
-  const r = await big.sql(target, 'SELECT _id FROM {T} LIMIT 20000');
-  expectStatus(r, 200, 'SQL SELECT … LIMIT 20000');
-  const results = r.json<{ results?: unknown }>().results;
-  expect(Array.isArray(results), `SQL list: the answer has no "results" array: ${r.text.slice(0, 200)}`).toBe(true);
-  const n = (results as unknown[]).length;
-  expect.soft(n, `SQL list with LIMIT 20000 answered ${n} rows — at most ${SIZE_LIMITS.sqlList}`).toBeLessThanOrEqual(SIZE_LIMITS.sqlList);
-  expect.soft(n, 'SQL list with LIMIT 20000 answered no rows from a table of more than 10,000').toBeGreaterThan(0);
-});
+test(
+  ...clause(
+    'SIZE-5',
+    'SQL list returns at most 10,000 rows, also with LIMIT 20000 (table of 10,001+ rows)',
+    ev.spec('8.5'),
+  ),
+  async ({ target, big }) => {
+    await big.ensure(target, SIZE_LIMITS.sqlList + 1);
+    const r = await big.sql(target, 'SELECT _id FROM {T} LIMIT 20000');
+    expectStatus(r, 200, 'SQL SELECT … LIMIT 20000');
+    const results = r.json<{ results?: unknown }>().results;
+    expect(Array.isArray(results), `SQL list: the answer has no "results" array: ${r.text.slice(0, 200)}`).toBe(true);
+    const n = (results as unknown[]).length;
+    expect
+      .soft(n, `SQL list with LIMIT 20000 answered ${n} rows — at most ${SIZE_LIMITS.sqlList}`)
+      .toBeLessThanOrEqual(SIZE_LIMITS.sqlList);
+    expect.soft(n, 'SQL list with LIMIT 20000 answered no rows from a table of more than 10,000').toBeGreaterThan(0);
+  },
+);
 
-test(...clause('SIZE-5', 'SQL list without LIMIT returns the default of 100 rows', ev.spec('8.5')), async ({ target, big }) => {
-  await big.ensure(target, SIZE_LIMITS.sqlListDefault + 1);
-  const r = await big.sql(target, 'SELECT _id FROM {T}');
-  expectStatus(r, 200, 'SQL SELECT without LIMIT');
-  const results = r.json<{ results?: unknown }>().results;
-  expect(Array.isArray(results), `SQL list: the answer has no "results" array: ${r.text.slice(0, 200)}`).toBe(true);
-  expect((results as unknown[]).length, `SQL list without LIMIT from a table of ${big.ids.length} rows`).toBe(SIZE_LIMITS.sqlListDefault);
-});
+test(
+  ...clause('SIZE-5', 'SQL list without LIMIT returns the default of 100 rows', ev.spec('8.5')),
+  async ({ target, big }) => {
+    await big.ensure(target, SIZE_LIMITS.sqlListDefault + 1);
+    const r = await big.sql(target, 'SELECT _id FROM {T}');
+    expectStatus(r, 200, 'SQL SELECT without LIMIT');
+    const results = r.json<{ results?: unknown }>().results;
+    expect(Array.isArray(results), `SQL list: the answer has no "results" array: ${r.text.slice(0, 200)}`).toBe(true);
+    expect((results as unknown[]).length, `SQL list without LIMIT from a table of ${big.ids.length} rows`).toBe(
+      SIZE_LIMITS.sqlListDefault,
+    );
+  },
+);
 
-test(...clause('SIZE-6', 'an SQL UPDATE touching 20,000 rows succeeds and changes all of them', ev.spec('8.5')), async ({ target, big }) => {
-  await big.ensure(target, 20_000);
-  const total = await big.count(target);
-  const mark = marker('all');
-  const r = await big.sql(target, `UPDATE {T} SET Mark = '${mark}'`);
-  expect(r.status, `SQL UPDATE of all ${total} rows answered ${brief(r)} — SQL writes have no row limit`).toBe(200);
-  const n = await big.count(target, `Mark = '${mark}'`);
-  expect(n, `SQL UPDATE of all ${total} rows answered 200 but changed ${n}`).toBe(total);
-});
+test(
+  ...clause('SIZE-6', 'an SQL UPDATE touching 20,000 rows succeeds and changes all of them', ev.spec('8.5')),
+  async ({ target, big }) => {
+    await big.ensure(target, 20_000);
+    const total = await big.count(target);
+    const mark = marker('all');
+    const r = await big.sql(target, `UPDATE {T} SET Mark = '${mark}'`);
+    expect(r.status, `SQL UPDATE of all ${total} rows answered ${brief(r)} — SQL writes have no row limit`).toBe(200);
+    const n = await big.count(target, `Mark = '${mark}'`);
+    expect(n, `SQL UPDATE of all ${total} rows answered 200 but changed ${n}`).toBe(total);
+  },
+);
 
 /** What the target last announced about this base's budget (x-ratelimit-*). */
-interface Budget { limit?: number; remaining?: number; reset?: number }
+interface Budget {
+  limit?: number;
+  remaining?: number;
+  reset?: number;
+}
 
 function noteBudget(b: Budget, r: Reply): void {
   const [limit, remaining, reset] = ['limit', 'remaining', 'reset'].map((h) => Number(r.header(`x-ratelimit-${h}`)));
-  if (Number.isInteger(remaining) && Number.isInteger(reset)) Object.assign(b, { limit: Number.isInteger(limit) ? limit : undefined, remaining, reset });
+  if (Number.isInteger(remaining) && Number.isInteger(reset))
+    Object.assign(b, { limit: Number.isInteger(limit) ? limit : undefined, remaining, reset });
 }
-
 
 /**
  * One call of a burst, made within the announced budget (waiting for the reset when it is
@@ -169,10 +260,18 @@ function noteBudget(b: Budget, r: Reply): void {
  * same window still announced a quarter of the limit (at least 50 calls) left refuses a
  * maximal call although the rate limit is respected.
  */
-async function burstCall(target: Target, t: Scratch, method: string, o: { json?: unknown; query?: Record<string, string | number> }, what: string, budget: Budget): Promise<Reply> {
+async function burstCall(
+  target: Target,
+  t: Scratch,
+  method: string,
+  o: { json?: unknown; query?: Record<string, string | number> },
+  what: string,
+  budget: Budget,
+): Promise<Reply> {
   for (let attempt = 0; ; attempt++) {
     const now = Date.now();
-    if (budget.remaining !== undefined && budget.remaining <= 1 && budget.reset && budget.reset * 1000 > now) await sleep(Math.min(budget.reset * 1000 - now + 50, target.windowMs() + 2_000));
+    if (budget.remaining !== undefined && budget.remaining <= 1 && budget.reset && budget.reset * 1000 > now)
+      await sleep(Math.min(budget.reset * 1000 - now + 50, target.windowMs() + 2_000));
     const r = await target.gw(t.base, method, 'rows/', { ...o, raw429: true, expect: [429] });
     if (r.status !== 429) {
       noteBudget(budget, r);
@@ -180,7 +279,12 @@ async function burstCall(target: Target, t: Scratch, method: string, o: { json?:
     }
     const announced = budget.reset && budget.reset * 1000 > Date.now() ? budget.remaining : undefined;
     const margin = Math.max(50, Math.floor((budget.limit ?? 200) / 4));
-    expect.soft(announced === undefined || announced < margin, `${what} answered 429 although the answer before it announced ${announced} of ${budget.limit} calls left in this window — maximal calls must be admitted while the rate limit is respected`).toBe(true);
+    expect
+      .soft(
+        announced === undefined || announced < margin,
+        `${what} answered 429 although the answer before it announced ${announced} of ${budget.limit} calls left in this window — maximal calls must be admitted while the rate limit is respected`,
+      )
+      .toBe(true);
     if ((announced !== undefined && announced >= margin) || attempt >= 2) return r;
     const reset = Number(r.header('x-ratelimit-reset'));
     const until = Number.isInteger(reset) && reset * 1000 > Date.now() ? reset * 1000 : Date.now() + target.windowMs();
@@ -189,52 +293,92 @@ async function burstCall(target: Target, t: Scratch, method: string, o: { json?:
   }
 }
 
-test(...clause('SIZE-7', 'three appends of 1,000 rows and then three lists of 1,000 rows in a row all succeed within the rate limit', ev.spec('8.5')), async ({ target, big }) => {
-  const t = await big.ensure(target, 3 * BATCH);
-  const probe = await big.sql(target, 'SELECT COUNT(*) AS n FROM {T}');
-  expectStatus(probe, 200, 'SQL COUNT before the burst');
-  const before = Number(Object.values(probe.json<{ results?: Record<string, unknown>[] }>().results?.[0] ?? {})[0]);
-  const budget: Budget = {};
-  noteBudget(budget, probe);
-  const mark = marker('burst');
-  for (let i = 0; i < 3; i++) {
-    const what = `append ${i + 1} of 3 (1,000 rows each, in a row)`;
-    const r = await burstCall(target, t, 'POST', { json: { table_name: t.name, rows: numbered(i * BATCH, BATCH, mark) } }, what, budget);
-    expect.soft(r.status, `${what} answered ${brief(r)}`).toBe(200);
-    if (r.status === 200) big.ids.push(...(r.json<{ row_ids?: { _id: string }[] }>().row_ids ?? []).map((x) => x._id));
-  }
-  for (let i = 0; i < 3; i++) {
-    const what = `list ${i + 1} of 3 (start ${i * BATCH}, limit ${BATCH}, in a row)`;
-    const r = await burstCall(target, t, 'GET', { query: { table_name: t.name, start: i * BATCH, limit: BATCH } }, what, budget);
-    expect.soft(r.status, `${what} answered ${brief(r)}`).toBe(200);
-    if (r.status === 200) expect.soft(r.json<{ rows?: unknown[] }>().rows?.length, `${what}: rows`).toBe(BATCH);
-  }
-  expect.soft(await big.count(target) - before, 'rows written by the three appends').toBe(3 * BATCH);
-});
+test(
+  ...clause(
+    'SIZE-7',
+    'three appends of 1,000 rows and then three lists of 1,000 rows in a row all succeed within the rate limit',
+    ev.spec('8.5'),
+  ),
+  async ({ target, big }) => {
+    const t = await big.ensure(target, 3 * BATCH);
+    const probe = await big.sql(target, 'SELECT COUNT(*) AS n FROM {T}');
+    expectStatus(probe, 200, 'SQL COUNT before the burst');
+    const before = Number(Object.values(probe.json<{ results?: Record<string, unknown>[] }>().results?.[0] ?? {})[0]);
+    const budget: Budget = {};
+    noteBudget(budget, probe);
+    const mark = marker('burst');
+    for (let i = 0; i < 3; i++) {
+      const what = `append ${i + 1} of 3 (1,000 rows each, in a row)`;
+      const r = await burstCall(
+        target,
+        t,
+        'POST',
+        { json: { table_name: t.name, rows: numbered(i * BATCH, BATCH, mark) } },
+        what,
+        budget,
+      );
+      expect.soft(r.status, `${what} answered ${brief(r)}`).toBe(200);
+      if (r.status === 200)
+        big.ids.push(...(r.json<{ row_ids?: { _id: string }[] }>().row_ids ?? []).map((x) => x._id));
+    }
+    for (let i = 0; i < 3; i++) {
+      const what = `list ${i + 1} of 3 (start ${i * BATCH}, limit ${BATCH}, in a row)`;
+      const r = await burstCall(
+        target,
+        t,
+        'GET',
+        { query: { table_name: t.name, start: i * BATCH, limit: BATCH } },
+        what,
+        budget,
+      );
+      expect.soft(r.status, `${what} answered ${brief(r)}`).toBe(200);
+      if (r.status === 200) expect.soft(r.json<{ rows?: unknown[] }>().rows?.length, `${what}: rows`).toBe(BATCH);
+    }
+    expect.soft((await big.count(target)) - before, 'rows written by the three appends').toBe(3 * BATCH);
+  },
+);
 
-test(...clause('SIZE-4', 'delete of 10,000 rows is accepted; 10,001 is refused (4xx) and nothing is deleted', ev.spec('8.5')), async ({ target, big }) => {
-  const t = await big.ensure(target, SIZE_LIMITS.deleteRows + 1);
-  const before = await big.count(target);
-  const over = big.ids.slice(0, SIZE_LIMITS.deleteRows + 1);
-  const a = await target.gw(t.base, 'DELETE', 'rows/', { json: { table_name: t.name, row_ids: over } });
-  expect.soft(isClientError(a), `delete of ${over.length} rows answered ${brief(a)} — must be refused (4xx)`).toBe(true);
-  const mid = await big.count(target);
-  expect.soft(before - mid, `the refused delete of ${over.length} rows deleted ${before - mid} rows — nothing may be deleted`).toBe(0);
-  const ids = big.ids.slice(0, SIZE_LIMITS.deleteRows);
-  const b = await target.gw(t.base, 'DELETE', 'rows/', { json: { table_name: t.name, row_ids: ids } });
-  expect.soft(b.status, `delete of ${ids.length} rows answered ${brief(b)} — must be accepted`).toBe(200);
-  const after = await big.count(target);
-  if (b.status === 200) expect.soft(mid - after, `delete of ${ids.length} rows answered 200: rows deleted`).toBe(ids.length);
-  const gone = new Set(ids);
-  if (mid - after === ids.length) big.ids = big.ids.filter((id) => !gone.has(id));
-});
+test(
+  ...clause(
+    'SIZE-4',
+    'delete of 10,000 rows is accepted; 10,001 is refused (4xx) and nothing is deleted',
+    ev.spec('8.5'),
+  ),
+  async ({ target, big }) => {
+    const t = await big.ensure(target, SIZE_LIMITS.deleteRows + 1);
+    const before = await big.count(target);
+    const over = big.ids.slice(0, SIZE_LIMITS.deleteRows + 1);
+    const a = await target.gw(t.base, 'DELETE', 'rows/', { json: { table_name: t.name, row_ids: over } });
+    expect
+      .soft(isClientError(a), `delete of ${over.length} rows answered ${brief(a)} — must be refused (4xx)`)
+      .toBe(true);
+    const mid = await big.count(target);
+    expect
+      .soft(
+        before - mid,
+        `the refused delete of ${over.length} rows deleted ${before - mid} rows — nothing may be deleted`,
+      )
+      .toBe(0);
+    const ids = big.ids.slice(0, SIZE_LIMITS.deleteRows);
+    const b = await target.gw(t.base, 'DELETE', 'rows/', { json: { table_name: t.name, row_ids: ids } });
+    expect.soft(b.status, `delete of ${ids.length} rows answered ${brief(b)} — must be accepted`).toBe(200);
+    const after = await big.count(target);
+    if (b.status === 200)
+      expect.soft(mid - after, `delete of ${ids.length} rows answered 200: rows deleted`).toBe(ids.length);
+    const gone = new Set(ids);
+    if (mid - after === ids.length) big.ids = big.ids.filter((id) => !gone.has(id));
+  },
+);
 
-test(...clause('SIZE-6', 'an SQL DELETE without LIMIT removes every matching row (more than 10,000)', ev.spec('8.5')), async ({ target, big }) => {
-  await big.ensure(target, SIZE_LIMITS.deleteRows + 1);
-  const total = await big.count(target);
-  const r = await big.sql(target, 'DELETE FROM {T} WHERE N >= 0');
-  expect(r.status, `SQL DELETE of all ${total} rows answered ${brief(r)} — SQL writes have no row limit`).toBe(200);
-  const left = await big.count(target);
-  expect(left, `SQL DELETE of all ${total} rows answered 200 but left ${left}`).toBe(0);
-  big.ids = [];
-});
+test(
+  ...clause('SIZE-6', 'an SQL DELETE without LIMIT removes every matching row (more than 10,000)', ev.spec('8.5')),
+  async ({ target, big }) => {
+    await big.ensure(target, SIZE_LIMITS.deleteRows + 1);
+    const total = await big.count(target);
+    const r = await big.sql(target, 'DELETE FROM {T} WHERE N >= 0');
+    expect(r.status, `SQL DELETE of all ${total} rows answered ${brief(r)} — SQL writes have no row limit`).toBe(200);
+    const left = await big.count(target);
+    expect(left, `SQL DELETE of all ${total} rows answered 200 but left ${left}`).toBe(0);
+    big.ids = [];
+  },
+);

@@ -30,7 +30,10 @@ function missingCredential(state: RunState, ep: Endpoint): string | undefined {
   return undefined;
 }
 
-async function uploadProbe(target: Target, state: RunState): Promise<{ authorised: CallOptions; stranger: CallOptions }> {
+async function uploadProbe(
+  target: Target,
+  state: RunState,
+): Promise<{ authorised: CallOptions; stranger: CallOptions }> {
   const link = await uploadLink(target, ['asset', 'custom']);
   // No `file`: a body the target must refuse, so nothing is uploaded.
   const form = () => {
@@ -50,26 +53,48 @@ async function probeOperation(ep: Endpoint, target: Target, state: RunState): Pr
   if (!offeredAt(ep, state.apiVersion)) throw new Skip(`not offered by release ${state.apiVersion}`);
   const cannot = missingCredential(state, ep);
   if (cannot) throw new Skip(cannot);
-  const { authorised, stranger } = ep.credential === 'upload-link'
-    ? await uploadProbe(target, state)
-    : { authorised: probeCall(ep, state), stranger: probeCall(ep, state, { auth: 'none' }) };
+  const { authorised, stranger } =
+    ep.credential === 'upload-link'
+      ? await uploadProbe(target, state)
+      : { authorised: probeCall(ep, state), stranger: probeCall(ep, state, { auth: 'none' }) };
   const r = await target.call({ ...authorised, expect: [400, 401, 403, 404, 405] });
   const missing = await routeMissing(target, r, authorised.path, authorised.auth, ep.path);
   if (missing) {
-    expect.soft(missing, `${ep.operation}: ${ep.method} ${authorised.path} with its credential ${missing} — the documented operation must exist`).toBeUndefined();
+    expect
+      .soft(
+        missing,
+        `${ep.operation}: ${ep.method} ${authorised.path} with its credential ${missing} — the documented operation must exist`,
+      )
+      .toBeUndefined();
     return 'fail';
   }
   if (ep.credential === 'none') return 'pass'; // open by design (the token call): nothing to refuse
   const anon = await target.call({ ...stranger, expect: [401, 403, 404] });
   if (anon.status === 401 || anon.status === 403) return 'pass';
   const how = ep.credential === 'upload-link' ? 'with an upload link the target never issued' : 'without credentials';
-  expect.soft(anon.status, `${ep.operation}: ${ep.method} ${stranger.path} ${how} answered ${anon.status}: ${anon.text.slice(0, 120)} — must be refused with 401 or 403`).toBe(403);
+  expect
+    .soft(
+      anon.status,
+      `${ep.operation}: ${ep.method} ${stranger.path} ${how} answered ${anon.status}: ${anon.text.slice(0, 120)} — must be refused with 401 or 403`,
+    )
+    .toBe(403);
   return 'fail';
 }
 
 for (const group of GROUPS) {
-  test(...clause('ROUTE-8', `${group.name}: each documented operation exists with its method and credential (${group.endpoints.length} operations)`, ev.documented('OA62 base_operations, authentication, file_operations, user_account_operations')), async ({ target, state }) => {
-    const results = await pooled(group.endpoints, 4, async (ep) => [ep, await settleOne(() => probeOperation(ep, target, state))] as [Endpoint, OpResult]);
-    settleGroup(results);
-  });
+  test(
+    ...clause(
+      'ROUTE-8',
+      `${group.name}: each documented operation exists with its method and credential (${group.endpoints.length} operations)`,
+      ev.documented('OA62 base_operations, authentication, file_operations, user_account_operations'),
+    ),
+    async ({ target, state }) => {
+      const results = await pooled(
+        group.endpoints,
+        4,
+        async (ep) => [ep, await settleOne(() => probeOperation(ep, target, state))] as [Endpoint, OpResult],
+      );
+      settleGroup(results);
+    },
+  );
 }

@@ -12,7 +12,10 @@ import { controlPath, sameBody } from '../src/harness/notfound.js';
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
 function fill(probe: string, target: Target, token: string): string {
-  return probe.replace('{base_uuid}', target.base(0).uuid).replace('{token}', token).replace('{uuid_token}', randomUUID());
+  return probe
+    .replace('{base_uuid}', target.base(0).uuid)
+    .replace('{token}', token)
+    .replace('{uuid_token}', randomUUID());
 }
 
 /** The credential such a path once took: base tokens for the old base families, the account token elsewhere. */
@@ -20,26 +23,63 @@ const credentialFor = (path: string): Auth => (path.startsWith('/dtable-') ? { b
 
 for (const removed of REMOVED) {
   for (const probe of removed.probes) {
-    test(...clause(removed.clause, `${probe.split('?')[0]} answers 404 to every method, with and without credentials (removed ${removed.removed})`, ev.spec('4.4 (removed operations), 9')), async ({ target, state }) => {
-      test.skip(compareVersions(state.apiVersion, removed.removed) < 0, `removed in ${removed.removed}; the run holds the target to ${state.apiVersion}`);
-      const path = fill(probe, target, 'a1b2c3d4e5f6a7b8c9d0');
-      const controlAt = controlPath(path);
-      const control = await target.call({ path: controlAt, expect: [401, 403, 404] });
-      for (const auth of ['none', credentialFor(path)] as Auth[]) {
-        for (const method of ALL_METHODS) {
-          const r = await target.call({ method, path, auth, json: method === 'GET' ? undefined : {}, expect: [401, 403, 404, 405], raw429: false });
-          const label = `${method} ${path.split('?')[0]} ${auth === 'none' ? 'without' : 'with'} credentials`;
-          expect.soft(r.status, `${label}: answered ${r.status}${r.status >= 300 && r.status < 400 ? ` → ${r.header('location')}` : ''}, must be 404`).toBe(404);
-          if (r.status === 404 && control.status === 404) {
-            // A route still registered answers its own 404 ("External link not found."); a
-            // removed one answers the server's generic 404, as the control path does.
-            expect.soft(sameBody(r.text, path, control.text, controlAt), `${label}: its 404 body ${JSON.stringify(r.text.slice(0, 120))} differs from the 404 of a path that never existed (${JSON.stringify(control.text.slice(0, 120))}) — the route still answers`).toBe(true);
-          }
-          for (const h of RATE_HEADERS) {
-            expect.because(ev.inferred('a rate-limit header on a removed path hints that a route still answers there; §4.4 says only that the operation is not offered')).soft(h in r.headers, `${label}: header ${h} ${h in r.headers ? 'present' : 'absent'}, unlike a path that never existed — it reveals the route`).toBe(h in control.headers);
+    test(
+      ...clause(
+        removed.clause,
+        `${probe.split('?')[0]} answers 404 to every method, with and without credentials (removed ${removed.removed})`,
+        ev.spec('4.4 (removed operations), 9'),
+      ),
+      async ({ target, state }) => {
+        test.skip(
+          compareVersions(state.apiVersion, removed.removed) < 0,
+          `removed in ${removed.removed}; the run holds the target to ${state.apiVersion}`,
+        );
+        const path = fill(probe, target, 'a1b2c3d4e5f6a7b8c9d0');
+        const controlAt = controlPath(path);
+        const control = await target.call({ path: controlAt, expect: [401, 403, 404] });
+        for (const auth of ['none', credentialFor(path)] as Auth[]) {
+          for (const method of ALL_METHODS) {
+            const r = await target.call({
+              method,
+              path,
+              auth,
+              json: method === 'GET' ? undefined : {},
+              expect: [401, 403, 404, 405],
+              raw429: false,
+            });
+            const label = `${method} ${path.split('?')[0]} ${auth === 'none' ? 'without' : 'with'} credentials`;
+            expect
+              .soft(
+                r.status,
+                `${label}: answered ${r.status}${r.status >= 300 && r.status < 400 ? ` → ${r.header('location')}` : ''}, must be 404`,
+              )
+              .toBe(404);
+            if (r.status === 404 && control.status === 404) {
+              // A route still registered answers its own 404 ("External link not found."); a
+              // removed one answers the server's generic 404, as the control path does.
+              expect
+                .soft(
+                  sameBody(r.text, path, control.text, controlAt),
+                  `${label}: its 404 body ${JSON.stringify(r.text.slice(0, 120))} differs from the 404 of a path that never existed (${JSON.stringify(control.text.slice(0, 120))}) — the route still answers`,
+                )
+                .toBe(true);
+            }
+            for (const h of RATE_HEADERS) {
+              expect
+                .because(
+                  ev.inferred(
+                    'a rate-limit header on a removed path hints that a route still answers there; §4.4 says only that the operation is not offered',
+                  ),
+                )
+                .soft(
+                  h in r.headers,
+                  `${label}: header ${h} ${h in r.headers ? 'present' : 'absent'}, unlike a path that never existed — it reveals the route`,
+                )
+                .toBe(h in control.headers);
+            }
           }
         }
-      }
-    });
+      },
+    );
   }
 }

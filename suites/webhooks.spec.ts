@@ -18,11 +18,19 @@ import { endpoint } from '../src/spec/index.js';
 
 test.describe.configure({ mode: 'default' });
 
-
 type Payload = { event?: unknown; data?: Record<string, unknown> };
-const parse = (d: Delivery): Payload | undefined => { try { return JSON.parse(d.body.toString('utf8')) as Payload; } catch { return undefined; } };
+const parse = (d: Delivery): Payload | undefined => {
+  try {
+    return JSON.parse(d.body.toString('utf8')) as Payload;
+  } catch {
+    return undefined;
+  }
+};
 
-interface Hook { id: string | number | undefined; base: number }
+interface Hook {
+  id: string | number | undefined;
+  base: number;
+}
 
 async function register(target: Target, base: number, url: string, secret?: string): Promise<Hook> {
   const s = target.state.target;
@@ -35,7 +43,11 @@ async function register(target: Target, base: number, url: string, secret?: stri
   let id = (r.json<{ webhook?: { id?: string | number } }>().webhook ?? {}).id;
   if (id === undefined) {
     const list = await target.account('GET', endpoint('listWebhooks').path, params);
-    id = (list.status === 200 ? list.json<{ webhook_list?: { id?: string | number; url?: string }[] }>().webhook_list ?? [] : []).find((w) => w.url === url)?.id;
+    id = (
+      list.status === 200
+        ? (list.json<{ webhook_list?: { id?: string | number; url?: string }[] }>().webhook_list ?? [])
+        : []
+    ).find((w) => w.url === url)?.id;
   }
   return { id, base };
 }
@@ -43,14 +55,27 @@ async function register(target: Target, base: number, url: string, secret?: stri
 async function unregister(target: Target, hook: Hook): Promise<void> {
   if (hook.id === undefined) return;
   const s = target.state.target;
-  await restored(`the webhook ${hook.id} this check registered removed`, () => target.account('DELETE', endpoint('deleteWebhook').path, { workspace_id: s.workspace_id!, base_name: target.base(hook.base).name, webhook_id: hook.id! }));
+  await restored(`the webhook ${hook.id} this check registered removed`, () =>
+    target.account('DELETE', endpoint('deleteWebhook').path, {
+      workspace_id: s.workspace_id!,
+      base_name: target.base(hook.base).name,
+      webhook_id: hook.id!,
+    }),
+  );
 }
 
 /** Register, change a row, wait for its event; returns the delivery and the row it must name. */
-async function rowChangeEvent(target: Target, secret: string | undefined, check: (d: Delivery, p: Payload, row: { id: string; table: string }) => void): Promise<void> {
+async function rowChangeEvent(
+  target: Target,
+  secret: string | undefined,
+  check: (d: Delivery, p: Payload, row: { id: string; table: string }) => void,
+): Promise<void> {
   const state = target.state;
   needsAccount(state);
-  test.skip(state.target.workspace_id === undefined, 'needs workspace_id in the target descriptor (webhooks are registered per workspace and base)');
+  test.skip(
+    state.target.workspace_id === undefined,
+    'needs workspace_id in the target descriptor (webhooks are registered per workspace and base)',
+  );
   const receiver = await Receiver.start(state);
   test.skip(typeof receiver === 'string', typeof receiver === 'string' ? receiver : '');
   const rx = receiver as Receiver;
@@ -62,13 +87,18 @@ async function rowChangeEvent(target: Target, secret: string | undefined, check:
     const [rowId] = await appendAll(target, t, [{ Name: 'before' }]);
     if (!rowId) throw new Undecided('fixture', 'append answered no row id');
     hook = await register(target, base, rx.url, secret);
-    const u = await target.gw(base, 'PUT', 'rows/', { json: { table_name: t.name, updates: [{ row_id: rowId, row: { Name: 'after' } }] } });
+    const u = await target.gw(base, 'PUT', 'rows/', {
+      json: { table_name: t.name, updates: [{ row_id: rowId, row: { Name: 'after' } }] },
+    });
     expectStatus(u, 200, 'update the row');
     // How long a delivery may take: --webhook-wait (the real service's own delivery timeout is 30 s).
     const wait = state.webhook.waitMs;
     const got = await rx.waitFor((d) => parse(d)?.data?.row_id === rowId, wait);
     const seen = rx.deliveries.length;
-    expect(got, `no event naming the changed row arrived within ${wait / 1000} s (${seen} other deliver${seen === 1 ? 'y' : 'ies'} received)`).toBeDefined();
+    expect(
+      got,
+      `no event naming the changed row arrived within ${wait / 1000} s (${seen} other deliver${seen === 1 ? 'y' : 'ies'} received)`,
+    ).toBeDefined();
     check(got!, parse(got!)!, { id: rowId, table: t.name });
   } finally {
     if (hook) await unregister(target, hook);
@@ -80,21 +110,44 @@ async function rowChangeEvent(target: Target, secret: string | undefined, check:
 function payloadNames(p: Payload, row: { id: string; table: string }, baseUuid: string): void {
   expect.soft(p.event, `event is ${JSON.stringify(p.event)}, expected "update"`).toBe('update');
   const d = p.data ?? {};
-  expect.soft(d.table_name, `data.table_name is ${JSON.stringify(d.table_name)}, expected the changed row's table ${row.table}`).toBe(row.table);
-  if (typeof d.dtable_uuid === 'string') expect.soft(d.dtable_uuid.replace(/-/g, '').toLowerCase(), 'data.dtable_uuid names another base').toBe(baseUuid.replace(/-/g, '').toLowerCase());
+  expect
+    .soft(
+      d.table_name,
+      `data.table_name is ${JSON.stringify(d.table_name)}, expected the changed row's table ${row.table}`,
+    )
+    .toBe(row.table);
+  if (typeof d.dtable_uuid === 'string')
+    expect
+      .soft(d.dtable_uuid.replace(/-/g, '').toLowerCase(), 'data.dtable_uuid names another base')
+      .toBe(baseUuid.replace(/-/g, '').toLowerCase());
 }
 
-test(...clause('HOOK-1', 'a row change is announced to a webhook registered with a secret, signed X-SeaTable-Signature: sha256=HMAC', ev.spec('1, 6')), async ({ target, state }) => {
-  const secret = `cf-${randomBytes(12).toString('hex')}`;
-  registerSecret(secret);
-  await rowChangeEvent(target, secret, (d, p, row) => {
-    payloadNames(p, row, target.base(state.target.bases.length - 1).uuid);
-    const sig = d.headers['x-seatable-signature'];
-    expect(sig, 'the delivery carries no X-SeaTable-Signature header though the webhook has a secret').toBeDefined();
-    expect(signatureMatches(sig, secret, d.body), 'X-SeaTable-Signature is not sha256=<hex HMAC-SHA256(secret, body)> over the delivered body (nor over its Python json.dumps form)').toBe(true);
-  });
-});
+test(
+  ...clause(
+    'HOOK-1',
+    'a row change is announced to a webhook registered with a secret, signed X-SeaTable-Signature: sha256=HMAC',
+    ev.spec('1, 6'),
+  ),
+  async ({ target, state }) => {
+    const secret = `cf-${randomBytes(12).toString('hex')}`;
+    registerSecret(secret);
+    await rowChangeEvent(target, secret, (d, p, row) => {
+      payloadNames(p, row, target.base(state.target.bases.length - 1).uuid);
+      const sig = d.headers['x-seatable-signature'];
+      expect(sig, 'the delivery carries no X-SeaTable-Signature header though the webhook has a secret').toBeDefined();
+      expect(
+        signatureMatches(sig, secret, d.body),
+        'X-SeaTable-Signature is not sha256=<hex HMAC-SHA256(secret, body)> over the delivered body (nor over its Python json.dumps form)',
+      ).toBe(true);
+    });
+  },
+);
 
-test(...clause('HOOK-1', 'a row change is announced to a webhook registered without a secret', ev.spec('1, 6')), async ({ target, state }) => {
-  await rowChangeEvent(target, undefined, (_d, p, row) => payloadNames(p, row, target.base(state.target.bases.length - 1).uuid));
-});
+test(
+  ...clause('HOOK-1', 'a row change is announced to a webhook registered without a secret', ev.spec('1, 6')),
+  async ({ target, state }) => {
+    await rowChangeEvent(target, undefined, (_d, p, row) =>
+      payloadNames(p, row, target.base(state.target.bases.length - 1).uuid),
+    );
+  },
+);

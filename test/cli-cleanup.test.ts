@@ -11,18 +11,25 @@ import { cli, serve, type Served } from './helpers/cli.js';
 /** The target's API, as a user's script would call it. */
 async function baseApi(s: Served, i: number) {
   const b = s.descriptor.bases[i]!;
-  const t = await fetch(`${s.descriptor.url}/api/v2.1/dtable/app-access-token/`, { headers: { authorization: `Token ${b.api_token}` } });
-  const { access_token: token } = (await t.json()) as { access_token: string };
-  const gw = (sub: string, init: RequestInit = {}) => fetch(`${s.descriptor.url}/api-gateway/api/v2/dtables/${b.uuid}/${sub}`, {
-    ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+  const t = await fetch(`${s.descriptor.url}/api/v2.1/dtable/app-access-token/`, {
+    headers: { authorization: `Token ${b.api_token}` },
   });
+  const { access_token: token } = (await t.json()) as { access_token: string };
+  const gw = (sub: string, init: RequestInit = {}) =>
+    fetch(`${s.descriptor.url}/api-gateway/api/v2/dtables/${b.uuid}/${sub}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    });
   return {
     async tables(): Promise<string[]> {
       const r = await gw('metadata/');
       return ((await r.json()) as { metadata: { tables: { name: string }[] } }).metadata.tables.map((x) => x.name);
     },
     async create(name: string): Promise<void> {
-      const r = await gw('tables/', { method: 'POST', body: JSON.stringify({ table_name: name, columns: [{ column_name: 'Name', column_type: 'text' }] }) });
+      const r = await gw('tables/', {
+        method: 'POST',
+        body: JSON.stringify({ table_name: name, columns: [{ column_name: 'Name', column_type: 'text' }] }),
+      });
       expect(r.status, `create ${name}`).toBeLessThan(300);
     },
   };
@@ -30,7 +37,7 @@ async function baseApi(s: Served, i: number) {
 
 async function allTables(s: Served): Promise<string[]> {
   const names: string[] = [];
-  for (let i = 0; i < s.descriptor.bases.length; i++) names.push(...await (await baseApi(s, i)).tables());
+  for (let i = 0; i < s.descriptor.bases.length; i++) names.push(...(await (await baseApi(s, i)).tables()));
   return names;
 }
 
@@ -41,16 +48,24 @@ test('a run interrupted by SIGINT exits 2 and removes its tables', async () => {
     let runId = '';
     let sent = false;
     let stdout = '';
-    const r = await cli(['run', '--target-file', server.file, '--report-dir', `${server.file}.reports`, '--clauses', '/^(?!RATE-)/'], {
-      onStart: (child) => {
-        // Interrupt once checks are running (a few have finished): fixtures and scratch tables exist.
-        child.stdout!.on('data', (d: Buffer) => {
-          stdout += d;
-          if (!sent && (stdout.match(/^ {2}[✓✘⚠↷]/gm) ?? []).length >= 5) { sent = true; child.kill('SIGINT'); }
-        });
+    const r = await cli(
+      ['run', '--target-file', server.file, '--report-dir', `${server.file}.reports`, '--clauses', '/^(?!RATE-)/'],
+      {
+        onStart: (child) => {
+          // Interrupt once checks are running (a few have finished): fixtures and scratch tables exist.
+          child.stdout!.on('data', (d: Buffer) => {
+            stdout += d;
+            if (!sent && (stdout.match(/^ {2}[✓✘⚠↷]/gm) ?? []).length >= 5) {
+              sent = true;
+              child.kill('SIGINT');
+            }
+          });
+        },
+        onStderr: (text) => {
+          runId ||= /conformance: run (\S+) against/.exec(text)?.[1] ?? '';
+        },
       },
-      onStderr: (text) => { runId ||= /conformance: run (\S+) against/.exec(text)?.[1] ?? ''; },
-    });
+    );
     expect(sent, r.output).toBe(true);
     expect(runId).toMatch(/^\d{14}_[a-z0-9]{4}$/);
     expect(r.code, r.output).toBe(2);
@@ -78,7 +93,14 @@ test('conformance clean sweeps leftovers of earlier runs older than --older-than
     await b0.create('keep_me');
     // A base an interrupted ACCT-8 check left behind, and one of a run still going.
     const createBase = async (name: string) => {
-      const r = await fetch(`${server.descriptor.url}/api/v2.1/dtables/`, { method: 'POST', headers: { authorization: `Token ${String(server.descriptor.account_token)}`, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ name, workspace_id: '1' }) });
+      const r = await fetch(`${server.descriptor.url}/api/v2.1/dtables/`, {
+        method: 'POST',
+        headers: {
+          authorization: `Token ${String(server.descriptor.account_token)}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ name, workspace_id: '1' }),
+      });
       expect(r.status, `create base ${name}`).toBe(201);
     };
     const oldBase = old.replace(/types$/, 'base_0a1b');
@@ -117,16 +139,36 @@ test('conformance clean sweeps leftovers of earlier runs older than --older-than
 
 test('conformance clean exits 2 at its preflight, naming what to fix (unreachable target, bad token)', async () => {
   test.setTimeout(120_000);
-  const unreachable = await cli(['clean', '--target', 'http://127.0.0.1:9', '--base', 'uuid-0:api-token-0:Nowhere', '--older-than', '0']);
+  const unreachable = await cli([
+    'clean',
+    '--target',
+    'http://127.0.0.1:9',
+    '--base',
+    'uuid-0:api-token-0:Nowhere',
+    '--older-than',
+    '0',
+  ]);
   expect(unreachable.code, unreachable.output).toBe(2);
   expect(unreachable.stderr).toMatch(/clean: preflight failed: the target http:\/\/127\.0\.0\.1:9 is not reachable/);
   expect(unreachable.stdout).not.toMatch(/nothing to remove/);
   const server = await serve();
   try {
     const b = server.descriptor.bases[0]!;
-    const badToken = await cli(['clean', '--target', server.descriptor.url, '--base', `${b.uuid}:not-a-valid-api-token:${b.name}`, '--older-than', '0']);
+    const badToken = await cli([
+      'clean',
+      '--target',
+      server.descriptor.url,
+      '--base',
+      `${b.uuid}:not-a-valid-api-token:${b.name}`,
+      '--older-than',
+      '0',
+    ]);
     expect(badToken.code, badToken.output).toBe(2);
-    expect(badToken.stderr).toMatch(new RegExp(`base #1 \\(UUID ${b.uuid}\\): its API token is refused \\(\\d+\\) — check the descriptor's bases\\[0\\]\\.api_token`));
+    expect(badToken.stderr).toMatch(
+      new RegExp(
+        `base #1 \\(UUID ${b.uuid}\\): its API token is refused \\(\\d+\\) — check the descriptor's bases\\[0\\]\\.api_token`,
+      ),
+    );
   } finally {
     await server.stop();
   }

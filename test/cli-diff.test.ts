@@ -28,16 +28,30 @@ test('the reference server against itself: no divergence, exit 0; recorded, then
   test.setTimeout(180_000);
   const dir = tempDir('diff-self');
   const rec = join(dir, 'rec');
-  const live = await cli(['diff', '--report-dir', join(dir, 'live'), '--record', rec, '--record-name', 'reference-6.2']);
+  const live = await cli([
+    'diff',
+    '--report-dir',
+    join(dir, 'live'),
+    '--record',
+    rec,
+    '--record-name',
+    'reference-6.2',
+  ]);
   expect(live.code, live.output).toBe(0);
   const a = valid(join(dir, 'live'));
   expect(a.summary.open).toBe(0);
   expect(a.summary.same, 'every sequence compared something').toBeGreaterThan(350);
-  expect(new Set(a.results.map((r) => r.ref.split('/')[0]))).toEqual(new Set(['values', 'refusals', 'caps', 'answers', 'probe', 'removed']));
+  expect(new Set(a.results.map((r) => r.ref.split('/')[0]))).toEqual(
+    new Set(['values', 'refusals', 'caps', 'answers', 'probe', 'removed']),
+  );
   expect(readFileSync(join(dir, 'live', 'diff.md'), 'utf8')).toMatch(/^# conformance diff: no divergence/);
 
   const recording = read<Recording>(join(rec, 'recording.json'));
-  expect(recording).toMatchObject({ name: 'reference-6.2', harness: { name: expect.any(String), version: expect.stringMatching(/^\d+\.\d+/) }, target: { label: 'reference server', release: '6.2', edition: 'self-hosted' } });
+  expect(recording).toMatchObject({
+    name: 'reference-6.2',
+    harness: { name: expect.any(String), version: expect.stringMatching(/^\d+\.\d+/) },
+    target: { label: 'reference server', release: '6.2', edition: 'self-hosted' },
+  });
   expect(Date.parse(recording.madeAt)).toBeGreaterThan(Date.now() - 600_000);
 
   const offline = await cli(['diff', '--report-dir', join(dir, 'offline'), '--against-recording', rec]);
@@ -50,7 +64,7 @@ test('the reference server against itself: no divergence, exit 0; recorded, then
   expect(b.evidence?.contradicts).toEqual([]);
 });
 
-test('a mutant\'s divergences fail the diff (exit 1), marked side by side in diff.html; --accept lists them (exit 0) and reports a stale entry', async () => {
+test("a mutant's divergences fail the diff (exit 1), marked side by side in diff.html; --accept lists them (exit 0) and reports a stale entry", async () => {
   test.setTimeout(120_000);
   const dir = tempDir('diff-mutant');
   const args = ['diff', '--sequences', 'values', '--against-fault', 'omit-null'];
@@ -59,10 +73,20 @@ test('a mutant\'s divergences fail the diff (exit 1), marked side by side in dif
   const r = valid(join(dir, 'open'));
   const diverged = r.results.filter((x) => x.verdict === 'diverged').map((x) => x.ref);
   expect(diverged).toContain('values/list');
-  expect(readFileSync(join(dir, 'open', 'diff.md'), 'utf8')).toMatch(/\| `values\/list` \| structure \| \$\.rows\[\]\.Num: in every item against in some items only/);
+  expect(readFileSync(join(dir, 'open', 'diff.md'), 'utf8')).toMatch(
+    /\| `values\/list` \| structure \| \$\.rows\[\]\.Num: in every item against in some items only/,
+  );
 
   const accept = join(dir, 'accept.json');
-  writeFileSync(accept, JSON.stringify({ accepted: [...diverged.map((ref) => ({ ref, reason: 'omit-null, known' })), { ref: 'values/no-such-step', reason: 'fixed long ago' }] }));
+  writeFileSync(
+    accept,
+    JSON.stringify({
+      accepted: [
+        ...diverged.map((ref) => ({ ref, reason: 'omit-null, known' })),
+        { ref: 'values/no-such-step', reason: 'fixed long ago' },
+      ],
+    }),
+  );
   const accepted = await cli([...args, '--report-dir', join(dir, 'accepted'), '--accept', accept]);
   expect(accepted.code, accepted.output).toBe(0);
   expect(accepted.stderr).toContain('stale --accept entry values/no-such-step');
@@ -70,12 +94,26 @@ test('a mutant\'s divergences fail the diff (exit 1), marked side by side in dif
   expect(a.stale.map((e) => e.ref)).toEqual(['values/no-such-step']);
   expect(a.summary).toMatchObject({ open: 0, accepted: r.summary.open });
 
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   try {
     const page = await browser.newPage();
     const problems: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-    page.on('request', (q) => { if (!q.url().startsWith('file:')) problems.push(`network request ${q.url()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    page.on('request', (q) => {
+      if (!q.url().startsWith('file:')) problems.push(`network request ${q.url()}`);
+    });
     await page.goto(`file://${join(dir, 'open', 'diff.html')}`);
     await expect(page.locator('#verdict')).toHaveText(`${r.summary.open} divergence(s)`);
     // Only the divergences by default, each open, the two answers side by side with the lines of one side only marked.
@@ -95,7 +133,13 @@ test('a mutant\'s divergences fail the diff (exit 1), marked side by side in dif
 test('a side that cannot be run ends the diff with exit 2; so does a usage error', async () => {
   const dir = tempDir('diff-unusable');
   const nowhere = join(dir, 'nowhere.json');
-  writeFileSync(nowhere, JSON.stringify({ url: 'http://127.0.0.1:9', bases: [{ uuid: '00000000-0000-4000-8000-000000000000', api_token: 'x'.repeat(40), name: 'B' }] }));
+  writeFileSync(
+    nowhere,
+    JSON.stringify({
+      url: 'http://127.0.0.1:9',
+      bases: [{ uuid: '00000000-0000-4000-8000-000000000000', api_token: 'x'.repeat(40), name: 'B' }],
+    }),
+  );
   const r = await cli(['diff', '--against-file', nowhere, '--report-dir', join(dir, 'r')]);
   expect(r.code, r.output).toBe(2);
   expect(r.stderr).toMatch(/cannot be run/);

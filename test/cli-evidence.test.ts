@@ -17,15 +17,29 @@ test('501 for a method passes ROBUST-5; coerced wrong types pass ROBUST-2 with w
   const s = await serve(['--fault', 'coerce-wrong-types', '--fault', 'unknown-method-501']);
   try {
     const dir = tempDir('evidence');
-    const lenient = await cli(['run', '--target-file', s.file, '--clauses', 'ROBUST-2,ROBUST-5', '--no-html', '--report-dir', join(dir, 'lenient')]);
+    const lenient = await cli([
+      'run',
+      '--target-file',
+      s.file,
+      '--clauses',
+      'ROBUST-2,ROBUST-5',
+      '--no-html',
+      '--report-dir',
+      join(dir, 'lenient'),
+    ]);
     expect(lenient.code, lenient.output).toBe(0);
     const r = readResults(join(dir, 'lenient'));
     const robust5 = r.tests.find((t) => t.clause === 'ROBUST-5')!;
-    expect([robust5.outcome, robust5.assertionWarnings ?? []], 'PROPFIND/TRACE/CONNECT answered 501 (RFC 9110 §15.6.2)').toEqual(['pass', []]);
+    expect(
+      [robust5.outcome, robust5.assertionWarnings ?? []],
+      'PROPFIND/TRACE/CONNECT answered 501 (RFC 9110 §15.6.2)',
+    ).toEqual(['pass', []]);
     const robust2 = r.tests.find((t) => t.clause === 'ROBUST-2')!;
     expect(robust2.outcome).toBe('pass');
     const warned = robust2.assertionWarnings ?? [];
-    expect(warned.filter((w) => /accepted a value of the wrong type \(200\)/.test(w.message)).length).toBeGreaterThan(0);
+    expect(warned.filter((w) => /accepted a value of the wrong type \(200\)/.test(w.message)).length).toBeGreaterThan(
+      0,
+    );
     expect(warned.every((w) => w.evidence?.class === 'inferred')).toBe(true);
     // Counted in every report: results.json, the terminal, clauses.md, JUnit.
     expect(r.totals.assertionWarnings).toBe(warned.length);
@@ -34,9 +48,23 @@ test('501 for a method passes ROBUST-5; coerced wrong types pass ROBUST-2 with w
     expect(readFileSync(join(dir, 'lenient', 'clauses.md'), 'utf8')).toContain('## Assertion warnings');
     const xml = readFileSync(join(dir, 'lenient', 'junit.xml'), 'utf8');
     expect(xml).toContain(`<property name="assertion.warnings" value="${warned.length}"/>`);
-    execFileSync('xmllint', ['--noout', '--schema', join(ROOT, 'fixtures', 'junit', 'junit-10.xsd'), join(dir, 'lenient', 'junit.xml')], { stdio: 'pipe' });
+    execFileSync(
+      'xmllint',
+      ['--noout', '--schema', join(ROOT, 'fixtures', 'junit', 'junit-10.xsd'), join(dir, 'lenient', 'junit.xml')],
+      { stdio: 'pipe' },
+    );
 
-    const strict = await cli(['run', '--target-file', s.file, '--clauses', 'ROBUST-2', '--strict', '--no-html', '--report-dir', join(dir, 'strict')]);
+    const strict = await cli([
+      'run',
+      '--target-file',
+      s.file,
+      '--clauses',
+      'ROBUST-2',
+      '--strict',
+      '--no-html',
+      '--report-dir',
+      join(dir, 'strict'),
+    ]);
     expect(strict.code, strict.output).toBe(1);
     const f = readResults(join(dir, 'strict')).tests.find((t) => t.clause === 'ROBUST-2')!;
     expect(f.outcome).toBe('fail');
@@ -45,7 +73,9 @@ test('501 for a method passes ROBUST-5; coerced wrong types pass ROBUST-2 with w
     for (const v of probes) {
       // The probe's own exchange: its method and path, its 200 — and its curl line.
       const [, method, path] = /^\S+: \S+ .*?\n\s+curl -sS -X (\w+) .* '(http[^']+)'$/s.exec(v.message) ?? [];
-      expect(v.exchange, v.message).toMatch(new RegExp(`^#\\d+ ${method} ${path!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} → 200$`));
+      expect(v.exchange, v.message).toMatch(
+        new RegExp(`^#\\d+ ${method} ${path!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} → 200$`),
+      );
       expect(v.curl).toContain(`-X ${method}`);
     }
     expect(new Set(probes.map((v) => v.exchange)).size, 'each violation cites its own exchange').toBe(probes.length);

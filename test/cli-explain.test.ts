@@ -10,7 +10,9 @@ test('explain ROUTE-4: text, source, evidence, each check with what its failure 
   expect(r.stdout).toMatch(/^source: §1 of spec\/base-data-api\.md/m);
   expect(r.stdout).toMatch(/^evidence of its checks: spec/m);
   expect(r.stdout).toMatch(/^checks \(2\):$/m);
-  expect(r.stdout).toMatch(/^ {2}- ROUTE-4 \/ping\/ and \/server-info\/ answer without credentials\n {6}evidence: spec: §1\n {6}a failure means: the implementation breaks the specification — it does not hold that \/ping\/ and/m);
+  expect(r.stdout).toMatch(
+    /^ {2}- ROUTE-4 \/ping\/ and \/server-info\/ answer without credentials\n {6}evidence: spec: §1\n {6}a failure means: the implementation breaks the specification — it does not hold that \/ping\/ and/m,
+  );
   expect(r.stdout).toMatch(/^a failure of ROUTE usually means: /m);
   expect(r.stdout).toMatch(/^ {2}conformance run --target-file target\.json --clauses ROUTE-4$/m);
 });

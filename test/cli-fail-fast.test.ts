@@ -15,9 +15,13 @@ const SUITES = { CONFHARNESS_SUITES_DIR: join(ROOT, 'test', 'suites', 'fail-fast
 const CLAUSES = ['--clauses', 'ROUTE-4,ROUTE-5,ROUTE-6', '--workers', '1', '--no-html'];
 const title = (clause: string, name: string) => `${clause} fail-fast: ${name}`;
 const SCOPES = {
-  [title('ROUTE-5', 'a1 fails')]: 'a', [title('ROUTE-5', 'a2 would fail')]: 'a', [title('ROUTE-5', 'a3 would pass')]: 'a',
-  [title('ROUTE-5', 'b1 fails')]: 'b', [title('ROUTE-4', 'a4 passes')]: 'a',
-  [title('ROUTE-6', 'a5 undecided')]: 'a', [title('ROUTE-6', 'a6 passes after an undecided one')]: 'a',
+  [title('ROUTE-5', 'a1 fails')]: 'a',
+  [title('ROUTE-5', 'a2 would fail')]: 'a',
+  [title('ROUTE-5', 'a3 would pass')]: 'a',
+  [title('ROUTE-5', 'b1 fails')]: 'b',
+  [title('ROUTE-4', 'a4 passes')]: 'a',
+  [title('ROUTE-6', 'a5 undecided')]: 'a',
+  [title('ROUTE-6', 'a6 passes after an undecided one')]: 'a',
 };
 
 test.describe.configure({ mode: 'parallel' });
@@ -30,17 +34,26 @@ async function runWith(scopes: unknown, label: string) {
   return { r, dir: join(dir, 'r') };
 }
 
-test('a scope\'s later checks of a failed clause are skipped; other scopes, clauses and unscoped checks run; clause outcomes unchanged', async () => {
+test("a scope's later checks of a failed clause are skipped; other scopes, clauses and unscoped checks run; clause outcomes unchanged", async () => {
   test.setTimeout(120_000);
   const plain = tempDir('fail-fast-plain');
   // Side by side: own reports, own embedded servers, no rate phase.
-  const [without, { r, dir }] = await Promise.all([cli(['run', '--report-dir', plain, ...CLAUSES], { env: SUITES }), runWith(SCOPES, 'scoped')]);
+  const [without, { r, dir }] = await Promise.all([
+    cli(['run', '--report-dir', plain, ...CLAUSES], { env: SUITES }),
+    runWith(SCOPES, 'scoped'),
+  ]);
   expect(r.code, r.output).toBe(1);
   const results = readResults(dir);
   const outcome = Object.fromEntries(results.tests.map((t) => [t.title.replace(/^\S+ fail-fast: /, ''), t.outcome]));
   expect(outcome).toEqual({
-    'a1 fails': 'fail', 'a2 would fail': 'skip', 'a3 would pass': 'skip', 'b1 fails': 'fail', 'a4 passes': 'pass',
-    'a5 undecided': 'error', 'a6 passes after an undecided one': 'pass', 'unscoped fails': 'fail',
+    'a1 fails': 'fail',
+    'a2 would fail': 'skip',
+    'a3 would pass': 'skip',
+    'b1 fails': 'fail',
+    'a4 passes': 'pass',
+    'a5 undecided': 'error',
+    'a6 passes after an undecided one': 'pass',
+    'unscoped fails': 'fail',
   });
   const skipped = results.tests.find((t) => t.title.endsWith('a2 would fail'));
   expect(skipped?.message).toMatch(/ROUTE-5 already failed in this scope \(ROUTE-5 fail-fast: a1 fails\)/);

@@ -24,13 +24,22 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   test.setTimeout(240_000);
   const dir = tempDir('outcomes');
   const summary = join(dir, 'step-summary.md');
-  const r = await cli(['run', '--report-dir', join(dir, 'r'), '--reporter', 'progress', ...COVERED], { env: { ...SUITES, GITHUB_STEP_SUMMARY: summary } });
+  const r = await cli(['run', '--report-dir', join(dir, 'r'), '--reporter', 'progress', ...COVERED], {
+    env: { ...SUITES, GITHUB_STEP_SUMMARY: summary },
+  });
   expect(r.code, r.output).toBe(1);
   const reports = join(dir, 'r');
 
   const results = readResults(reports);
   const outcome = (title: string) => results.tests.find((t) => t.title.endsWith(`selftest: ${title}`))?.outcome;
-  expect(['pass', 'fail', 'error', 'skip', 'timeout', 'vacuous'].map(outcome)).toEqual(['pass', 'fail', 'error', 'skip', 'error', 'error']);
+  expect(['pass', 'fail', 'error', 'skip', 'timeout', 'vacuous'].map(outcome)).toEqual([
+    'pass',
+    'fail',
+    'error',
+    'skip',
+    'error',
+    'error',
+  ]);
   expect(results.totals).toMatchObject({ pass: 1, fail: 3, error: 5, skip: 1, tests: 10 });
   // Outcomes are data: a check's own TypeError is an error; a violation before a timeout is a failure
   // with both reasons; a body echoing the old text marker changes nothing; a missing fixture is an error.
@@ -43,7 +52,10 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   expect(softTimeout.errors?.map((e) => e.cause)).toEqual(['timeout']);
   expect(softTimeout.message).toMatch(/one must be two[^]*harness could not decide \(timeout\)/);
   expect(byTitle('marker-echo')).toMatchObject({ outcome: 'fail' });
-  expect(byTitle('marker-echo').violations?.[0]).toMatchObject({ expected: '"pong"', exchange: expect.stringMatching(/#1 GET .*\/ping\/ → 200/) });
+  expect(byTitle('marker-echo').violations?.[0]).toMatchObject({
+    expected: '"pong"',
+    exchange: expect.stringMatching(/#1 GET .*\/ping\/ → 200/),
+  });
   expect(byTitle('fixture')).toMatchObject({ outcome: 'error', cause: 'fixture' });
   expect(byTitle('error')).toMatchObject({ outcome: 'error', cause: 'bad-json' });
   expect(results.runErrors).toEqual([]);
@@ -61,13 +73,22 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   expect(xml.match(/<error /g)).toHaveLength(5);
   expect(xml).toMatch(/<testsuites [^>]*tests="10" failures="3" errors="5"/);
   expect(xml).toContain('<error type="harness-bug"');
-  for (const [n, v] of [['harness.version', judge.version], ['spec.revision', judge.specRevision], ['clauses.hash', judge.clauseTableHash], ['held.release', '6.2'], ['held.edition', 'self-hosted']]) expect(xml).toContain(`<property name="${n}" value="${v}"/>`);
+  for (const [n, v] of [
+    ['harness.version', judge.version],
+    ['spec.revision', judge.specRevision],
+    ['clauses.hash', judge.clauseTableHash],
+    ['held.release', '6.2'],
+    ['held.edition', 'self-hosted'],
+  ])
+    expect(xml).toContain(`<property name="${n}" value="${v}"/>`);
   expect(xml).toContain('<error type="fixture"');
   expect(xml).toContain('<error type="bad-json"');
   expect(xml).toContain('<error type="timeout"');
   expect(xml).toContain('<error type="vacuous-pass"');
   expect(xml).toContain('<skipped message="needs a second base (deliberate skip)"/>');
-  expect(xml).toMatch(/<testsuite name="ROUTE-6"[^]*?<property name="clause" value="ROUTE-6"\/>[^]*?<testcase name="ROUTE-6 selftest: error"/);
+  expect(xml).toMatch(
+    /<testsuite name="ROUTE-6"[^]*?<property name="clause" value="ROUTE-6"\/>[^]*?<testcase name="ROUTE-6 selftest: error"/,
+  );
 
   // clauses.md, also appended to $GITHUB_STEP_SUMMARY.
   const md = readFileSync(join(reports, 'clauses.md'), 'utf8');
@@ -76,8 +97,12 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   expect(md).toMatch(/\| ROUTE-7 \| ⏭️ skip \|/);
   expect(md).toMatch(/\| ROUTE-1 \| ▫️ not covered \|/);
   expect(readFileSync(summary, 'utf8')).toBe(md);
-  expect(md).toContain(`Judged by ${judge.name} ${judge.version} (specification ${judge.specRevision}, clause table ${judge.clauseTableHash}).`);
-  expect(readFileSync(join(reports, 'html', 'index.html'), 'utf8')).toContain(`Judged by ${judge.name} ${judge.version}, specification ${judge.specRevision}, clause table ${judge.clauseTableHash}.`);
+  expect(md).toContain(
+    `Judged by ${judge.name} ${judge.version} (specification ${judge.specRevision}, clause table ${judge.clauseTableHash}).`,
+  );
+  expect(readFileSync(join(reports, 'html', 'index.html'), 'utf8')).toContain(
+    `Judged by ${judge.name} ${judge.version}, specification ${judge.specRevision}, clause table ${judge.clauseTableHash}.`,
+  );
 
   // Terminal: per check and in the summary, failures and errors named apart.
   expect(r.stdout).toMatch(/✘ fail +ROUTE-5 selftest: fail/);
@@ -85,11 +110,15 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   expect(r.stdout).toMatch(/↷ skip +ROUTE-7 selftest: skip — needs a second base/);
   expect(r.stderr).toMatch(/1 passed, 3 failed, 5 errors, 1 skipped/);
   expect(r.stderr).toMatch(/failed \(the target breaks the clause\): ROUTE-5 \(1\), SIZE-3 \(1\), SIZE-4 \(1\)/);
-  expect(r.stderr).toMatch(/errors \(the harness could not decide\): ROUTE-3 \(1\), ROUTE-6 \(1\), SIZE-1 \(1\), SIZE-2 \(1\), SIZE-5 \(1\)/);
+  expect(r.stderr).toMatch(
+    /errors \(the harness could not decide\): ROUTE-3 \(1\), ROUTE-6 \(1\), SIZE-1 \(1\), SIZE-2 \(1\), SIZE-5 \(1\)/,
+  );
 
   // HTML: each undecided check says so; each check that made calls has its transcript and curl reproducer.
   const html = await htmlTests(reports);
-  const mark = (title: string) => html.find((t) => t.title.endsWith(title))?.results[0]?.annotations?.find((a) => a.type === 'outcome')?.description ?? '';
+  const mark = (title: string) =>
+    html.find((t) => t.title.endsWith(title))?.results[0]?.annotations?.find((a) => a.type === 'outcome')
+      ?.description ?? '';
   expect(mark('selftest: error')).toMatch(/^error — the harness could not decide \(bad-json\)/);
   expect(mark('selftest: timeout')).toMatch(/^error — the harness could not decide \(timeout\)/);
   expect(mark('selftest: vacuous')).toMatch(/^error — vacuous-pass guard/);
@@ -98,21 +127,31 @@ test('every outcome apart in every output; a failure exits 1', async () => {
   const pass = html.find((t) => t.title.endsWith('selftest: pass'))!;
   const names = pass.results[0]!.attachments.map((a) => a.name);
   expect(names).toEqual(expect.arrayContaining(['requests and responses', 'curl reproducer']));
-  expect(pass.results[0]!.attachments.find((a) => a.name === 'curl reproducer')?.body).toMatch(/^curl -sS -X GET .*\/ping\/'$/);
+  expect(pass.results[0]!.attachments.find((a) => a.name === 'curl reproducer')?.body).toMatch(
+    /^curl -sS -X GET .*\/ping\/'$/,
+  );
 
   // The HTML front page, in a real browser: the same outcomes apart, clause by clause, each clause linking to its checks and their exchanges.
   await frontPage(join(reports, 'html', 'index.html'), async (page) => {
     const totals = await page.$$eval('.totals [data-outcome]', (els) => els.map((e) => e.textContent));
     expect(totals).toEqual(['pass 1', 'fail 3', 'error 5', 'skip 1', 'assertion warnings 0']);
-    const row = (id: string) => page.locator('#clauses tr', { hasText: id }).first().locator('[data-outcome]').getAttribute('data-outcome');
-    expect([await row('ROUTE-5'), await row('ROUTE-6'), await row('ROUTE-7'), await row('ROUTE-1')]).toEqual(['fail', 'error', 'skip', 'not covered']);
+    const row = (id: string) =>
+      page.locator('#clauses tr', { hasText: id }).first().locator('[data-outcome]').getAttribute('data-outcome');
+    expect([await row('ROUTE-5'), await row('ROUTE-6'), await row('ROUTE-7'), await row('ROUTE-1')]).toEqual([
+      'fail',
+      'error',
+      'skip',
+      'not covered',
+    ]);
     await page.click('#clauses a[href="#clause-ROUTE-5"]');
     const check = page.locator('#clause-ROUTE-5 [data-check="ROUTE-5 selftest: fail"]');
     await expect(check).toBeVisible();
     await expect(check).toContainText('violation: deliberate failure: ping must answer 418');
     await check.locator('summary', { hasText: 'requests and responses' }).click();
     await expect(check.locator('pre')).toContainText('GET http://127.0.0.1');
-    expect(await check.locator('a[href^="playwright/"]').getAttribute('href')).toMatch(/^playwright\/index\.html#\?testId=/);
+    expect(await check.locator('a[href^="playwright/"]').getAttribute('href')).toMatch(
+      /^playwright\/index\.html#\?testId=/,
+    );
     // Its exchanges as a HAR file beside the report (issue 24).
     expect(await check.locator('a.har').getAttribute('href')).toMatch(/^\.\.\/har\/ROUTE-5-selftest-fail-\w+\.har$/);
     await expect(page.locator('#clause-SIZE-2 .check')).toContainText('harness could not decide (harness-bug)');
@@ -147,12 +186,26 @@ test('a selection that matches no check exits 2', async () => {
 
 /** Open a report page in Debian's chromium, offline, and fail on any console error or network request. */
 async function frontPage(file: string, body: (page: Page) => Promise<void>): Promise<void> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   try {
     const page = await browser.newPage();
     const problems: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-    page.on('request', (r) => { if (!r.url().startsWith('file:')) problems.push(`network request ${r.url()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:')) problems.push(`network request ${r.url()}`);
+    });
     await page.goto(`file://${file}`);
     await body(page);
     expect(problems).toEqual([]);
@@ -165,14 +218,25 @@ test('--transcripts failures keeps the exchanges of the checks that did not pass
   test.setTimeout(120_000);
   const dir = tempDir('transcripts');
   const junitOf = async (which: string) => {
-    const r = await cli(['run', '--report-dir', join(dir, which), '--reporter', 'dot', '--transcripts', which, ...COVERED], { env: SUITES });
+    const r = await cli(
+      ['run', '--report-dir', join(dir, which), '--reporter', 'dot', '--transcripts', which, ...COVERED],
+      { env: SUITES },
+    );
     expect(r.code, r.output).toBe(1);
     const xml = readFileSync(join(dir, which, 'junit.xml'), 'utf8');
     const cases = [...xml.matchAll(/<testcase name="([^"]*)"[\s\S]*?<\/testcase>/g)];
     const withCurl = cases.filter((c) => /curl -sS/.test(c[0])).map((c) => c[1]!.replace(/^.*selftest: /, ''));
     // The HTML report keeps every check's attachments: there the pass shows whether it carries its own.
-    const html = (await htmlTests(join(dir, which))).filter((t) => t.results.some((x) => x.attachments.some((a) => a.name === 'curl reproducer')));
-    return { withCurl: withCurl.sort(), inHtml: html.map((t) => t.title.replace(/^.*selftest: /, '')).sort(), outcomes: readResults(join(dir, which)).tests.map((t) => `${t.title} ${t.outcome}`).sort() };
+    const html = (await htmlTests(join(dir, which))).filter((t) =>
+      t.results.some((x) => x.attachments.some((a) => a.name === 'curl reproducer')),
+    );
+    return {
+      withCurl: withCurl.sort(),
+      inHtml: html.map((t) => t.title.replace(/^.*selftest: /, '')).sort(),
+      outcomes: readResults(join(dir, which))
+        .tests.map((t) => `${t.title} ${t.outcome}`)
+        .sort(),
+    };
   };
   // Three runs at once: they share nothing (own reports, own embedded servers, no rate phase).
   const [all, failures, none] = await Promise.all([junitOf('all'), junitOf('failures'), junitOf('none')]);

@@ -12,22 +12,53 @@ import { cli, serve, tempDir, type Served } from './helpers/cli.js';
 import { readResults } from './helpers/reports.js';
 
 let server: Served;
-test.beforeAll(async () => { server = await serve(); });
-test.afterAll(async () => { await server?.stop(); });
+test.beforeAll(async () => {
+  server = await serve();
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
 
 /** A copy of the server's descriptor with one thing wrong. */
-function broken(label: string, change: (d: Record<string, unknown> & { bases: { uuid: string; api_token: string }[] }) => void): string {
-  const d = JSON.parse(JSON.stringify(server.descriptor)) as Record<string, unknown> & { bases: { uuid: string; api_token: string }[] };
+function broken(
+  label: string,
+  change: (d: Record<string, unknown> & { bases: { uuid: string; api_token: string }[] }) => void,
+): string {
+  const d = JSON.parse(JSON.stringify(server.descriptor)) as Record<string, unknown> & {
+    bases: { uuid: string; api_token: string }[];
+  };
   change(d);
   const file = join(tempDir(`preflight-${label}`), 'target.json');
   writeFileSync(file, JSON.stringify(d));
   return file;
 }
 
-const CASES: [string, (d: Record<string, unknown> & { bases: { uuid: string; api_token: string }[] }) => void, RegExp][] = [
-  ['unreachable target', (d) => { d.url = 'http://127.0.0.1:9'; }, /the target http:\/\/127\.0\.0\.1:9 is not reachable: .*refused.* — check the URL \(--target, or the descriptor's "url"\)/],
-  ['refused account token', (d) => { d.account_token = 'not-the-account-token'; }, /the account token is refused \(40[13]\) — check the descriptor's "account_token" \(or --account-token\)/],
-  ['wrong base UUID', (d) => { d.bases[1]!.uuid = '00000000-0000-4000-8000-000000000000'; }, /base #2 \(UUID 00000000-0000-4000-8000-000000000000\): .* — check the descriptor's bases\[1\]\.uuid/],
+const CASES: [
+  string,
+  (d: Record<string, unknown> & { bases: { uuid: string; api_token: string }[] }) => void,
+  RegExp,
+][] = [
+  [
+    'unreachable target',
+    (d) => {
+      d.url = 'http://127.0.0.1:9';
+    },
+    /the target http:\/\/127\.0\.0\.1:9 is not reachable: .*refused.* — check the URL \(--target, or the descriptor's "url"\)/,
+  ],
+  [
+    'refused account token',
+    (d) => {
+      d.account_token = 'not-the-account-token';
+    },
+    /the account token is refused \(40[13]\) — check the descriptor's "account_token" \(or --account-token\)/,
+  ],
+  [
+    'wrong base UUID',
+    (d) => {
+      d.bases[1]!.uuid = '00000000-0000-4000-8000-000000000000';
+    },
+    /base #2 \(UUID 00000000-0000-4000-8000-000000000000\): .* — check the descriptor's bases\[1\]\.uuid/,
+  ],
 ];
 
 for (const [label, change, line] of CASES) {
@@ -35,9 +66,14 @@ for (const [label, change, line] of CASES) {
     test.setTimeout(60_000);
     const dir = tempDir(`preflight-${label.replace(/ /g, '-')}`);
     const t0 = Date.now();
-    const r = await cli(['run', '--target-file', broken(label.replace(/ /g, '-'), change), '--report-dir', dir], { exclusive: false });
+    const r = await cli(['run', '--target-file', broken(label.replace(/ /g, '-'), change), '--report-dir', dir], {
+      exclusive: false,
+    });
     const ms = Date.now() - t0;
-    test.info().annotations.push({ type: 'wall time', description: `${label}: ${(ms / 1000).toFixed(2)} s (budget: under 5 s)` });
+    test.info().annotations.push({
+      type: 'wall time',
+      description: `${label}: ${(ms / 1000).toFixed(2)} s (budget: under 5 s)`,
+    });
     console.log(`preflight ${label}: ${(ms / 1000).toFixed(2)} s`);
     expect(r.code, r.output).toBe(2);
     const first = r.stderr.split('\n')[0]!;

@@ -16,7 +16,10 @@ import { cli, ROOT, serve, tempDir } from './helpers/cli.js';
 import { everyArtefact, findSecrets, htmlTests, readResults } from './helpers/reports.js';
 import { serverSecrets } from './helpers/secrets.js';
 
-const problems = (r: Results) => r.tests.filter((t) => t.outcome === 'fail' || t.outcome === 'error').map((t) => `${t.outcome}: ${t.title}: ${t.message?.split('\n')[0]}`);
+const problems = (r: Results) =>
+  r.tests
+    .filter((t) => t.outcome === 'fail' || t.outcome === 'error')
+    .map((t) => `${t.outcome}: ${t.title}: ${t.message?.split('\n')[0]}`);
 const executed = (r: Results) => new Set(r.tests.filter((t) => t.clause && t.outcome !== 'skip').map((t) => t.clause!));
 
 /** Every report of a run: valid against its schema, consistent with results.json, transcripts attached. */
@@ -30,15 +33,25 @@ async function checkReports(dir: string): Promise<void> {
   expect(results.schemaVersion).toBe(2);
 
   // JUnit: valid against junit-10.xsd, the same counts as results.json, a clause property per suite.
-  execFileSync('xmllint', ['--noout', '--schema', join(ROOT, 'fixtures', 'junit', 'junit-10.xsd'), join(dir, 'junit.xml')], { stdio: 'pipe' });
+  execFileSync(
+    'xmllint',
+    ['--noout', '--schema', join(ROOT, 'fixtures', 'junit', 'junit-10.xsd'), join(dir, 'junit.xml')],
+    { stdio: 'pipe' },
+  );
   const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
-  expect(xml).toMatch(new RegExp(`<testsuites [^>]*tests="${results.totals.tests}" failures="${results.totals.fail}" errors="${results.totals.error}"`));
+  expect(xml).toMatch(
+    new RegExp(
+      `<testsuites [^>]*tests="${results.totals.tests}" failures="${results.totals.fail}" errors="${results.totals.error}"`,
+    ),
+  );
   expect((xml.match(/<testcase /g) ?? []).length).toBe(results.totals.tests);
-  for (const id of new Set(results.tests.map((t) => t.clause).filter(Boolean))) expect(xml).toContain(`<property name="clause" value="${id}"/>`);
+  for (const id of new Set(results.tests.map((t) => t.clause).filter(Boolean)))
+    expect(xml).toContain(`<property name="clause" value="${id}"/>`);
 
   // clauses.md: every clause, with an outcome or "not covered".
   const md = readFileSync(join(dir, 'clauses.md'), 'utf8');
-  for (const c of CLAUSES) expect(md).toMatch(new RegExp(`^\\| ${c.id} \\| (✅ pass|❌ fail|⚠️ error|⏭️ skip|▫️ not covered)`, 'm'));
+  for (const c of CLAUSES)
+    expect(md).toMatch(new RegExp(`^\\| ${c.id} \\| (✅ pass|❌ fail|⚠️ error|⏭️ skip|▫️ not covered)`, 'm'));
 
   // HTML: each check that called the target carries its redacted transcript and a curl reproducer.
   const html = await htmlTests(dir);
@@ -56,19 +69,44 @@ test('clean runs against the reference server exit 0, write valid reports withou
   // 1. The default edition, every family, against a server started on its own (its secrets known),
   //    with a second one started with a limits file for RATE-7 (as a user would pass them).
   const limits = join(tempDir('limits'), 'limits.json');
-  writeFileSync(limits, JSON.stringify({ base_api_limit_per_minute: 123, account_api_limit_per_minute: 456, auth_token_limit_per_minute: 78 }));
+  writeFileSync(
+    limits,
+    JSON.stringify({
+      base_api_limit_per_minute: 123,
+      account_api_limit_per_minute: 456,
+      auth_token_limit_per_minute: 78,
+    }),
+  );
   const server = await serve();
   const probe = await serve(['--config', limits]);
   try {
     const dir = tempDir('reference');
-    const r = await cli(['run', '--target-file', server.file, '--limits-config', limits, '--limits-target-file', probe.file, '--report-dir', dir], { timeoutMs: 540_000 });
+    const r = await cli(
+      [
+        'run',
+        '--target-file',
+        server.file,
+        '--limits-config',
+        limits,
+        '--limits-target-file',
+        probe.file,
+        '--report-dir',
+        dir,
+      ],
+      { timeoutMs: 540_000 },
+    );
     const results = readResults(dir);
     for (const id of executed(results)) covered.add(id);
     // Soft: the reports are checked whatever the verdict (a loaded machine can leave rate checks undecided).
     expect.soft(problems(results), r.stderr.slice(-3000)).toEqual([]);
     expect.soft(r.code, r.stderr.slice(-3000)).toBe(0);
     await checkReports(dir);
-    expect(findSecrets([...(await everyArtefact(dir)), ['terminal', r.output]], [...serverSecrets(server), ...serverSecrets(probe)])).toEqual([]);
+    expect(
+      findSecrets(
+        [...(await everyArtefact(dir)), ['terminal', r.output]],
+        [...serverSecrets(server), ...serverSecrets(probe)],
+      ),
+    ).toEqual([]);
   } finally {
     await server.stop();
     await probe.stop();
@@ -76,7 +114,9 @@ test('clean runs against the reference server exit 0, write valid reports withou
 
   // 2. The embedded server as the cloud edition: RATE-8 applies to it only.
   const cloud = tempDir('cloud');
-  const c = await cli(['run', '--edition', 'cloud', '--clauses', 'RATE-*', '--report-dir', cloud], { timeoutMs: 540_000 });
+  const c = await cli(['run', '--edition', 'cloud', '--clauses', 'RATE-*', '--report-dir', cloud], {
+    timeoutMs: 540_000,
+  });
   const cloudResults = readResults(cloud);
   for (const id of executed(cloudResults)) covered.add(id);
   expect.soft(problems(cloudResults), c.stderr.slice(-3000)).toEqual([]);

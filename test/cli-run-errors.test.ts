@@ -19,7 +19,9 @@ function expectRunError(dir: string, stderr: string, reason: RegExp): void {
   expect(stderr).toMatch(new RegExp(`run error[^\\n]*${reason.source}`));
   expect(stderr).toMatch(/conformance: INCOMPLETE \(run errors\)/);
   expect(readFileSync(join(dir, 'clauses.md'), 'utf8')).toMatch(new RegExp(`## Run errors[^]*${reason.source}`));
-  const junit = readFileSync(join(dir, 'junit.xml'), 'utf8').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  const junit = readFileSync(join(dir, 'junit.xml'), 'utf8')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
   expect(junit).toMatch(new RegExp(`<error type="run-error" message="[^<]*${reason.source}`));
 }
 
@@ -31,16 +33,26 @@ test('a suite file that throws at load: exit 2, the file named as the reason (no
   const dir = tempDir('broken');
   const r = await cli(['run', '--report-dir', dir, '--clauses', 'ROUTE-4'], { env: suites('broken') });
   expect(r.code, r.output).toBe(2);
-  expectRunError(dir, r.stderr, /a suite file could not be loaded \(broken\.spec\.ts\): Error: deliberate: this suite file fails to load/);
+  expectRunError(
+    dir,
+    r.stderr,
+    /a suite file could not be loaded \(broken\.spec\.ts\): Error: deliberate: this suite file fails to load/,
+  );
   // Playwright runs nothing when a file does not load: the reason is the file, not the selection.
-  expect(readResults(dir).runErrors.map((e) => e.reason).join('\n')).not.toMatch(/no check matches/);
+  expect(
+    readResults(dir)
+      .runErrors.map((e) => e.reason)
+      .join('\n'),
+  ).not.toMatch(/no check matches/);
   expect(readResults(dir).totals).toMatchObject({ fail: 0 });
 });
 
 test('a worker killed by a signal mid-run: its check is an error, never a failure, and the run exits 2', async () => {
   test.setTimeout(240_000);
   const dir = tempDir('crash');
-  const r = await cli(['run', '--report-dir', dir, '--clauses', 'SQL-2,ROUTE-4', '--workers', '1'], { env: suites('crash') });
+  const r = await cli(['run', '--report-dir', dir, '--clauses', 'SQL-2,ROUTE-4', '--workers', '1'], {
+    env: suites('crash'),
+  });
   expect(r.code, r.output).toBe(2);
   const results = readResults(dir);
   const killed = results.tests.find((t) => t.title.endsWith('worker killed'))!;
@@ -52,7 +64,9 @@ test('a worker killed by a signal mid-run: its check is an error, never a failur
 test('a selection whose checks are all filtered away: exit 2, "nothing was judged" in every output', async () => {
   test.setTimeout(240_000);
   const dir = tempDir('filtered');
-  const r = await cli(['run', '--report-dir', dir, '--clauses', 'ROUTE-4', '--grep', 'no check has this title'], { env: suites('crash') });
+  const r = await cli(['run', '--report-dir', dir, '--clauses', 'ROUTE-4', '--grep', 'no check has this title'], {
+    env: suites('crash'),
+  });
   expect(r.code, r.output).toBe(2);
   expectRunError(dir, r.stderr, /no check matches the selection/);
 });
@@ -60,7 +74,7 @@ test('a selection whose checks are all filtered away: exit 2, "nothing was judge
 test('a selected clause that no check covers: exit 2, the clause named', async () => {
   test.setTimeout(240_000);
   const dir = tempDir('uncovered');
-  const r = await cli(['run', '--report-dir', dir, '--clauses', 'ROUTE-4,ROUTE-1'], { env: suites('crash'), });
+  const r = await cli(['run', '--report-dir', dir, '--clauses', 'ROUTE-4,ROUTE-1'], { env: suites('crash') });
   expect(r.code, r.output).toBe(2);
   expectRunError(dir, r.stderr, /clause ROUTE-1 was selected but no check of it ran/);
 });

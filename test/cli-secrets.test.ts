@@ -27,16 +27,26 @@ test('no secret of the target, nor any token the run obtained, in any artefact o
     expect(results.totals.tests, r.output).toBe(4);
     const secrets = serverSecrets(server);
     const d = server.descriptor as Record<string, unknown>;
-    for (const s of [d.password, d.account_token, ...server.descriptor.bases.map((b) => b.api_token)]) expect(secrets).toContain(s);
+    for (const s of [d.password, d.account_token, ...server.descriptor.bases.map((b) => b.api_token)])
+      expect(secrets).toContain(s);
     expect(secrets.length, 'base tokens issued during the run are among them').toBeGreaterThan(6);
 
     const artefacts = await everyArtefact(reports);
     artefacts.push(['terminal', r.output], ['$GITHUB_STEP_SUMMARY', readFileSync(summary, 'utf8')]);
-    expect(artefacts.some(([label]) => label.includes('index.html!')), 'the HTML report data was opened').toBe(true);
+    expect(
+      artefacts.some(([label]) => label.includes('index.html!')),
+      'the HTML report data was opened',
+    ).toBe(true);
     // The failing checks' HAR files (the one that sent a token in a header among them) are searched too.
     expect(results.tests.filter((t) => t.har).length, 'HAR files were written').toBeGreaterThanOrEqual(2);
-    for (const t of results.tests.filter((x) => x.har)) expect(artefacts.some(([label]) => label === t.har), t.har).toBe(true);
-    expect(artefacts.find(([label]) => label.endsWith('.har') && label.includes('ROUTE-4'))?.[1]).toMatch(/"name": "x-debug",\s*"value": "«redacted»"/);
+    for (const t of results.tests.filter((x) => x.har))
+      expect(
+        artefacts.some(([label]) => label === t.har),
+        t.har,
+      ).toBe(true);
+    expect(artefacts.find(([label]) => label.endsWith('.har') && label.includes('ROUTE-4'))?.[1]).toMatch(
+      /"name": "x-debug",\s*"value": "«redacted»"/,
+    );
     expect(findSecrets(artefacts, secrets)).toEqual([]);
     // The checks did print and attach: the masks are there instead.
     expect(r.output).toContain('«redacted»');
@@ -52,13 +62,27 @@ test('conformance diff --record: no secret of the target, nor any token it obtai
     const dir = tempDir('diff-secrets');
     const [recording, reports] = [join(dir, 'recording'), join(dir, 'reports')];
     // The answer recipes obtain every kind of token (account, base, app, upload link); values and probes add the rest of the calls.
-    const r = await cli(['diff', '--target-file', server.file, '--record', recording, '--report-dir', reports, '--sequences', 'answers,values']);
+    const r = await cli([
+      'diff',
+      '--target-file',
+      server.file,
+      '--record',
+      recording,
+      '--report-dir',
+      reports,
+      '--sequences',
+      'answers,values',
+    ]);
     expect(r.code, r.output).toBeLessThan(2);
     const secrets = serverSecrets(server);
     expect(secrets.length, 'tokens issued during the diff are among them').toBeGreaterThan(6);
     const rec = readFileSync(join(recording, 'recording.json'), 'utf8');
     expect(rec, 'the recording holds the upload-link answer, normalised').toContain('"ref": "answers/getUploadLink"');
-    const artefacts = [...await everyArtefact(recording), ...await everyArtefact(reports), ['terminal', r.output] as [string, string]];
+    const artefacts = [
+      ...(await everyArtefact(recording)),
+      ...(await everyArtefact(reports)),
+      ['terminal', r.output] as [string, string],
+    ];
     expect(findSecrets(artefacts, secrets)).toEqual([]);
   } finally {
     await server.stop();

@@ -16,7 +16,10 @@ function helpBlocks(help: string): Map<string, string> {
   let current: string | undefined;
   for (const line of help.split('\n')) {
     const m = /^ {2}--([a-z-]+)\s/.exec(line);
-    if (m) { current = m[1]!; blocks.set(current, line); } else if (current && /^ {10,}\S/.test(line)) blocks.set(current, `${blocks.get(current)} ${line.trim()}`);
+    if (m) {
+      current = m[1]!;
+      blocks.set(current, line);
+    } else if (current && /^ {10,}\S/.test(line)) blocks.set(current, `${blocks.get(current)} ${line.trim()}`);
     else current = undefined;
   }
   return blocks;
@@ -27,12 +30,26 @@ test('run --help lists every option with its default, in groups', async () => {
   expect(r.code).toBe(0);
   const blocks = helpBlocks(r.stdout);
   for (const [name, def] of Object.entries(RUN_OPTIONS)) {
-    if ('hidden' in def && def.hidden) { expect(blocks.has(name), `--${name} is hidden`).toBe(false); continue; }
+    if ('hidden' in def && def.hidden) {
+      expect(blocks.has(name), `--${name} is hidden`).toBe(false);
+      continue;
+    }
     expect(blocks.get(name), `--${name} is listed`).toBeTruthy();
     expect(blocks.get(name), `--${name} states its default`).toMatch(/\[default: [^\]]+\]/);
   }
-  expect(r.stdout.split('\n').every((l) => l.length <= 100), 'fits 100 columns').toBe(true);
-  for (const group of ['Target', 'Credentials', 'What the target is held to', 'Which checks', 'Reports', 'Execution and limits']) expect(r.stdout).toContain(group);
+  expect(
+    r.stdout.split('\n').every((l) => l.length <= 100),
+    'fits 100 columns',
+  ).toBe(true);
+  for (const group of [
+    'Target',
+    'Credentials',
+    'What the target is held to',
+    'Which checks',
+    'Reports',
+    'Execution and limits',
+  ])
+    expect(r.stdout).toContain(group);
   expect(r.stdout).toContain('CONFORMANCE_');
 });
 
@@ -40,7 +57,10 @@ test('precedence: flags, then CONFORMANCE_* variables, then the --config file, t
   const dir = tempDir('precedence');
   const config = join(dir, 'config.json');
   writeFileSync(config, JSON.stringify({ workers: 3, 'request-timeout': 7, 'test-timeout': 50, reporter: 'dot' }));
-  const r = await cli(['run', '--config', config, '--workers', '5', '--print-config'], { env: { CONFORMANCE_WORKERS: '4', CONFORMANCE_REQUEST_TIMEOUT: '8' }, exclusive: false });
+  const r = await cli(['run', '--config', config, '--workers', '5', '--print-config'], {
+    env: { CONFORMANCE_WORKERS: '4', CONFORMANCE_REQUEST_TIMEOUT: '8' },
+    exclusive: false,
+  });
   expect(r.code, r.stderr).toBe(0);
   const c = JSON.parse(r.stdout) as Record<string, unknown>;
   expect(c.workers, 'flag beats environment and file').toBe(5);
@@ -51,7 +71,19 @@ test('precedence: flags, then CONFORMANCE_* variables, then the --config file, t
 });
 
 test('--print-config masks credentials', async () => {
-  const r = await cli(['run', '--target', 'http://127.0.0.1:9', '--password', 'hunter2-secret', '--base', 'uuid-1:tok-secret-1', '--print-config'], { exclusive: false });
+  const r = await cli(
+    [
+      'run',
+      '--target',
+      'http://127.0.0.1:9',
+      '--password',
+      'hunter2-secret',
+      '--base',
+      'uuid-1:tok-secret-1',
+      '--print-config',
+    ],
+    { exclusive: false },
+  );
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).not.toContain('hunter2-secret');
   expect(r.stdout).not.toContain('tok-secret-1');
@@ -65,7 +97,11 @@ const USAGE: [string, string[], RegExp, Record<string, string>?][] = [
   ['a value out of range', ['--workers', '0'], /--workers/],
   ['an unknown edition', ['--edition', 'enterprise'], /edition/],
   ['an unknown release', ['--api-version', '9.9'], /--api-version: a release of §9/],
-  ['both --target and --target-file', ['--target', 'http://127.0.0.1:9', '--target-file', 'x.json'], /--target-file: give --target or --target-file, not both/],
+  [
+    'both --target and --target-file',
+    ['--target', 'http://127.0.0.1:9', '--target-file', 'x.json'],
+    /--target-file: give --target or --target-file, not both/,
+  ],
   ['a clause pattern matching nothing', ['--clauses', 'NOPE-*'], /--clauses NOPE-\*: matches no clause/],
   ['an invalid --grep', ['--grep', '(unclosed'], /--grep: /],
   ['credentials without a target', ['--base', 'u:t'], /--base needs --target or --target-file/],
@@ -86,7 +122,10 @@ for (const [what, args, message, env] of USAGE) {
 test('usage error, exit 2: a descriptor with an unknown field, a bad baseline, a bad config file', async () => {
   const dir = tempDir('usage-files');
   const descriptor = join(dir, 'target.json');
-  writeFileSync(descriptor, JSON.stringify({ url: 'http://127.0.0.1:9', bases: [{ name: 'A', uuid: 'u', api_token: 't' }], api_tokn: 'typo' }));
+  writeFileSync(
+    descriptor,
+    JSON.stringify({ url: 'http://127.0.0.1:9', bases: [{ name: 'A', uuid: 'u', api_token: 't' }], api_tokn: 'typo' }),
+  );
   const baseline = join(dir, 'baseline.json');
   writeFileSync(baseline, JSON.stringify({ expected_failures: { 'NOPE-1': 'no such clause' } }));
   const config = join(dir, 'config.json');
@@ -109,11 +148,14 @@ test('usage error, exit 2: a descriptor with an unknown field, a bad baseline, a
 
 test('the README documents every option of run', () => {
   const doc = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const missing = Object.entries(RUN_OPTIONS).filter(([, d]) => !('hidden' in d && d.hidden)).map(([n]) => `--${n}`).filter((n) => !doc.includes(`\`${n}`));
+  const missing = Object.entries(RUN_OPTIONS)
+    .filter(([, d]) => !('hidden' in d && d.hidden))
+    .map(([n]) => `--${n}`)
+    .filter((n) => !doc.includes(`\`${n}`));
   expect(missing).toEqual([]);
 });
 
-test('CONFORMANCE_* variables are run\'s: they do not break the other commands', async () => {
+test("CONFORMANCE_* variables are run's: they do not break the other commands", async () => {
   const r = await cli(['clean'], { env: { CONFORMANCE_WORKERS: '3', CONFORMANCE_REPORT_DIR: 'x' } });
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/clean needs --target or --target-file/);

@@ -16,7 +16,8 @@ import { cellClauses, ciCells, matrixEditions, matrixReleases } from '../scripts
 // Independent tests (each run starts its own servers), and long ones: on workers of their own they do not end the project on one worker.
 test.describe.configure({ mode: 'parallel' });
 
-const after = (v: string | undefined, from: string, to: string) => v !== undefined && compareVersions(v, from) > 0 && compareVersions(v, to) <= 0;
+const after = (v: string | undefined, from: string, to: string) =>
+  v !== undefined && compareVersions(v, from) > 0 && compareVersions(v, to) <= 0;
 
 /**
  * Clauses whose expected behaviour changed in a release after `from`, up to and including `to`:
@@ -26,19 +27,35 @@ const after = (v: string | undefined, from: string, to: string) => v !== undefin
 function clausesBetween(from: string, to: string): string[] {
   const rs = RELEASES.filter((r) => after(r.version, from, to));
   const ops = ENDPOINTS.filter((e) => after(e.since, from, to) || after(e.removed, from, to));
-  return [...new Set([...rs.flatMap((r) => r.clauses), ...ops.flatMap((e) => [...(e.clauses ?? []), ...(e.openapi ? ['ROUTE-8'] : [])])])].sort();
+  return [
+    ...new Set([
+      ...rs.flatMap((r) => r.clauses),
+      ...ops.flatMap((e) => [...(e.clauses ?? []), ...(e.openapi ? ['ROUTE-8'] : [])]),
+    ]),
+  ].sort();
 }
 
 /** RATE-5 reads its numbers from RATE_LIMITS[edition]; RATE-8 (cloud only) is skipped, not failed, when held to another edition. */
 const EDITION_CLAUSES = ['RATE-5'];
 
-const failing = (r: Results) => r.clauses.filter((c) => c.outcome === 'fail').map((c) => c.id).sort();
+const failing = (r: Results) =>
+  r.clauses
+    .filter((c) => c.outcome === 'fail')
+    .map((c) => c.id)
+    .sort();
 /** Clauses the mismatched run fails and the matching run does not. */
-const newlyFailing = (mismatched: Results, matching: Results) => failing(mismatched).filter((id) => !failing(matching).includes(id));
-const undecided = (r: Results) => r.tests.filter((t) => t.outcome === 'error').map((t) => `${t.title}: ${t.message?.split('\n')[0]}`);
-const covered = (r: Results, ids: string[]) => ids.filter((id) => r.tests.some((t) => t.clause === id && t.outcome !== 'skip'));
+const newlyFailing = (mismatched: Results, matching: Results) =>
+  failing(mismatched).filter((id) => !failing(matching).includes(id));
+const undecided = (r: Results) =>
+  r.tests.filter((t) => t.outcome === 'error').map((t) => `${t.title}: ${t.message?.split('\n')[0]}`);
+const covered = (r: Results, ids: string[]) =>
+  ids.filter((id) => r.tests.some((t) => t.clause === id && t.outcome !== 'skip'));
 
-async function runHeldTo(file: string, args: string[], label: string): Promise<{ code: number | null; results: Results; log: string }> {
+async function runHeldTo(
+  file: string,
+  args: string[],
+  label: string,
+): Promise<{ code: number | null; results: Results; log: string }> {
   const dir = tempDir(label);
   const r = await cli(['run', '--target-file', file, '--report-dir', dir, ...args], { timeoutMs: 540_000 });
   return { code: r.code, results: readResults(dir), log: r.stderr.slice(-3000) };
@@ -61,7 +78,10 @@ test('a 6.1 server: held to 6.1 it passes; held to 6.2 it fails exactly the clau
 
     const differ = clausesBetween('6.1', '6.2');
     expect(differ).toEqual(['ACCT-1', 'BASE-7', 'ROUTE-8']);
-    expect(covered(mismatched.results, differ), `clauses that differ but no executed check covers: ${differ.filter((id) => !covered(mismatched.results, [id]).length).join(', ')}`).toEqual(differ);
+    expect(
+      covered(mismatched.results, differ),
+      `clauses that differ but no executed check covers: ${differ.filter((id) => !covered(mismatched.results, [id]).length).join(', ')}`,
+    ).toEqual(differ);
     expect(newlyFailing(mismatched.results, matching.results), mismatched.log).toEqual(differ);
     expect(mismatched.code).toBe(1);
   } finally {
@@ -97,7 +117,11 @@ test('the release matrix covers the releases that changed something and the edit
   // The changes of 6.0 (archive-view's form) are judged at 5.3 too, from the other side.
   expect(cellClauses('5.3')).toEqual(expect.arrayContaining(['ACCT-7', 'BASE-6', 'SHAPE-8', 'ROUTE-3']));
   // CI meets every release once and every edition, within its budget.
-  expect(ciCells().map((c) => c.version).sort()).toEqual([...matrixReleases()].sort());
+  expect(
+    ciCells()
+      .map((c) => c.version)
+      .sort(),
+  ).toEqual([...matrixReleases()].sort());
   expect(new Set(ciCells().map((c) => c.edition))).toEqual(new Set(matrixEditions()));
 });
 
@@ -107,7 +131,23 @@ for (const cell of ciCells()) {
     const dir = tempDir(`matrix-${cell.version}-${cell.edition}`);
     // Not the rate family: its bursts take the machine alone (the lock of test/helpers/cli.ts) and it has runs of its own above and in the selftest.
     const clauses = cellClauses(cell.version).filter((c) => !c.startsWith('RATE-'));
-    const r = await cli(['run', '--api-version', cell.version, '--edition', cell.edition, '--no-html', '--transcripts', 'none', '--report-dir', dir, '--clauses', clauses.join(',')], { timeoutMs: 540_000 });
+    const r = await cli(
+      [
+        'run',
+        '--api-version',
+        cell.version,
+        '--edition',
+        cell.edition,
+        '--no-html',
+        '--transcripts',
+        'none',
+        '--report-dir',
+        dir,
+        '--clauses',
+        clauses.join(','),
+      ],
+      { timeoutMs: 540_000 },
+    );
     const results = readResults(dir);
     const log = r.stderr.slice(-3000);
     expect.soft(failing(results), log).toEqual([]);

@@ -39,12 +39,24 @@ test(`a diff against the reference server with a mutant diverges at the mutant's
     const seen = await pooled(CASES, 4, async ([id, sequence, operations, at]) => {
       const m = MUTANTS.find((x) => x.id === id);
       if (!m) return `${id}: not in the catalog`;
-      const r = await diff({ reportDir: join(dir, id), sequences: [sequence], operations, againstFaults: m.faults, apiVersion: m.serverOptions?.apiVersion, edition: m.serverOptions?.edition });
+      const r = await diff({
+        reportDir: join(dir, id),
+        sequences: [sequence],
+        operations,
+        againstFaults: m.faults,
+        apiVersion: m.serverOptions?.apiVersion,
+        edition: m.serverOptions?.edition,
+      });
       const where = r.results.filter((x) => x.verdict === 'diverged').map((x) => x.ref);
-      return where.some((ref) => ref.startsWith(at)) && r.exitCode === 1 ? `${id}: ok` : `${id}: diverged at ${JSON.stringify(where)}, exit ${r.exitCode}`;
+      return where.some((ref) => ref.startsWith(at)) && r.exitCode === 1
+        ? `${id}: ok`
+        : `${id}: diverged at ${JSON.stringify(where)}, exit ${r.exitCode}`;
     });
     expect(seen).toEqual(CASES.map(([id]) => `${id}: ok`));
-    expect(new Set(MUTANTS.filter((m) => CASES.some(([id]) => id === m.id)).map((m) => m.clause.split('-')[0])).size, 'families covered').toBeGreaterThanOrEqual(8);
+    expect(
+      new Set(MUTANTS.filter((m) => CASES.some(([id]) => id === m.id)).map((m) => m.clause.split('-')[0])).size,
+      'families covered',
+    ).toBeGreaterThanOrEqual(8);
   } finally {
     await diffDone();
     rmSync(dir, { recursive: true, force: true });

@@ -43,10 +43,16 @@ test('every import of src/ goes down the layers, never up (the runner does not k
       if (target.startsWith('..')) continue; // outside src/ (scripts, load scripts)
       seen++;
       const to = target.split(/[\\/]/)[0]!;
-      if (to !== from && !(MAY_IMPORT[from] ?? []).includes(to)) wrong.push(`${relative(ROOT, file)} imports ${target} (${from} → ${to})`);
+      if (to !== from && !(MAY_IMPORT[from] ?? []).includes(to))
+        wrong.push(`${relative(ROOT, file)} imports ${target} (${from} → ${to})`);
     }
   }
-  expect(Object.keys(MAY_IMPORT).sort()).toEqual(readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort());
+  expect(Object.keys(MAY_IMPORT).sort()).toEqual(
+    readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort(),
+  );
   expect(seen).toBeGreaterThan(300);
   expect(wrong).toEqual([]);
 });

@@ -16,7 +16,7 @@ test('batches: disjoint checks of one edition and release share a run; an overla
   const groups = formBatches([
     b('a', ['SHAPE-1 x', 'SHAPE-1 y']),
     b('b', ['SQL-1 q']),
-    b('c', ['SHAPE-1 y']),           // shares a check with a
+    b('c', ['SHAPE-1 y']), // shares a check with a
     b('d', ['ROUTE-1 r'], 'cloud-6.2'), // another combination
     b('e', ['SIZE-1 s']),
   ]).map((g) => g.map((x) => x.item).sort());
@@ -30,22 +30,38 @@ test('batches are bounded: at most 8 members', () => {
 
 const cov = (faults: Record<string, string[]>): Coverage => ({ schemaVersion: 1, faults, requests: {} });
 
-test('contamination: a member whose check reached another member\'s fault in the shared run is run alone', () => {
+test("contamination: a member whose check reached another member's fault in the shared run is run alone", () => {
   const me = { faults: ['lax-types'], titles: ['SHAPE-7 a'] };
-  expect(contamination(cov({ 'SHAPE-7 a': ['lax-types'], 'SQL-1 q': ['sql-splice'] }), me, [{ faults: ['sql-splice'] }])).toBeUndefined();
-  expect(contamination(cov({ 'SHAPE-7 a': ['lax-types', 'sql-splice'] }), me, [{ faults: ['sql-splice'] }])).toContain('SHAPE-7 a');
-  expect(contamination(cov({ [UNTAGGED]: ['sql-splice'] }), me, [{ faults: ['sql-splice'] }])).toContain('outside any check');
+  expect(
+    contamination(cov({ 'SHAPE-7 a': ['lax-types'], 'SQL-1 q': ['sql-splice'] }), me, [{ faults: ['sql-splice'] }]),
+  ).toBeUndefined();
+  expect(contamination(cov({ 'SHAPE-7 a': ['lax-types', 'sql-splice'] }), me, [{ faults: ['sql-splice'] }])).toContain(
+    'SHAPE-7 a',
+  );
+  expect(contamination(cov({ [UNTAGGED]: ['sql-splice'] }), me, [{ faults: ['sql-splice'] }])).toContain(
+    'outside any check',
+  );
   expect(contamination(undefined, me, [])).toContain('no coverage');
 });
 
-test('a member is judged on its own checks: another member\'s failures are not its collateral', () => {
-  const clean = fakeResults([['SHAPE-7', 'SHAPE-7 a', 'pass'], ['SQL-1', 'SQL-1 q', 'pass'], ['ROUTE-1', 'ROUTE-1 r', 'pass']]);
-  const shared = fakeResults([['SHAPE-7', 'SHAPE-7 a', 'fail'], ['SQL-1', 'SQL-1 q', 'fail']]);
+test("a member is judged on its own checks: another member's failures are not its collateral", () => {
+  const clean = fakeResults([
+    ['SHAPE-7', 'SHAPE-7 a', 'pass'],
+    ['SQL-1', 'SQL-1 q', 'pass'],
+    ['ROUTE-1', 'ROUTE-1 r', 'pass'],
+  ]);
+  const shared = fakeResults([
+    ['SHAPE-7', 'SHAPE-7 a', 'fail'],
+    ['SQL-1', 'SQL-1 q', 'fail'],
+  ]);
   const lax = m('SHAPE-7', 'lax-types', ['lax-types'], 'x');
   const verdict = judgeMutant(lax, memberResults(clean, shared, ['SHAPE-7 a']), clean);
   expect(verdict).toMatchObject({ status: 'killed', collateral: [] });
   const splice = m('SQL-1', 'sql-splice', ['sql-splice'], 'x');
-  expect(judgeMutant(splice, memberResults(clean, shared, ['SQL-1 q']), clean)).toMatchObject({ status: 'killed', collateral: [] });
+  expect(judgeMutant(splice, memberResults(clean, shared, ['SQL-1 q']), clean)).toMatchObject({
+    status: 'killed',
+    collateral: [],
+  });
   // Without its own checks in the shared run, a member keeps the clean verdicts: it survived.
   expect(judgeMutant(lax, memberResults(clean, shared, []), clean).status).toBe('survived');
 });

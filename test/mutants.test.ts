@@ -8,7 +8,14 @@ import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import { MUTANTS, catalogFaults, selectMutants } from '../src/mutants/catalog.js';
 import { SWEEP_TAG } from '../src/harness/target.js';
-import { UNTAGGED, grepForTitles, selectChecks, sharedStateFiles, widen, type Coverage } from '../src/mutants/coverage.js';
+import {
+  UNTAGGED,
+  grepForTitles,
+  selectChecks,
+  sharedStateFiles,
+  widen,
+  type Coverage,
+} from '../src/mutants/coverage.js';
 import { judgeClean, judgeMutant, mergeResults } from '../src/mutants/verdict.js';
 import { clauseTable } from '../src/reports/outcomes.js';
 import { fakeResults } from './helpers/reports.js';
@@ -23,20 +30,29 @@ import { CLAUSES, ENDPOINTS, EMULATED_VERSIONS, clause, isClauseId, type ClauseI
  * clause alone: the overlapping clause holds a superset of it by definition.
  */
 const NO_SOLE_MUTANT: Partial<Record<ClauseId, string>> = {
-  'ROUTE-2': 'each route ROUTE-2 holds to exist is a documented operation, and ROUTE-8 holds every documented operation to exist',
+  'ROUTE-2':
+    'each route ROUTE-2 holds to exist is a documented operation, and ROUTE-8 holds every documented operation to exist',
   'ROUTE-5': "the auth-token answer is AUTH-1's token and one of SHAPE-8's documented answers",
   'GONE-1': 'GONE-8 is GONE-1 ∪ GONE-4',
   'GONE-4': 'GONE-8 is GONE-1 ∪ GONE-4',
   'GONE-8': 'GONE-8 is GONE-1 ∪ GONE-4: either way in fails one of them too',
-  'RATE-5': 'RATE-7 measures the configured limits by counting admissions: a limiter that admits a wrong count misstates them',
-  'BASE-3': "the official client calls every BASE-3 operation (type change, column options, cascade settings): CLIENT-1 reads back what they did",
+  'RATE-5':
+    'RATE-7 measures the configured limits by counting admissions: a limiter that admits a wrong count misstates them',
+  'BASE-3':
+    'the official client calls every BASE-3 operation (type change, column options, cascade settings): CLIENT-1 reads back what they did',
 };
 
 test('every clause has a mutant that fails it alone, or says why none can', () => {
   const sole = new Set(MUTANTS.filter((m) => !m.alsoFails?.length).map((m) => m.clause));
   const without = CLAUSES.map((c) => c.id).filter((id) => !sole.has(id));
-  expect(without.filter((id) => !NO_SOLE_MUTANT[id]), 'clauses whose every mutant fails other clauses too, with no reason given').toEqual([]);
-  expect((Object.keys(NO_SOLE_MUTANT) as ClauseId[]).filter((id) => sole.has(id)), 'stale exemptions: these clauses have a mutant of their own now').toEqual([]);
+  expect(
+    without.filter((id) => !NO_SOLE_MUTANT[id]),
+    'clauses whose every mutant fails other clauses too, with no reason given',
+  ).toEqual([]);
+  expect(
+    (Object.keys(NO_SOLE_MUTANT) as ClauseId[]).filter((id) => sole.has(id)),
+    'stale exemptions: these clauses have a mutant of their own now',
+  ).toEqual([]);
 });
 
 test('every clause of clauses.ts has at least one mutant', () => {
@@ -64,11 +80,18 @@ function argumentProblem(f: string): string | undefined {
 }
 
 test('every fault the catalog names is a switch of the server, with a real argument; the server refuses any other name', () => {
-  const problems = catalogFaults().map((f) => [f, isFaultName(f) ? argumentProblem(f) : 'not in FAULTS']).filter(([, p]) => p);
+  const problems = catalogFaults()
+    .map((f) => [f, isFaultName(f) ? argumentProblem(f) : 'not in FAULTS'])
+    .filter(([, p]) => p);
   expect(problems).toEqual([]);
   expect(new Set(FAULTS).size).toBe(FAULTS.length);
-  expect(ServerOptions.safeParse({ faults: ['omit-nul'] }).error?.issues[0]?.message).toMatch(/^"omit-nul" is not a fault switch of the reference server/);
-  expect(ServerOptions.parse({ faults: ['omit-null', 'drop:listRows'] }).faults).toEqual(['omit-null', 'drop:listRows']);
+  expect(ServerOptions.safeParse({ faults: ['omit-nul'] }).error?.issues[0]?.message).toMatch(
+    /^"omit-nul" is not a fault switch of the reference server/,
+  );
+  expect(ServerOptions.parse({ faults: ['omit-null', 'drop:listRows'] }).faults).toEqual([
+    'omit-null',
+    'drop:listRows',
+  ]);
 });
 
 test('clause IDs and fault names are types: a misspelt one does not compile (the type check fails on an unused @ts-expect-error)', () => {
@@ -91,7 +114,12 @@ test('--mutants selects by id or clause, with globs or a regular expression', ()
 
 const COV: Coverage = {
   schemaVersion: 1,
-  faults: { 'SHAPE-1 a': ['omit-null', 'stale-cache', '429-json-body'], 'SHAPE-2 b': ['stale-cache'], [UNTAGGED]: ['limit-plus-one'], [SWEEP_TAG]: ['429-json-body', 'only-in-sweep'] },
+  faults: {
+    'SHAPE-1 a': ['omit-null', 'stale-cache', '429-json-body'],
+    'SHAPE-2 b': ['stale-cache'],
+    [UNTAGGED]: ['limit-plus-one'],
+    [SWEEP_TAG]: ['429-json-body', 'only-in-sweep'],
+  },
   requests: {
     'GONE-2 probe': ['GET /dtable-server/api/v1/dtables/:x/rows/', 'POST /dtable-server/api/v1/dtables/:x/rows/'],
     'ROUTE-2 plugins': ['GET /api/v2.1/admin/plugins-install-count/'],
@@ -119,13 +147,23 @@ test('coverage selects the checks that reached a fault, or every check when in d
 
 test('a fault a server reads at start-up selects the checks that called that server, or every check when run setup did', () => {
   const cov: Coverage = {
-    schemaVersion: 1, faults: { 'RATE-7 a': ['other'] }, requests: {},
-    servers: [{ startup: ['auth-token-unlimited-on-cloud'], tags: [UNTAGGED, 'SHAPE-1 a', SWEEP_TAG] }, { startup: ['auth-token-unlimited-on-cloud', 'ignore-config'], tags: ['RATE-7 a', 'RATE-7 b', SWEEP_TAG] }],
+    schemaVersion: 1,
+    faults: { 'RATE-7 a': ['other'] },
+    requests: {},
+    servers: [
+      { startup: ['auth-token-unlimited-on-cloud'], tags: [UNTAGGED, 'SHAPE-1 a', SWEEP_TAG] },
+      { startup: ['auth-token-unlimited-on-cloud', 'ignore-config'], tags: ['RATE-7 a', 'RATE-7 b', SWEEP_TAG] },
+    ],
   };
   expect(selectChecks(cov, ['ignore-config'])).toEqual({ kind: 'some', titles: ['RATE-7 a', 'RATE-7 b'] });
-  expect(selectChecks(cov, ['auth-token-unlimited-on-cloud'])).toEqual({ kind: 'all', reason: 'auth-token-unlimited-on-cloud is read at start-up by a server the run setup called' });
+  expect(selectChecks(cov, ['auth-token-unlimited-on-cloud'])).toEqual({
+    kind: 'all',
+    reason: 'auth-token-unlimited-on-cloud is read at start-up by a server the run setup called',
+  });
   expect(selectChecks({ ...cov, servers: undefined }, ['ignore-config']).kind).toBe('all'); // coverage of an older harness: never reached
-  expect(selectChecks({ ...cov, servers: [{ startup: ['ignore-config'], tags: [SWEEP_TAG] }] }, ['ignore-config']).kind).toBe('none'); // no check called it
+  expect(
+    selectChecks({ ...cov, servers: [{ startup: ['ignore-config'], tags: [SWEEP_TAG] }] }, ['ignore-config']).kind,
+  ).toBe('none'); // no check called it
 });
 
 test('the --grep for selected checks matches exactly those titles', () => {
@@ -138,11 +176,34 @@ test('the --grep for selected checks matches exactly those titles', () => {
 
 test('verdicts: killed, survived, undecided, collateral and declared overlaps', () => {
   const m = MUTANTS.find((x) => x.id === 'external-link-token-stub')!; // GONE-1, also fails GONE-8
-  const clean = fakeResults([['GONE-1', 'g1', 'pass'], ['GONE-8', 'g8', 'pass'], ['SHAPE-1', 's1', 'pass'], ['ROUTE-2', 'r2', 'fail']]);
+  const clean = fakeResults([
+    ['GONE-1', 'g1', 'pass'],
+    ['GONE-8', 'g8', 'pass'],
+    ['SHAPE-1', 's1', 'pass'],
+    ['ROUTE-2', 'r2', 'fail'],
+  ]);
   expect(judgeClean(clean).ok).toBe(false);
-  const killed = judgeMutant(m, fakeResults([['GONE-1', 'g1', 'fail'], ['GONE-8', 'g8', 'fail'], ['SHAPE-1', 's1', 'pass'], ['ROUTE-2', 'r2', 'fail']]), clean);
+  const killed = judgeMutant(
+    m,
+    fakeResults([
+      ['GONE-1', 'g1', 'fail'],
+      ['GONE-8', 'g8', 'fail'],
+      ['SHAPE-1', 's1', 'pass'],
+      ['ROUTE-2', 'r2', 'fail'],
+    ]),
+    clean,
+  );
   expect(killed).toMatchObject({ status: 'killed', collateral: [], overlapsMissed: [] });
-  const messy = judgeMutant(m, fakeResults([['GONE-1', 'g1', 'fail'], ['GONE-8', 'g8', 'pass'], ['SHAPE-1', 's1', 'fail'], ['SQL-1', 'q1', 'error']]), clean);
+  const messy = judgeMutant(
+    m,
+    fakeResults([
+      ['GONE-1', 'g1', 'fail'],
+      ['GONE-8', 'g8', 'pass'],
+      ['SHAPE-1', 's1', 'fail'],
+      ['SQL-1', 'q1', 'error'],
+    ]),
+    clean,
+  );
   expect(messy.collateral.map((c) => c.clause)).toEqual(['SHAPE-1']);
   expect(messy.undecidedElsewhere.map((c) => c.clause)).toEqual(['SQL-1']);
   expect(messy.overlapsMissed).toEqual(['GONE-8']);
@@ -154,11 +215,18 @@ test('verdicts: killed, survived, undecided, collateral and declared overlaps', 
   warned.tests[0]!.assertionWarnings = [{ clause: 'GONE-1', message: 'w', evidence: { class: 'inferred', cite: 'x' } }];
   warned.clauses = clauseTable(warned.tests);
   expect(judgeMutant(m, warned, fakeResults([['GONE-1', 'g1', 'pass']])).status).toBe('warned');
-  expect(judgeClean(warned)).toMatchObject({ ok: false, broken: [{ clause: 'GONE-1', outcome: '1 assertion warning(s)' }] });
+  expect(judgeClean(warned)).toMatchObject({
+    ok: false,
+    broken: [{ clause: 'GONE-1', outcome: '1 assertion warning(s)' }],
+  });
 });
 
-test('a selected run is completed by the clean run\'s other checks', () => {
-  const clean = fakeResults([['GONE-1', 'g1', 'pass'], ['SHAPE-1', 's1', 'pass'], ['SHAPE-1', 's2', 'pass']]);
+test("a selected run is completed by the clean run's other checks", () => {
+  const clean = fakeResults([
+    ['GONE-1', 'g1', 'pass'],
+    ['SHAPE-1', 's1', 'pass'],
+    ['SHAPE-1', 's2', 'pass'],
+  ]);
   const merged = mergeResults(clean, fakeResults([['SHAPE-1', 's2', 'fail']]));
   expect(merged.tests.map((t) => `${t.title}:${t.outcome}`).sort()).toEqual(['g1:pass', 's1:pass', 's2:fail']);
   expect(merged.clauses.find((c) => c.id === 'SHAPE-1')?.outcome).toBe('fail');
@@ -166,10 +234,18 @@ test('a selected run is completed by the clean run\'s other checks', () => {
 });
 
 test('checks sharing worker-scoped data are selected together; the rate family stays per check', () => {
-  const fileOf = new Map([['SHAPE-1 a', 'shapes.spec.ts'], ['SHAPE-3 c', 'shapes.spec.ts'], ['RATE-1 x', 'rate.spec.ts'], ['RATE-3 y', 'rate.spec.ts']]);
+  const fileOf = new Map([
+    ['SHAPE-1 a', 'shapes.spec.ts'],
+    ['SHAPE-3 c', 'shapes.spec.ts'],
+    ['RATE-1 x', 'rate.spec.ts'],
+    ['RATE-3 y', 'rate.spec.ts'],
+  ]);
   const files = { fileOf, shared: sharedStateFiles(join(import.meta.dirname, '..', 'suites')) };
   expect(files.shared.has('rate.spec.ts')).toBe(false);
   expect(widen({ kind: 'some', titles: ['RATE-1 x'] }, files)).toEqual({ kind: 'some', titles: ['RATE-1 x'] });
   expect(files.shared.has('shapes.spec.ts'), 'shapes.spec.ts shares a worker-scoped world').toBe(true);
-  expect(widen({ kind: 'some', titles: ['SHAPE-1 a'] }, files)).toEqual({ kind: 'some', titles: ['SHAPE-1 a', 'SHAPE-3 c'] });
+  expect(widen({ kind: 'some', titles: ['SHAPE-1 a'] }, files)).toEqual({
+    kind: 'some',
+    titles: ['SHAPE-1 a', 'SHAPE-3 c'],
+  });
 });

@@ -17,61 +17,138 @@ import { expect, test } from '@playwright/test';
 import { ROOT, tempDir } from './helpers/cli.js';
 import { readResults } from './helpers/reports.js';
 
-interface Packed { filename: string; size: number; unpackedSize: number; files: { path: string }[] }
+interface Packed {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  files: { path: string }[];
+}
 
 function pack(into: string): Packed {
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', into], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', into], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return (JSON.parse(out) as Packed[])[0]!;
 }
 
 test('npm pack holds what a user runs, no tests or benchmarks, and its size is stated in the README', () => {
   const p = pack(tempDir('pack'));
   const files = p.files.map((f) => f.path);
-  for (const f of ['bin/conformance.js', 'dist/src/cli/main.js', 'dist/src/runner/playwright.config.js', 'dist/suites/routes.spec.js', 'dist/load/k6/capacity.js', 'dist/src/load/runtime/vu-worker.cjs', 'spec/clauses.md', 'spec/clauses-extended.md', 'spec/openapi-operations.json', 'package.json', 'README.md']) {
+  for (const f of [
+    'bin/conformance.js',
+    'dist/src/cli/main.js',
+    'dist/src/runner/playwright.config.js',
+    'dist/suites/routes.spec.js',
+    'dist/load/k6/capacity.js',
+    'dist/src/load/runtime/vu-worker.cjs',
+    'spec/clauses.md',
+    'spec/clauses-extended.md',
+    'spec/openapi-operations.json',
+    'package.json',
+    'README.md',
+  ]) {
     expect(files, f).toContain(f);
   }
-  const unwanted = files.filter((f) => /\.ts$|\.test\.js$|^src\/|^test\/|^bench\/|^dist\/src\/server\/test\/|^load\/bench\/|^fixtures\/|^scripts\//.test(f));
+  const unwanted = files.filter((f) =>
+    /\.ts$|\.test\.js$|^src\/|^test\/|^bench\/|^dist\/src\/server\/test\/|^load\/bench\/|^fixtures\/|^scripts\//.test(
+      f,
+    ),
+  );
   expect(unwanted).toEqual([]);
   const kb = (n: number) => `${Math.round(n / 1024)} kB`;
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const stated = /the package: ([\d,]+) kB packed, ([\d.]+) MB unpacked/.exec(readme);
   expect(stated, 'the README states the package size').not.toBeNull();
-  expect(Math.abs(Number(stated![1]!.replace(/,/g, '')) - p.size / 1024), `README says ${stated![1]} kB, npm pack gives ${kb(p.size)}`).toBeLessThan(50);
+  expect(
+    Math.abs(Number(stated![1]!.replace(/,/g, '')) - p.size / 1024),
+    `README says ${stated![1]} kB, npm pack gives ${kb(p.size)}`,
+  ).toBeLessThan(50);
 });
 
 test('installed from the tarball in a fresh folder: run (embedded), serve --json, run --target-file against it, load --emit', async () => {
   test.setTimeout(600_000);
   const dir = tempDir('install');
   const p = pack(dir);
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'an-implementers-ci', version: '1.0.0', private: true }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(dir, p.filename)], { cwd: dir, stdio: 'ignore', timeout: 400_000 });
-  cpSync(join(ROOT, 'node_modules', 'better-sqlite3', 'build'), join(dir, 'node_modules', 'better-sqlite3', 'build'), { recursive: true });
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('CONFHARNESS_'))), XDG_CACHE_HOME: join(dir, 'cache'), FORCE_COLOR: '0' };
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'an-implementers-ci', version: '1.0.0', private: true }),
+  );
+  execFileSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(dir, p.filename)],
+    { cwd: dir, stdio: 'ignore', timeout: 400_000 },
+  );
+  cpSync(join(ROOT, 'node_modules', 'better-sqlite3', 'build'), join(dir, 'node_modules', 'better-sqlite3', 'build'), {
+    recursive: true,
+  });
+  const env = {
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('CONFHARNESS_')),
+    ),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    FORCE_COLOR: '0',
+  };
   // No TypeScript loader in the install: what runs is the compiled JavaScript, compiled by nothing at run time.
   expect(existsSync(join(dir, 'node_modules', 'tsx')), 'tsx is not installed with the package').toBe(false);
-  const npx = (args: string[]) => execFileSync('npx', ['--no-install', 'conformance', ...args], { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 });
+  const npx = (args: string[]) =>
+    execFileSync('npx', ['--no-install', 'conformance', ...args], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 240_000,
+    });
 
-  expect(npx(['--version'])).toMatch(/^base-data-conformance \d+\.\d+\.\d+ \(specification 6\.2\+[0-9a-f]{12}, clause table [0-9a-f]{12}\)/);
+  expect(npx(['--version'])).toMatch(
+    /^base-data-conformance \d+\.\d+\.\d+ \(specification 6\.2\+[0-9a-f]{12}, clause table [0-9a-f]{12}\)/,
+  );
 
   npx(['run', '--clauses', 'ROUTE-4,SQL-1', '--report-dir', join(dir, 'embedded')]);
   expect(readResults(join(dir, 'embedded')).totals).toMatchObject({ fail: 0, error: 0 });
 
   // A process group of its own: npx does not pass a signal on to the server it started, so the whole group is stopped.
-  const served = spawn('npx', ['--no-install', 'conformance', 'serve', '--json'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+  const served = spawn('npx', ['--no-install', 'conformance', 'serve', '--json'], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    detached: true,
+  });
   const stopped = new Promise<void>((resolve) => served.once('close', () => resolve()));
   try {
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
       const t = setTimeout(() => reject(new Error('serve --json printed no descriptor')), 120_000);
-      served.stdout.on('data', (d: Buffer) => { out += d; if (out.includes('\n')) { clearTimeout(t); resolve(out.split('\n')[0]!); } });
+      served.stdout.on('data', (d: Buffer) => {
+        out += d;
+        if (out.includes('\n')) {
+          clearTimeout(t);
+          resolve(out.split('\n')[0]!);
+        }
+      });
     });
     const descriptor = JSON.parse(line) as { url: string };
     expect(descriptor.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     writeFileSync(join(dir, 'target.json'), line);
-    npx(['run', '--target-file', join(dir, 'target.json'), '--clauses', 'ROUTE-4,AUTH-3', '--report-dir', join(dir, 'against-serve')]);
+    npx([
+      'run',
+      '--target-file',
+      join(dir, 'target.json'),
+      '--clauses',
+      'ROUTE-4,AUTH-3',
+      '--report-dir',
+      join(dir, 'against-serve'),
+    ]);
     expect(readResults(join(dir, 'against-serve')).run.target).toBe(descriptor.url);
   } finally {
-    const group = (signal: NodeJS.Signals) => { try { process.kill(-served.pid!, signal); } catch { /* gone */ } };
+    const group = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-served.pid!, signal);
+      } catch {
+        /* gone */
+      }
+    };
     group('SIGINT');
     const kill = setTimeout(() => group('SIGKILL'), 10_000);
     await stopped;
@@ -82,7 +159,7 @@ test('installed from the tarball in a fresh folder: run (embedded), serve --json
   npx(['load', '--emit', join(dir, 'k6')]);
   const emitted = readdirSync(join(dir, 'k6'));
   expect(emitted.filter((f) => f.endsWith('.js')).length).toBeGreaterThanOrEqual(5);
-  expect(existsSync(join(dir, 'cache')), 'the harness ran in place: nothing copied into the user\'s cache').toBe(false);
+  expect(existsSync(join(dir, 'cache')), "the harness ran in place: nothing copied into the user's cache").toBe(false);
 });
 
 test('action.yml and the example workflow pass the validator; the README shows that workflow and every input with its default', () => {
@@ -91,10 +168,19 @@ test('action.yml and the example workflow pass the validator; the README shows t
   expect(validateAction(action).errors).toEqual([]);
   expect(validateWorkflow(workflow).errors).toEqual([]);
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  expect(readme, 'the README\'s "In your CI" is exactly examples/conformance.yml').toContain(`\`\`\`yaml\n${workflow}\`\`\``);
-  const inputs = [...action.matchAll(/^ {2}([a-z-]+):\n {4}description: .*\n {4}required: false\n {4}default: (.*)$/gm)].map((m) => [m[1]!, m[2]!.replace(/^'(.*)'$/, '$1')] as const);
+  expect(readme, 'the README\'s "In your CI" is exactly examples/conformance.yml').toContain(
+    `\`\`\`yaml\n${workflow}\`\`\``,
+  );
+  const inputs = [
+    ...action.matchAll(/^ {2}([a-z-]+):\n {4}description: .*\n {4}required: false\n {4}default: (.*)$/gm),
+  ].map((m) => [m[1]!, m[2]!.replace(/^'(.*)'$/, '$1')] as const);
   expect(inputs.length).toBeGreaterThanOrEqual(8);
-  for (const [name, dflt] of inputs) expect(readme, `input ${name}`).toMatch(new RegExp(`\\| \`${name}\` \\| ${dflt === '' ? 'empty' : `\`${dflt.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``} \\|`));
+  for (const [name, dflt] of inputs)
+    expect(readme, `input ${name}`).toMatch(
+      new RegExp(
+        `\\| \`${name}\` \\| ${dflt === '' ? 'empty' : `\`${dflt.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``} \\|`,
+      ),
+    );
   // The validator is not a rubber stamp: a composite `run` step without its `shell` is refused.
   expect(validateAction(action.replace('      shell: bash\n', '')).errors.length).toBeGreaterThan(0);
 });

@@ -20,26 +20,60 @@ test('conformance selftest kills every mutant and passes the clean runs', async 
   test.skip(!!process.env.CONFHARNESS_SKIP_SELFTEST, 'CONFHARNESS_SKIP_SELFTEST is set');
   test.setTimeout(BUDGET_MS + 60_000);
   const dir = join(mkdtempSync(join(tmpdir(), 'selftest-')), 'report');
-  const { code, output, killed } = await new Promise<{ code: number | null; output: string; killed: boolean }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'selftest', '--report-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, FORCE_COLOR: '0' } });
-    let out = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { out += d; });
-    let stopped = false;
-    const t = setTimeout(() => { stopped = true; try { process.kill(-child.pid!, 'SIGINT'); } catch { /* gone */ } }, BUDGET_MS);
-    child.on('close', (c) => { clearTimeout(t); resolve({ code: c, output: out, killed: stopped }); });
-  });
+  const { code, output, killed } = await new Promise<{ code: number | null; output: string; killed: boolean }>(
+    (resolve) => {
+      const child = spawn(process.execPath, [BIN, 'selftest', '--report-dir', dir], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+        env: { ...process.env, FORCE_COLOR: '0' },
+      });
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      child.stderr.on('data', (d) => {
+        out += d;
+      });
+      let stopped = false;
+      const t = setTimeout(() => {
+        stopped = true;
+        try {
+          process.kill(-child.pid!, 'SIGINT');
+        } catch {
+          /* gone */
+        }
+      }, BUDGET_MS);
+      child.on('close', (c) => {
+        clearTimeout(t);
+        resolve({ code: c, output: out, killed: stopped });
+      });
+    },
+  );
   const tail = output.slice(-4000);
   expect(killed, `selftest still running after ${BUDGET_MS / 60_000} min:\n${tail}`).toBe(false);
   expect(existsSync(join(dir, 'selftest.json')), tail).toBe(true);
   const report = JSON.parse(readFileSync(join(dir, 'selftest.json'), 'utf8')) as SelftestReport;
-  expect(report.clean.filter((c) => !c.verdict.ok).map((c) => `${c.label}: ${c.verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ')}`), 'clean runs').toEqual([]);
+  expect(
+    report.clean
+      .filter((c) => !c.verdict.ok)
+      .map((c) => `${c.label}: ${c.verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ')}`),
+    'clean runs',
+  ).toEqual([]);
   expect(report.survivors, `survivors:\n${tail}`).toEqual([]);
-  const collateral = report.mutants.filter((m) => m.verdict.collateral.length).map((m) => `${m.id} (${m.clause}) also broke ${m.verdict.collateral.map((c) => `${c.clause}: ${c.message ?? c.outcome}`).join('; ')}`);
+  const collateral = report.mutants
+    .filter((m) => m.verdict.collateral.length)
+    .map(
+      (m) =>
+        `${m.id} (${m.clause}) also broke ${m.verdict.collateral.map((c) => `${c.clause}: ${c.message ?? c.outcome}`).join('; ')}`,
+    );
   expect(collateral, 'mutants that fail clauses beyond their own and their declared overlaps').toEqual([]);
   // A mutant whose only effect is an inferred assertion is reported as only warned, counted apart.
   const warned = report.mutants.filter((m) => m.verdict.status === 'warned').map((m) => m.id);
   expect(warned, 'mutants that only warned').toEqual(['wrong-types-accepted']);
-  expect(report.score).toEqual({ killed: MUTANTS.length - warned.length, warned: warned.length, total: MUTANTS.length });
+  expect(report.score).toEqual({
+    killed: MUTANTS.length - warned.length,
+    warned: warned.length,
+    total: MUTANTS.length,
+  });
   expect(code, tail).toBe(0);
 });

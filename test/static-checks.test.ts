@@ -12,27 +12,68 @@ import { ESLint } from 'eslint';
 import { expect, test } from '@playwright/test';
 import { ROOT } from './helpers/cli.js';
 
-test('the lint catches a floating promise and an any, in the project\'s own configuration', async () => {
+test("the lint catches a floating promise and an any, in the project's own configuration", async () => {
   // A file that is in no tsconfig: the project service opens it from the text given (allowDefaultProject).
-  const eslint = new ESLint({ cwd: ROOT, overrideConfig: { languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['planted.ts'] } } } } });
-  const [r] = await eslint.lintText('export async function f(): Promise<void> { await Promise.resolve(); }\nexport function g(x: any): void { f(); void x; }\n', { filePath: join(ROOT, 'planted.ts') });
-  expect(r!.messages.map((m) => m.ruleId).sort()).toEqual(['@typescript-eslint/no-explicit-any', '@typescript-eslint/no-floating-promises']);
+  const eslint = new ESLint({
+    cwd: ROOT,
+    overrideConfig: { languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['planted.ts'] } } } },
+  });
+  const [r] = await eslint.lintText(
+    'export async function f(): Promise<void> { await Promise.resolve(); }\nexport function g(x: any): void { f(); void x; }\n',
+    { filePath: join(ROOT, 'planted.ts') },
+  );
+  expect(r!.messages.map((m) => m.ruleId).sort()).toEqual([
+    '@typescript-eslint/no-explicit-any',
+    '@typescript-eslint/no-floating-promises',
+  ]);
 });
 
-test('knip finds an export nobody imports, in the project\'s own configuration, and nothing else', () => {
+test("knip finds an export nobody imports, in the project's own configuration, and nothing else", () => {
   test.setTimeout(90_000);
   // A copy of the tree (its dependencies linked) with one unused export and one unused exported type planted.
   const dir = mkdtempSync(join(tmpdir(), 'knip-plant-'));
   try {
-    for (const part of ['src', 'suites', 'test', 'load', 'bench', 'scripts', 'bin', 'package.json', 'tsconfig.json', 'knip.jsonc', 'playwright.config.ts', 'eslint.config.js', '.gitignore']) {
+    for (const part of [
+      'src',
+      'suites',
+      'test',
+      'load',
+      'bench',
+      'scripts',
+      'bin',
+      'package.json',
+      'tsconfig.json',
+      'knip.jsonc',
+      'playwright.config.ts',
+      'eslint.config.js',
+      '.gitignore',
+    ]) {
       cpSync(join(ROOT, part), join(dir, part), { recursive: true });
     }
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    appendFileSync(join(dir, 'src', 'spec', 'limits.ts'), '\nexport const zzPlanted = 1;\nexport interface ZzPlanted { n: number }\n');
-    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'knip', 'bin', 'knip.js'), '--include', 'exports,types', '--reporter', 'json', '--no-progress'], { cwd: dir, encoding: 'utf8', timeout: 80_000 });
+    appendFileSync(
+      join(dir, 'src', 'spec', 'limits.ts'),
+      '\nexport const zzPlanted = 1;\nexport interface ZzPlanted { n: number }\n',
+    );
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, 'node_modules', 'knip', 'bin', 'knip.js'),
+        '--include',
+        'exports,types',
+        '--reporter',
+        'json',
+        '--no-progress',
+      ],
+      { cwd: dir, encoding: 'utf8', timeout: 80_000 },
+    );
     expect(r.status, r.stdout + r.stderr).toBe(1);
-    const found = (JSON.parse(r.stdout) as { issues: { file: string; exports: { name: string }[]; types: { name: string }[] }[] }).issues
-      .flatMap((i) => [...i.exports.map((e) => `${i.file} ${e.name}`), ...i.types.map((t) => `${i.file} ${t.name}`)]);
+    const found = (
+      JSON.parse(r.stdout) as { issues: { file: string; exports: { name: string }[]; types: { name: string }[] }[] }
+    ).issues.flatMap((i) => [
+      ...i.exports.map((e) => `${i.file} ${e.name}`),
+      ...i.types.map((t) => `${i.file} ${t.name}`),
+    ]);
     expect(found.sort()).toEqual(['src/spec/limits.ts ZzPlanted', 'src/spec/limits.ts zzPlanted']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -49,26 +90,45 @@ function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'knip'): { code: number |
   try {
     const log = join(dir, 'calls.log');
     writeFileSync(log, '');
-    writeFileSync(join(dir, 'npx'), [
-      '#!/usr/bin/env bash',
-      'echo "$*" >> "$STUB_LOG"',
-      'case "$1" in',
-      '  tsc|eslint|knip) [ "$1" = "$STUB_FAIL" ] && exit 3; exit 0 ;;',
-      `  playwright) shift; exec ${JSON.stringify(join(ROOT, 'node_modules', '.bin', 'playwright'))} "$@" ;;`,
-      'esac',
-      'exit 9',
-    ].join('\n'), { mode: 0o755 });
-    const r = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/test.ts', '--list', 'test/static-checks.test.ts', '--project=tests'], {
-      cwd: ROOT, encoding: 'utf8',
-      env: { ...process.env, PATH: `${dir}:${process.env.PATH ?? ''}`, STUB_LOG: log, STUB_FAIL: failing ?? '', CONFHARNESS_SKIP_STATIC: '' },
-    });
-    return { code: r.status, out: r.stdout + r.stderr, calls: readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) };
+    writeFileSync(
+      join(dir, 'npx'),
+      [
+        '#!/usr/bin/env bash',
+        'echo "$*" >> "$STUB_LOG"',
+        'case "$1" in',
+        '  tsc|eslint|knip) [ "$1" = "$STUB_FAIL" ] && exit 3; exit 0 ;;',
+        `  playwright) shift; exec ${JSON.stringify(join(ROOT, 'node_modules', '.bin', 'playwright'))} "$@" ;;`,
+        'esac',
+        'exit 9',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const r = spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'tsx'),
+      ['scripts/test.ts', '--list', 'test/static-checks.test.ts', '--project=tests'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          PATH: `${dir}:${process.env.PATH ?? ''}`,
+          STUB_LOG: log,
+          STUB_FAIL: failing ?? '',
+          CONFHARNESS_SKIP_STATIC: '',
+        },
+      },
+    );
+    return {
+      code: r.status,
+      out: r.stdout + r.stderr,
+      calls: readFileSync(log, 'utf8').trim().split('\n').filter(Boolean),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-test('npm test type-checks, lints and checks exports of the whole tree before any test, and ends with this run\'s count', () => {
+test("npm test type-checks, lints and checks exports of the whole tree before any test, and ends with this run's count", () => {
   const r = npmTestWithStubs();
   expect(r.code, r.out).toBe(0);
   expect(r.calls).toEqual([

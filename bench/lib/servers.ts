@@ -10,8 +10,13 @@ import type { TargetDescriptor } from '../../src/spec/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-export interface Child { child: ChildProcess; url: string }
-export interface Reference extends Child { d: TargetDescriptor }
+export interface Child {
+  child: ChildProcess;
+  url: string;
+}
+export interface Reference extends Child {
+  d: TargetDescriptor;
+}
 
 async function firstLine(child: ChildProcess, what: string): Promise<string> {
   return new Promise<string>((resolve, reject) => {
@@ -24,7 +29,11 @@ async function firstLine(child: ChildProcess, what: string): Promise<string> {
 /** `conformance serve --json` with `args`; answers once the descriptor line is printed. */
 export async function reference(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Reference> {
   // The package's bin, as users start it (CONFORMANCE_* variables would be read as options).
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'conformance.js'), 'serve', '--json', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'conformance.js'), 'serve', '--json', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const d = JSON.parse(await firstLine(child, 'reference server')) as TargetDescriptor;
   return { child, url: d.url, d };
 }
@@ -54,8 +63,17 @@ export async function stop(c: Child): Promise<void> {
 }
 
 /** A JSON call that must succeed (set-up steps). */
-export async function json<T = Record<string, unknown>>(url: string, method: string, token: string, body?: unknown): Promise<T> {
-  const r = await fetch(url, { method, headers: { authorization: `Token ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+export async function json<T = Record<string, unknown>>(
+  url: string,
+  method: string,
+  token: string,
+  body?: unknown,
+): Promise<T> {
+  const r = await fetch(url, {
+    method,
+    headers: { authorization: `Token ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${await r.text()}`);
   return (await r.json()) as T;
 }
@@ -76,7 +94,11 @@ function cpuMs(c: Child): number | undefined {
 const CLOCK_TICKS = 100;
 
 /** Run `f` and measure the CPU time child `c` spent meanwhile, per call (ms); NaN without /proc. */
-export async function cpuPerCall<T>(c: Child, f: () => Promise<T>, calls: (r: T) => number): Promise<{ r: T; cpu: number }> {
+export async function cpuPerCall<T>(
+  c: Child,
+  f: () => Promise<T>,
+  calls: (r: T) => number,
+): Promise<{ r: T; cpu: number }> {
   const before = cpuMs(c);
   const r = await f();
   const after = cpuMs(c);
@@ -86,6 +108,8 @@ export async function cpuPerCall<T>(c: Child, f: () => Promise<T>, calls: (r: T)
 /** A base token for the descriptor's first base, and that base's gateway URL. */
 export async function baseSession(d: TargetDescriptor): Promise<{ token: string; gw: string }> {
   const base = d.bases[0]!;
-  const token = (await json<{ access_token: string }>(`${d.url}/api/v2.1/dtable/app-access-token/`, 'GET', base.api_token)).access_token;
+  const token = (
+    await json<{ access_token: string }>(`${d.url}/api/v2.1/dtable/app-access-token/`, 'GET', base.api_token)
+  ).access_token;
   return { token, gw: `${d.url}/api-gateway/api/v2/dtables/${base.uuid}` };
 }

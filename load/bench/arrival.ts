@@ -16,10 +16,30 @@ const HOLD = Number(__ENV.HOLD || 2);
 export const options = {
   discardResponseBodies: true,
   scenarios: {
-    arrival: RATE > 0
-      // Climb to the rate, as any load test does, then hold it.
-      ? { executor: 'ramping-arrival-rate', startRate: 1, timeUnit: '1s', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s', stages: [{ duration: (__ENV.CLIMB || '1') + 's', target: RATE }, { duration: SECONDS + 's', target: RATE }] }
-      : { executor: 'ramping-arrival-rate', startRate: Math.ceil(PEAK / 20), timeUnit: '1s', preAllocatedVUs: VUS, maxVUs: VUS, gracefulStop: '2s', stages: stepStages(Math.ceil(PEAK / 20), PEAK, STEPS, HOLD) },
+    arrival:
+      RATE > 0
+        ? // Climb to the rate, as any load test does, then hold it.
+          {
+            executor: 'ramping-arrival-rate',
+            startRate: 1,
+            timeUnit: '1s',
+            preAllocatedVUs: VUS,
+            maxVUs: VUS,
+            gracefulStop: '2s',
+            stages: [
+              { duration: (__ENV.CLIMB || '1') + 's', target: RATE },
+              { duration: SECONDS + 's', target: RATE },
+            ],
+          }
+        : {
+            executor: 'ramping-arrival-rate',
+            startRate: Math.ceil(PEAK / 20),
+            timeUnit: '1s',
+            preAllocatedVUs: VUS,
+            maxVUs: VUS,
+            gracefulStop: '2s',
+            stages: stepStages(Math.ceil(PEAK / 20), PEAK, STEPS, HOLD),
+          },
   },
   thresholds: { dropped_iterations: ['count==0'] },
 };

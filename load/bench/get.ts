@@ -3,7 +3,14 @@ import http from 'k6/http';
 
 export const options = {
   discardResponseBodies: true,
-  scenarios: { get: { executor: 'constant-vus', vus: Number(__ENV.VUS || 10), duration: (__ENV.DURATION || '5') + 's', gracefulStop: '2s' } },
+  scenarios: {
+    get: {
+      executor: 'constant-vus',
+      vus: Number(__ENV.VUS || 10),
+      duration: (__ENV.DURATION || '5') + 's',
+      gracefulStop: '2s',
+    },
+  },
 };
 
 export default function (): void {

@@ -6,7 +6,11 @@
 import { RATE_LIMITS, RATE_WINDOW_SECONDS, SIZE_LIMITS, type Edition } from '../../src/spec/limits.js';
 import { expandAddressRange } from '../../src/common/address-range.js';
 
-export interface Base { name: string; uuid: string; api_token: string }
+export interface Base {
+  name: string;
+  uuid: string;
+  api_token: string;
+}
 interface Target {
   url: string;
   edition: Edition;
@@ -32,7 +36,8 @@ function readTarget(): Target {
   const edition = (d.edition || 'self-hosted') as Edition;
   if (!RATE_LIMITS[edition]) throw new Error(`unknown edition ${edition}`);
   return {
-    url, edition,
+    url,
+    edition,
     account_token: d.account_token,
     bases: (d.bases || []).filter((b) => b && b.uuid && b.api_token),
     rate_window_seconds: envNumber('WINDOW_SECONDS') || d.rate_window_seconds || RATE_WINDOW_SECONDS,
@@ -54,9 +59,13 @@ export { SIZE_LIMITS };
 export function sourceIps(): string[] {
   const raw = __ENV.SOURCE_IPS || '';
   const out: string[] = [];
-  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const range = expandAddressRange(part);
-    if (range) for (const a of range.slice(0, 1024 - out.length)) out.push(a); // no spread: emitted scripts stay free of it (report.test.ts)
+    if (range)
+      for (const a of range.slice(0, 1024 - out.length)) out.push(a); // no spread: emitted scripts stay free of it (report.test.ts)
     else out.push(part);
   }
   return out;
@@ -76,7 +85,12 @@ export function envInt(name: string, dflt: number): number {
  * Arrival-rate stages: a warm-up plateau at `start`, then `steps` plateaus up to `peak` (1 s
  * ramps, each held `holdSeconds`): capacity is then a rate held for a whole plateau, not passed by.
  */
-export function stepStages(start: number, peak: number, steps: number, holdSeconds: number): { duration: string; target: number }[] {
+export function stepStages(
+  start: number,
+  peak: number,
+  steps: number,
+  holdSeconds: number,
+): { duration: string; target: number }[] {
   const out: { duration: string; target: number }[] = [{ duration: holdSeconds + 's', target: start }];
   const n = Math.max(1, steps);
   for (let i = 1; i <= n; i++) {
@@ -99,7 +113,9 @@ export const START_WAIT_SECONDS = 300;
 export function burstStart(reset: number): number {
   if (START_AT <= 0) return reset;
   const ahead = START_AT - Date.now() / 1000;
-  if (ahead < 0) throw new Error('START_AT ' + START_AT + ' has passed: give every instance the same window start in the future');
-  if (ahead > START_WAIT_SECONDS) throw new Error('START_AT ' + START_AT + ' is more than ' + START_WAIT_SECONDS + ' s away');
+  if (ahead < 0)
+    throw new Error('START_AT ' + START_AT + ' has passed: give every instance the same window start in the future');
+  if (ahead > START_WAIT_SECONDS)
+    throw new Error('START_AT ' + START_AT + ' is more than ' + START_WAIT_SECONDS + ' s away');
   return START_AT;
 }

@@ -21,15 +21,23 @@ const SEED = 200;
 // One step of `conformance load --find-capacity` on stock k6: a constant rate, VUs sized by the search.
 const STEP_RATE = envInt('STEP_RATE', 0);
 const STAIRCASE = {
-  executor: 'ramping-arrival-rate', startRate: START, timeUnit: '1s',
+  executor: 'ramping-arrival-rate',
+  startRate: START,
+  timeUnit: '1s',
   // Pre-allocated generously: VUs initialised mid-run cost CPU exactly when it is scarce.
-  preAllocatedVUs: envInt('PRE_VUS', 40), maxVUs: envInt('MAX_VUS', 60),
+  preAllocatedVUs: envInt('PRE_VUS', 40),
+  maxVUs: envInt('MAX_VUS', 60),
   stages: stepStages(START, PEAK, STEPS, HOLD),
   gracefulStop: '10s',
 };
 const STEP = {
-  executor: 'constant-arrival-rate', rate: STEP_RATE, timeUnit: '1s', duration: envInt('STEP_SECONDS', 5) + 's',
-  preAllocatedVUs: envInt('STEP_VUS', 10), maxVUs: envInt('STEP_MAX_VUS', 20), gracefulStop: envInt('STEP_GRACE_SECONDS', 1) + 's',
+  executor: 'constant-arrival-rate',
+  rate: STEP_RATE,
+  timeUnit: '1s',
+  duration: envInt('STEP_SECONDS', 5) + 's',
+  preAllocatedVUs: envInt('STEP_VUS', 10),
+  maxVUs: envInt('STEP_MAX_VUS', 20),
+  gracefulStop: envInt('STEP_GRACE_SECONDS', 1) + 's',
 };
 
 export const options = {
@@ -43,7 +51,11 @@ export const options = {
   },
 };
 
-interface Data { sessions: api.Session[]; ids: string[][]; table: string }
+interface Data {
+  sessions: api.Session[];
+  ids: string[][];
+  table: string;
+}
 
 export function setup(): Data {
   if (target.bases.length === 0) throw new Error('the target descriptor names no base');
@@ -51,7 +63,15 @@ export function setup(): Data {
   const table = api.tablePrefix() + 'capacity';
   const sessions = target.bases.slice(0, envInt('BASES', 8)).map((b, i) => api.baseToken(b, 'base-' + (i + 1)));
   const ids = sessions.map((s) => {
-    const c = api.createTable(s, table, [{ column_name: 'n', column_type: 'number' }, { column_name: 'note', column_type: 'text' }], { name: 'setup' });
+    const c = api.createTable(
+      s,
+      table,
+      [
+        { column_name: 'n', column_type: 'number' },
+        { column_name: 'note', column_type: 'text' },
+      ],
+      { name: 'setup' },
+    );
     if (c.status !== 200) throw new Error('could not create ' + table + ' in ' + s.base + ': ' + c.status);
     const rows = [];
     for (let i = 0; i < SEED; i++) rows.push({ n: i, note: 'seed ' + i });

@@ -42,7 +42,13 @@ if (keys.length > 1) thresholds['rate_admitted_all_bases{clause:RATE-2}'] = ['co
 export const options = {
   setupTimeout: window + 60 + (START_AT > 0 ? START_WAIT_SECONDS : 0) + 's',
   scenarios: {
-    burst: { executor: 'shared-iterations', vus: VUS, iterations: (L + EXTRA) * Math.max(1, keys.length), maxDuration: Math.max(30, window) + 's', gracefulStop: '10s' },
+    burst: {
+      executor: 'shared-iterations',
+      vus: VUS,
+      iterations: (L + EXTRA) * Math.max(1, keys.length),
+      maxDuration: Math.max(30, window) + 's',
+      gracefulStop: '10s',
+    },
   },
   thresholds: thresholds,
 };
@@ -54,7 +60,8 @@ export function setup(): { sessions: Session[] } {
   const sessions = bases.map((b, i) => baseToken(b, keys[i] || 'base-' + (i + 1)));
   // Start on a fresh window: the latest reset any base reports, or the one all instances were given (START_AT).
   let reset = 0;
-  for (const s of sessions) reset = Math.max(reset, intHeader(metadata(s, { name: 'align' }), 'X-Ratelimit-Reset') || 0);
+  for (const s of sessions)
+    reset = Math.max(reset, intHeader(metadata(s, { name: 'align' }), 'X-Ratelimit-Reset') || 0);
   const start = burstStart(reset);
   sleepUntil(start + 0.05, start === reset ? window + 1 : START_WAIT_SECONDS);
   return { sessions: sessions };
@@ -75,16 +82,25 @@ export default function (data: { sessions: Session[] }): void {
   }
   if (res.status === 429) {
     refused.add(1, { clause: 'RATE-5', key: s.key });
-    check(res, { 'RATE-3 a 429 has an empty body': (r) => r.body === null || r.body === '' }, { clause: 'RATE-3', key: s.key });
+    check(
+      res,
+      { 'RATE-3 a 429 has an empty body': (r) => r.body === null || r.body === '' },
+      { clause: 'RATE-3', key: s.key },
+    );
     return;
   }
   if (res.status < 200 || res.status > 299) return;
   admitted.add(1, { clause: 'RATE-5', key: s.key });
   admittedAll.add(1, { clause: 'RATE-2' });
   remainingSum.add(Number.isNaN(remaining) ? -1e9 : remaining, { clause: 'RATE-6', key: s.key });
-  check(res, {
-    'RATE-6 x-ratelimit-limit is the limit': () => limit === L,
-    'RATE-6 x-ratelimit-remaining is an integer below the limit': () => remaining >= 0 && remaining < L,
-    'RATE-6 x-ratelimit-reset is a Unix time at most a window away': () => reset >= Math.floor(now) && reset <= Math.ceil(now) + window,
-  }, { clause: 'RATE-6', key: s.key });
+  check(
+    res,
+    {
+      'RATE-6 x-ratelimit-limit is the limit': () => limit === L,
+      'RATE-6 x-ratelimit-remaining is an integer below the limit': () => remaining >= 0 && remaining < L,
+      'RATE-6 x-ratelimit-reset is a Unix time at most a window away': () =>
+        reset >= Math.floor(now) && reset <= Math.ceil(now) + window,
+    },
+    { clause: 'RATE-6', key: s.key },
+  );
 }

@@ -41,7 +41,13 @@ if (keys.length > 1) thresholds['ip_admitted_all{clause:RATE-2}'] = ['count==' +
 export const options = {
   setupTimeout: window * 2 + 60 + (START_AT > 0 ? START_WAIT_SECONDS : 0) + 's',
   scenarios: {
-    burst: { executor: 'per-vu-iterations', vus: VUS_PER_IP * keys.length, iterations: ITERS, maxDuration: Math.max(60, window * 2) + 's', gracefulStop: '10s' },
+    burst: {
+      executor: 'per-vu-iterations',
+      vus: VUS_PER_IP * keys.length,
+      iterations: ITERS,
+      maxDuration: Math.max(60, window * 2) + 's',
+      gracefulStop: '10s',
+    },
   },
   thresholds: thresholds,
 };
@@ -50,9 +56,14 @@ expect429();
 
 /** Start on a fresh window: learn its end from a gateway answer's x-ratelimit-reset, else wait one window. */
 export function setup(): { windowEnd: number } {
-  if (!target.account_token) throw new Error('the target descriptor has no account_token (needed for account operations)');
+  if (!target.account_token)
+    throw new Error('the target descriptor has no account_token (needed for account operations)');
   let reset = NaN;
-  if (target.bases.length > 0) reset = intHeader(metadata(baseToken(target.bases[0]!, 'setup'), { name: 'align', key: 'setup' }), 'X-Ratelimit-Reset');
+  if (target.bases.length > 0)
+    reset = intHeader(
+      metadata(baseToken(target.bases[0]!, 'setup'), { name: 'align', key: 'setup' }),
+      'X-Ratelimit-Reset',
+    );
   if (Number.isNaN(reset)) reset = Math.ceil(Date.now() / 1000) + window;
   const start = burstStart(reset);
   sleepUntil(start + 0.05, start === reset ? window + 1 : START_WAIT_SECONDS);
@@ -66,7 +77,11 @@ export default function (data: { windowEnd: number }): void {
   if (Date.now() / 1000 >= data.windowEnd) crossings.add(1, { key: key });
   if (res.status === 429) {
     refused.add(1, { clause: 'RATE-5', key: key });
-    check(res, { 'RATE-3 a 429 has an empty body': (r) => r.body === null || r.body === '' }, { clause: 'RATE-3', key: key });
+    check(
+      res,
+      { 'RATE-3 a 429 has an empty body': (r) => r.body === null || r.body === '' },
+      { clause: 'RATE-3', key: key },
+    );
   } else if (res.status >= 200 && res.status < 300) {
     admitted.add(1, { clause: 'RATE-5', key: key });
     admittedAll.add(1, { clause: 'RATE-2' });
@@ -75,7 +90,11 @@ export default function (data: { windowEnd: number }): void {
     // This address has made more calls than its limit by now: the exempt endpoints must still answer.
     for (const path of ['/ping/', '/server-info/']) {
       const r = http.get(target.url + path, { tags: { clause: 'RATE-1', key: key, name: path } });
-      check(r, { 'RATE-1 exempt endpoint never answers 429': (x) => x.status !== 429 && x.status < 400 }, { clause: 'RATE-1', key: key });
+      check(
+        r,
+        { 'RATE-1 exempt endpoint never answers 429': (x) => x.status !== 429 && x.status < 400 },
+        { clause: 'RATE-1', key: key },
+      );
     }
   }
 }

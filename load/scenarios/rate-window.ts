@@ -16,7 +16,13 @@ const reopened = new Counter('window_reopened');
 
 export const options = {
   scenarios: {
-    reset: { executor: 'shared-iterations', vus: 1, iterations: 1, maxDuration: window * 3 + 60 + 's', gracefulStop: '10s' },
+    reset: {
+      executor: 'shared-iterations',
+      vus: 1,
+      iterations: 1,
+      maxDuration: window * 3 + 60 + 's',
+      gracefulStop: '10s',
+    },
   },
   thresholds: {
     'checks{clause:RATE-4}': ['rate==1'],
@@ -40,7 +46,9 @@ export default function (data: { session: Session }): void {
   // Exhaust the fresh window quickly: limit + 5 calls, 20 at a time.
   const url = target.url + gatewayPath(s.uuid, 'metadata/');
   const params = { headers: { Authorization: 'Bearer ' + s.token }, tags: Object.assign({ name: 'metadata' }, tags) };
-  let admitted = 0, refused = 0, reset = 0;
+  let admitted = 0,
+    refused = 0,
+    reset = 0;
   for (let sent = 0; sent < L + 5; sent += 20) {
     const n = Math.min(20, L + 5 - sent);
     const batch: ['GET', string, null, typeof params][] = [];
@@ -52,10 +60,21 @@ export default function (data: { session: Session }): void {
     }
   }
   const now = Date.now() / 1000;
-  check(null, {
-    'RATE-4 the window admitted its limit and refused the rest': () => admitted === L && refused === 5,
-  }, tags);
-  check(null, { 'RATE-6 x-ratelimit-reset is in the future, at most a window away': () => reset > now && reset <= Math.ceil(now) + window }, { clause: 'RATE-6', key: s.key });
+  check(
+    null,
+    {
+      'RATE-4 the window admitted its limit and refused the rest': () => admitted === L && refused === 5,
+    },
+    tags,
+  );
+  check(
+    null,
+    {
+      'RATE-6 x-ratelimit-reset is in the future, at most a window away': () =>
+        reset > now && reset <= Math.ceil(now) + window,
+    },
+    { clause: 'RATE-6', key: s.key },
+  );
   if (reset - Date.now() / 1000 > 0.3) {
     check(metadata(s, tags), { 'RATE-4 still refused before x-ratelimit-reset': (r) => r.status === 429 }, tags);
   }
@@ -64,9 +83,13 @@ export default function (data: { session: Session }): void {
   const second = metadata(s, tags);
   const ok = check(first, { 'RATE-4 admitted again once x-ratelimit-reset has passed': (r) => r.status === 200 }, tags);
   if (ok) reopened.add(1, tags);
-  check(null, {
-    'RATE-6 a new window starts at limit-1 remaining': () => intHeader(first, 'X-Ratelimit-Remaining') === L - 1,
-    'RATE-6 remaining falls by one per call': () => intHeader(second, 'X-Ratelimit-Remaining') === L - 2,
-    'RATE-6 the next reset is later than the last': () => intHeader(first, 'X-Ratelimit-Reset') > reset,
-  }, { clause: 'RATE-6', key: s.key });
+  check(
+    null,
+    {
+      'RATE-6 a new window starts at limit-1 remaining': () => intHeader(first, 'X-Ratelimit-Remaining') === L - 1,
+      'RATE-6 remaining falls by one per call': () => intHeader(second, 'X-Ratelimit-Remaining') === L - 2,
+      'RATE-6 the next reset is later than the last': () => intHeader(first, 'X-Ratelimit-Reset') > reset,
+    },
+    { clause: 'RATE-6', key: s.key },
+  );
 }

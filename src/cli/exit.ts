@@ -3,7 +3,10 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, harness: 2, thresholds: 99 } a
 
 /** A usage or harness error with the message to print once. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number = EXIT.usage) {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.usage,
+  ) {
     super(message);
     this.name = 'CliError';
   }

@@ -3,8 +3,16 @@
  * whose call ended like this, so the check's outcome is `error`, never `fail` or `pass`.
  */
 export type TransportErrorKind =
-  | 'timeout-connect' | 'timeout-headers' | 'timeout-body' | 'reset' | 'refused'
-  | 'too-large' | 'bad-json' | 'content-type' | 'redirect' | 'network';
+  | 'timeout-connect'
+  | 'timeout-headers'
+  | 'timeout-body'
+  | 'reset'
+  | 'refused'
+  | 'too-large'
+  | 'bad-json'
+  | 'content-type'
+  | 'redirect'
+  | 'network';
 
 export interface TransportError {
   ok: false;
@@ -46,7 +54,8 @@ export function transportError(kind: TransportErrorKind, detail: string, ms: num
 export function fromException(e: unknown, ms: number): TransportError {
   const err = e as { code?: string; cause?: { code?: string; message?: string }; message?: string; name?: string };
   const code = err.code ?? err.cause?.code ?? '';
-  const kind = CODE_KINDS[code] ?? (err.name === 'AbortError' || err.name === 'TimeoutError' ? 'timeout-body' : 'network');
+  const kind =
+    CODE_KINDS[code] ?? (err.name === 'AbortError' || err.name === 'TimeoutError' ? 'timeout-body' : 'network');
   const detail = [code, err.message ?? String(e), err.cause?.message].filter(Boolean).join(': ');
   return transportError(kind, detail, ms);
 }

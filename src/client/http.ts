@@ -65,7 +65,8 @@ export async function closeAgents(): Promise<void> {
 
 function flatHeaders(h: Dispatcher.ResponseData['headers']): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(h))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
 }
 
@@ -75,7 +76,11 @@ function discard(body: Dispatcher.ResponseData['body']): void {
   body.destroy();
 }
 
-export async function send(req: HttpRequest, limits: Limits = DEFAULT_LIMITS, localAddress?: string): Promise<HttpResult> {
+export async function send(
+  req: HttpRequest,
+  limits: Limits = DEFAULT_LIMITS,
+  localAddress?: string,
+): Promise<HttpResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   // A whole-call deadline on top of undici's per-phase timeouts: a body trickled byte by
@@ -97,7 +102,11 @@ export async function send(req: HttpRequest, limits: Limits = DEFAULT_LIMITS, lo
   if (REDIRECTS.has(res.statusCode)) {
     discard(res.body);
     const location = res.headers.location;
-    return transportError('redirect', `${res.statusCode} → ${Array.isArray(location) ? location[0] : location ?? '(no location)'}`, elapsed());
+    return transportError(
+      'redirect',
+      `${res.statusCode} → ${Array.isArray(location) ? location[0] : (location ?? '(no location)')}`,
+      elapsed(),
+    );
   }
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxBodyBytes) {
@@ -117,7 +126,15 @@ export async function send(req: HttpRequest, limits: Limits = DEFAULT_LIMITS, lo
     }
   } catch (e) {
     const err = fromException(e, elapsed());
-    return err.kind === 'timeout-body' || err.kind === 'reset' || err.kind === 'network' ? { ...err, kind: err.kind === 'network' ? 'reset' : err.kind } : err;
+    return err.kind === 'timeout-body' || err.kind === 'reset' || err.kind === 'network'
+      ? { ...err, kind: err.kind === 'network' ? 'reset' : err.kind }
+      : err;
   }
-  return { ok: true, status: res.statusCode, headers: flatHeaders(res.headers), body: Buffer.concat(chunks), ms: elapsed() };
+  return {
+    ok: true,
+    status: res.statusCode,
+    headers: flatHeaders(res.headers),
+    body: Buffer.concat(chunks),
+    ms: elapsed(),
+  };
 }

@@ -8,7 +8,8 @@ test('credential fields are masked and learnt; a file-server link keeps its shap
   const upload = '0c8e2a74-5d1f-4b9e-9a3c-7f6b2d1e8a90';
   const download = '7d3f9b21-aa04-4e5c-8b6d-2c9e1f0a7b34';
   const body = JSON.stringify({
-    api_token: 'tok-0123456789', dirent: { upload_link: `http://127.0.0.1:9/seafhttp/upload-api/${upload}`, parent_path: '/asset/x' },
+    api_token: 'tok-0123456789',
+    dirent: { upload_link: `http://127.0.0.1:9/seafhttp/upload-api/${upload}`, parent_path: '/asset/x' },
     download_link: `http://127.0.0.1:9/seafhttp/files/${download}/a.txt`,
   });
   const out = redactBody(body, 'application/json');
@@ -16,7 +17,9 @@ test('credential fields are masked and learnt; a file-server link keeps its shap
   expect(out).toContain(`/seafhttp/upload-api/${MASK}`);
   expect(out).toContain('/asset/x');
   // Learnt: the same token elsewhere (the upload call's path, a message) is masked too.
-  expect(redactText(`POST /seafhttp/upload-api/${upload}?ret-json=1`)).toBe(`POST /seafhttp/upload-api/${MASK}?ret-json=1`);
+  expect(redactText(`POST /seafhttp/upload-api/${upload}?ret-json=1`)).toBe(
+    `POST /seafhttp/upload-api/${MASK}?ret-json=1`,
+  );
 });
 
 test('a secret that cannot be appended to the secrets file fails its call, not silently (the runner could not scrub it)', () => {

@@ -15,7 +15,8 @@ export const MASK = '«redacted»';
 export const SECRETS_FILE_ENV = 'CONFHARNESS_SECRETS_FILE';
 const secrets = new Set<string>();
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'x-seatable-signature', 'x-seafile-otp']);
-const SECRET_FIELDS = /^(password|token|access_token|api_token|account_token|secret|auth_token|external_link|app_token)$/i;
+const SECRET_FIELDS =
+  /^(password|token|access_token|api_token|account_token|secret|auth_token|external_link|app_token)$/i;
 /** File-server links whose path carries the credential (`/seafhttp/upload-api/<token>`, `/seafhttp/files/<token>/name`). */
 const LINK_FIELDS = /^(upload_link|download_link)$/i;
 const LINK_TOKEN = /^[0-9a-f-]{16,}$/i;
@@ -33,7 +34,9 @@ export function registerSecret(value: string | undefined | null): void {
     } catch (e) {
       // Unrecorded, the runner could not scrub this secret from the phase's output and blob
       // reports: the call that learnt it fails (an ERROR of its check) rather than risk it there.
-      throw new Error(`a learnt secret could not be recorded in ${file} for the runner to scrub: ${(e as Error).message}`);
+      throw new Error(
+        `a learnt secret could not be recorded in ${file} for the runner to scrub: ${(e as Error).message}`,
+      );
     }
   }
 }
@@ -51,7 +54,10 @@ export function knownSecrets(): readonly string[] {
 }
 
 /** The secrets longest first, and a finder that says at once whether a text holds any (most hold none). Rebuilt when a secret is learnt. */
-interface Matcher { sorted: string[]; finder: SecretFinder }
+interface Matcher {
+  sorted: string[];
+  finder: SecretFinder;
+}
 let matcher: Matcher | undefined;
 function currentMatcher(): Matcher | undefined {
   if (secrets.size === 0) return undefined;
@@ -115,12 +121,15 @@ function redactValue(v: unknown): unknown {
   if (typeof v === 'string') return redactText(v);
   if (Array.isArray(v)) return v.map(redactValue);
   if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => {
-      if (LINK_FIELDS.test(k) && typeof x === 'string') for (const seg of x.split(/[/?#]/)) if (LINK_TOKEN.test(seg)) registerSecret(seg);
-      if (!SECRET_FIELDS.test(k) || (typeof x !== 'string' && typeof x !== 'number')) return [k, redactValue(x)];
-      registerSecret(String(x));
-      return [k, MASK];
-    }));
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => {
+        if (LINK_FIELDS.test(k) && typeof x === 'string')
+          for (const seg of x.split(/[/?#]/)) if (LINK_TOKEN.test(seg)) registerSecret(seg);
+        if (!SECRET_FIELDS.test(k) || (typeof x !== 'string' && typeof x !== 'number')) return [k, redactValue(x)];
+        registerSecret(String(x));
+        return [k, MASK];
+      }),
+    );
   }
   return v;
 }
@@ -136,7 +145,11 @@ export function redactBody(text: string, contentType = ''): string {
   }
   if (/x-www-form-urlencoded/i.test(contentType)) {
     const p = new URLSearchParams(text);
-    for (const [k, v] of [...p.entries()]) if (SECRET_FIELDS.test(k)) { registerSecret(v); p.set(k, MASK); }
+    for (const [k, v] of [...p.entries()])
+      if (SECRET_FIELDS.test(k)) {
+        registerSecret(v);
+        p.set(k, MASK);
+      }
     return redactText(p.toString());
   }
   return redactText(text);
@@ -145,7 +158,11 @@ export function redactBody(text: string, contentType = ''): string {
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
-    for (const [k, v] of [...u.searchParams.entries()]) if (SECRET_FIELDS.test(k)) { registerSecret(v); u.searchParams.set(k, MASK); }
+    for (const [k, v] of [...u.searchParams.entries()])
+      if (SECRET_FIELDS.test(k)) {
+        registerSecret(v);
+        u.searchParams.set(k, MASK);
+      }
     return redactText(u.toString());
   } catch {
     return redactText(url);

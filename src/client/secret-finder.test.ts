@@ -3,10 +3,19 @@ import { expect, test } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { SecretFinder } from './secret-finder.js';
 
-const naive = (secrets: readonly string[], hay: string) => secrets.some((s) => hay.includes(s) || hay.includes(JSON.stringify(s).slice(1, -1)));
+const naive = (secrets: readonly string[], hay: string) =>
+  secrets.some((s) => hay.includes(s) || hay.includes(JSON.stringify(s).slice(1, -1)));
 
 test('finds each secret wherever it stands (start, middle, end, overlapping others), in text and as UTF-8 bytes', () => {
-  const secrets = ['abcdef', 'abcdefgh12', 'cdefgh', 'pa"ss\\word', 'größer-als', 'x'.repeat(5000), `cf_run_${'y'.repeat(40)}`];
+  const secrets = [
+    'abcdef',
+    'abcdefgh12',
+    'cdefgh',
+    'pa"ss\\word',
+    'größer-als',
+    'x'.repeat(5000),
+    `cf_run_${'y'.repeat(40)}`,
+  ];
   const f = new SecretFinder(secrets, 6);
   for (const s of secrets) {
     for (const hay of [s, `${s} tail`, `head ${s}`, `a${s}b`]) {

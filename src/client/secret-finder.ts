@@ -9,7 +9,10 @@ const BASE = 0x01000193;
 const TABLE_BITS = 16;
 const MASK = (1 << TABLE_BITS) - 1;
 
-interface Units { length: number; at(i: number): number }
+interface Units {
+  length: number;
+  at(i: number): number;
+}
 const textUnits = (s: string): Units => ({ length: s.length, at: (i) => s.charCodeAt(i) });
 const byteUnits = (b: Uint8Array): Units => ({ length: b.length, at: (i) => b[i]! });
 
@@ -19,7 +22,12 @@ class RollingFinder<T extends string | Buffer> {
   private readonly out: number;
 
   /** `words` are at least `window` units long. */
-  constructor(words: readonly T[], private readonly window: number, private readonly units: (w: T) => Units, private readonly startsAt: (hay: T, w: T, i: number) => boolean) {
+  constructor(
+    words: readonly T[],
+    private readonly window: number,
+    private readonly units: (w: T) => Units,
+    private readonly startsAt: (hay: T, w: T, i: number) => boolean,
+  ) {
     let out = 1;
     for (let i = 1; i < window; i++) out = Math.imul(out, BASE);
     this.out = out;
@@ -57,11 +65,22 @@ export class SecretFinder {
   constructor(secrets: readonly string[], window: number) {
     // In text, also as written inside a JSON string (a quote or a backslash escaped): a report line is JSON.
     const inJson = secrets.map((s) => JSON.stringify(s).slice(1, -1));
-    this.text = new RollingFinder([...new Set([...secrets, ...inJson])], window, textUnits, (hay, w, i) => hay.startsWith(w, i));
+    this.text = new RollingFinder([...new Set([...secrets, ...inJson])], window, textUnits, (hay, w, i) =>
+      hay.startsWith(w, i),
+    );
     // Every secret's UTF-8 form is at least as long in bytes as it is in characters.
-    this.bytes = new RollingFinder<Buffer>(secrets.map((s) => Buffer.from(s)), window, byteUnits, (hay, w, i) => i + w.length <= hay.length && hay.compare(w, 0, w.length, i, i + w.length) === 0);
+    this.bytes = new RollingFinder<Buffer>(
+      secrets.map((s) => Buffer.from(s)),
+      window,
+      byteUnits,
+      (hay, w, i) => i + w.length <= hay.length && hay.compare(w, 0, w.length, i, i + w.length) === 0,
+    );
   }
 
-  inText(s: string): boolean { return this.text.has(s); }
-  inBytes(b: Buffer): boolean { return this.bytes.has(b); }
+  inText(s: string): boolean {
+    return this.text.has(s);
+  }
+  inBytes(b: Buffer): boolean {
+    return this.bytes.has(b);
+  }
 }

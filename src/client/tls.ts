@@ -25,7 +25,11 @@ const SYSTEM_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 function systemRoots(): string {
   for (const f of [process.env.SSL_CERT_FILE, SYSTEM_BUNDLE]) {
     if (f && existsSync(f)) {
-      try { return readFileSync(f, 'utf8'); } catch { /* unreadable: the next one */ }
+      try {
+        return readFileSync(f, 'utf8');
+      } catch {
+        /* unreadable: the next one */
+      }
     }
   }
   return rootCertificates.join('\n');
@@ -39,25 +43,40 @@ const trusted = new Map<string, string[]>();
 function nodeExtras(): string[] {
   const f = process.env.NODE_EXTRA_CA_CERTS;
   if (!f) return [];
-  try { return readCaFile(f); } catch { return []; } // Node itself only warns about an unreadable one
+  try {
+    return readCaFile(f);
+  } catch {
+    return [];
+  } // Node itself only warns about an unreadable one
 }
 
 function rootsAnd(caFile: string): string[] {
   let list = trusted.get(caFile);
-  if (!list) trusted.set(caFile, list = [...new Set([...rootCertificates, ...nodeExtras(), ...readCaFile(caFile)])]);
+  if (!list) trusted.set(caFile, (list = [...new Set([...rootCertificates, ...nodeExtras(), ...readCaFile(caFile)])]));
   return list;
 }
 
-const pemsOf = (text: string): string[] => text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+const pemsOf = (text: string): string[] =>
+  text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 
 /** The certificates of a PEM file; an error naming the file when it holds none or one is not a certificate. */
 export function readCaFile(file: string): string[] {
   let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch (e) { throw new Error(`CA file ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`); }
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(
+      `CA file ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
+  }
   const certs = pemsOf(text);
   if (!certs.length) throw new Error(`CA file ${file}: no PEM certificate in it (-----BEGIN CERTIFICATE-----)`);
   for (const [i, pem] of certs.entries()) {
-    try { new X509Certificate(pem); } catch (e) { throw new Error(`CA file ${file}: certificate ${i + 1} does not parse: ${(e as Error).message}`); }
+    try {
+      new X509Certificate(pem);
+    } catch (e) {
+      throw new Error(`CA file ${file}: certificate ${i + 1} does not parse: ${(e as Error).message}`);
+    }
   }
   return certs;
 }
@@ -88,7 +107,7 @@ const agents = new Map<string, HttpsAgent>();
 export function httpsAgent(t: TlsTrust = current): HttpsAgent {
   const key = `${t.insecure}/${t.caFile ?? ''}`;
   let a = agents.get(key);
-  if (!a) agents.set(key, a = new HttpsAgent({ keepAlive: true, ...tlsConnectOptions(t) }));
+  if (!a) agents.set(key, (a = new HttpsAgent({ keepAlive: true, ...tlsConnectOptions(t) })));
   return a;
 }
 
@@ -111,6 +130,10 @@ export function writeCaBundle(t: TlsTrust, file: string): string | undefined {
 /** How a header or report says it: e.g. "TLS verified (system roots and CA file ca.pem)". */
 export function trustWords(t: TlsTrust = current): string {
   if (t.insecure) return 'TLS certificate NOT verified (--insecure)';
-  const all = ['system roots', ...(process.env.NODE_EXTRA_CA_CERTS ? ['NODE_EXTRA_CA_CERTS'] : []), ...(t.caFile ? [`CA file ${t.caFile}`] : [])];
+  const all = [
+    'system roots',
+    ...(process.env.NODE_EXTRA_CA_CERTS ? ['NODE_EXTRA_CA_CERTS'] : []),
+    ...(t.caFile ? [`CA file ${t.caFile}`] : []),
+  ];
   return `TLS verified (${all.length > 1 ? `${all.slice(0, -1).join(', ')} and ${all.at(-1)!}` : all[0]!})`;
 }

@@ -3,7 +3,16 @@ import { expect, test } from '@playwright/test';
 import { jsonTextDepth, jsonValueDepth } from './json-depth.js';
 
 test('text and value depth agree on ordinary JSON', () => {
-  const cases: [string, number][] = [['1', 0], ['"[[["', 0], ['{}', 1], ['[]', 1], ['{"a":[1]}', 2], ['[[],[[{}]]]', 4], ['{"a":"]}]}","b":{"c":["\\"[["]}}', 3], ['["\\\\", [1], "\\\\\\"["]', 2]];
+  const cases: [string, number][] = [
+    ['1', 0],
+    ['"[[["', 0],
+    ['{}', 1],
+    ['[]', 1],
+    ['{"a":[1]}', 2],
+    ['[[],[[{}]]]', 4],
+    ['{"a":"]}]}","b":{"c":["\\"[["]}}', 3],
+    ['["\\\\", [1], "\\\\\\"["]', 2],
+  ];
   for (const [text, depth] of cases) {
     expect(jsonTextDepth(text), text).toBe(depth);
     expect(jsonValueDepth(JSON.parse(text)), text).toBe(depth);

@@ -7,7 +7,10 @@ import type { z } from 'zod';
 
 /** zod issues as one line: `bases.0.uuid: expected string; (root): …`. */
 export function issuesLine(error: z.ZodError, max = 10): string {
-  return error.issues.slice(0, max).map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
+  return error.issues
+    .slice(0, max)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+    .join('; ');
 }
 
 /** Validate `raw` with `schema`; a mismatch throws `${where}: <issues>`. */

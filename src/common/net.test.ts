@@ -4,8 +4,29 @@ import { expandAddressRange } from './address-range.js';
 import { isLoopbackHost, isLoopbackUrl, parseSourceAddresses } from './net.js';
 
 test('loopback hosts: 127/8, ::1, IPv4-mapped 127.x, localhost — nothing else', () => {
-  for (const h of ['127.0.0.1', '127.255.3.4', 'localhost', '::1', '[::1]', '::ffff:127.0.0.1', '[::ffff:127.0.0.1]', '::ffff:7f00:1']) expect(isLoopbackHost(h), h).toBe(true);
-  for (const h of ['10.0.0.1', '192.168.1.1', '128.0.0.1', 'example.com', 'localhost.example.com', '::2', '::ffff:10.0.0.1', '0.0.0.0', '']) expect(isLoopbackHost(h), h).toBe(false);
+  for (const h of [
+    '127.0.0.1',
+    '127.255.3.4',
+    'localhost',
+    '::1',
+    '[::1]',
+    '::ffff:127.0.0.1',
+    '[::ffff:127.0.0.1]',
+    '::ffff:7f00:1',
+  ])
+    expect(isLoopbackHost(h), h).toBe(true);
+  for (const h of [
+    '10.0.0.1',
+    '192.168.1.1',
+    '128.0.0.1',
+    'example.com',
+    'localhost.example.com',
+    '::2',
+    '::ffff:10.0.0.1',
+    '0.0.0.0',
+    '',
+  ])
+    expect(isLoopbackHost(h), h).toBe(false);
 });
 
 test('loopback URLs read the host of the URL, not a prefix of the text', () => {
@@ -17,7 +38,12 @@ test('loopback URLs read the host of the URL, not a prefix of the text', () => {
 });
 
 test('source addresses: ranges within a /24, lists, none; only loopback', () => {
-  expect(parseSourceAddresses('127.0.0.2-127.0.0.4,127.1.0.9')).toEqual(['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.1.0.9']);
+  expect(parseSourceAddresses('127.0.0.2-127.0.0.4,127.1.0.9')).toEqual([
+    '127.0.0.2',
+    '127.0.0.3',
+    '127.0.0.4',
+    '127.1.0.9',
+  ]);
   expect(parseSourceAddresses('none')).toEqual([]);
   expect(parseSourceAddresses(undefined)).toEqual([]);
   expect(() => parseSourceAddresses('10.0.0.1')).toThrow(/not a loopback/);

@@ -40,11 +40,19 @@ export const DEFAULT_SOURCE_ADDRESSES = '127.0.0.2-127.0.0.9';
 export function parseSourceAddresses(spec: string | undefined): string[] {
   if (!spec || spec === 'none') return [];
   const out: string[] = [];
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [from, to, ...extra] = part.split('-');
-    for (const a of [from, to]) if (a !== undefined && !(isIPv4(a) && a.startsWith('127.'))) throw new Error(`${a}: not a loopback address 127.x.y.z`);
+    for (const a of [from, to])
+      if (a !== undefined && !(isIPv4(a) && a.startsWith('127.')))
+        throw new Error(`${a}: not a loopback address 127.x.y.z`);
     if (extra.length) throw new Error(`source address range ${part}: one "-" at most`);
-    if (to === undefined) { out.push(from!); continue; }
+    if (to === undefined) {
+      out.push(from!);
+      continue;
+    }
     const range = expandAddressRange(part);
     if (!range) throw new Error(`source address range ${part}: same /24 and ascending`);
     out.push(...range);

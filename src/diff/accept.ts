@@ -28,11 +28,15 @@ export function applyAccept(results: Compared[], entries: readonly AcceptEntry[]
   for (const r of results) {
     for (const d of r.divergences) {
       const e = entries.find((x) => x.ref === r.ref && (!x.kind || x.kind === d.kind));
-      if (e) { d.accepted = e.reason; used.add(e); }
+      if (e) {
+        d.accepted = e.reason;
+        used.add(e);
+      }
     }
   }
   return entries.filter((e) => !used.has(e));
 }
 
 /** The divergences that fail the diff: those no entry accepts. */
-export const openDivergences = (results: readonly Compared[]) => results.flatMap((r) => r.divergences.filter((d) => !d.accepted).map((d) => ({ ref: r.ref, ...d })));
+export const openDivergences = (results: readonly Compared[]) =>
+  results.flatMap((r) => r.divergences.filter((d) => !d.accepted).map((d) => ({ ref: r.ref, ...d })));

@@ -8,7 +8,15 @@ import { z } from 'zod';
 import { Exchange } from './exchange.js';
 import { shapeDifferences } from './shape.js';
 
-export const DIVERGENCE_KINDS = ['status', 'content-type', 'structure', 'error-form', 'rate-headers', 'values', 'outcome'] as const;
+export const DIVERGENCE_KINDS = [
+  'status',
+  'content-type',
+  'structure',
+  'error-form',
+  'rate-headers',
+  'values',
+  'outcome',
+] as const;
 
 const Divergence = z.object({
   kind: z.enum(DIVERGENCE_KINDS),
@@ -38,11 +46,24 @@ const sameJson = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringif
 function answered(a: Exchange, b: Exchange): Divergence[] {
   const out: Divergence[] = [];
   if (a.status !== b.status) return [{ kind: 'status', detail: `status ${a.status} against ${b.status}` }];
-  if ((a.contentType ?? null) !== (b.contentType ?? null)) out.push({ kind: 'content-type', detail: `content type ${a.contentType ?? 'none'} against ${b.contentType ?? 'none'}` });
-  if (!sameJson(a.errorForm, b.errorForm)) out.push({ kind: 'error-form', detail: `error fields ${show(a.errorForm)} against ${show(b.errorForm)}` });
+  if ((a.contentType ?? null) !== (b.contentType ?? null))
+    out.push({
+      kind: 'content-type',
+      detail: `content type ${a.contentType ?? 'none'} against ${b.contentType ?? 'none'}`,
+    });
+  if (!sameJson(a.errorForm, b.errorForm))
+    out.push({ kind: 'error-form', detail: `error fields ${show(a.errorForm)} against ${show(b.errorForm)}` });
   const shapes = shapeDifferences(a.shape ?? null, b.shape ?? null);
-  if (shapes.length) out.push({ kind: 'structure', detail: shapes.slice(0, 8).join('; ') + (shapes.length > 8 ? `; and ${shapes.length - 8} more` : '') });
-  if (!sameJson(a.rateHeaders ?? [], b.rateHeaders ?? [])) out.push({ kind: 'rate-headers', detail: `rate-limit headers ${show(a.rateHeaders)} against ${show(b.rateHeaders)}` });
+  if (shapes.length)
+    out.push({
+      kind: 'structure',
+      detail: shapes.slice(0, 8).join('; ') + (shapes.length > 8 ? `; and ${shapes.length - 8} more` : ''),
+    });
+  if (!sameJson(a.rateHeaders ?? [], b.rateHeaders ?? []))
+    out.push({
+      kind: 'rate-headers',
+      detail: `rate-limit headers ${show(a.rateHeaders)} against ${show(b.rateHeaders)}`,
+    });
   for (const k of new Set([...Object.keys(a.values ?? {}), ...Object.keys(b.values ?? {})])) {
     const [x, y] = [a.values?.[k], b.values?.[k]];
     if (!sameJson(x, y)) out.push({ kind: 'values', detail: `${k}: ${show(x)} against ${show(y)}` });
@@ -53,13 +74,35 @@ function answered(a: Exchange, b: Exchange): Divergence[] {
 /** One exchange of both sides, compared. */
 export function compareExchange(a: Exchange | undefined, b: Exchange | undefined): Compared {
   const head = { ref: (a ?? b)!.ref, operation: (a ?? b)!.operation, a, b };
-  if (!a || !b) return { ...head, verdict: 'not compared', why: `not made on ${a ? 'the other side' : 'the target'} (a sequence of another harness version)`, divergences: [] };
+  if (!a || !b)
+    return {
+      ...head,
+      verdict: 'not compared',
+      why: `not made on ${a ? 'the other side' : 'the target'} (a sequence of another harness version)`,
+      divergences: [],
+    };
   if (a.skipped !== undefined || b.skipped !== undefined) {
     if (a.skipped !== undefined && b.skipped !== undefined) {
-      if (!!a.setupFailed === !!b.setupFailed) return { ...head, verdict: a.setupFailed ? 'same' : 'not compared', why: a.setupFailed ? undefined : `on both sides: ${a.skipped}`, divergences: [] };
+      if (!!a.setupFailed === !!b.setupFailed)
+        return {
+          ...head,
+          verdict: a.setupFailed ? 'same' : 'not compared',
+          why: a.setupFailed ? undefined : `on both sides: ${a.skipped}`,
+          divergences: [],
+        };
     }
     const [failed, side] = a.setupFailed ? [a, 'the target'] : b.setupFailed ? [b, 'the other side'] : [undefined, ''];
-    if (failed) return { ...head, verdict: 'diverged', divergences: [{ kind: 'outcome', detail: `${side} answered a setup call otherwise, so the call was not made there: ${failed.skipped}` }] };
+    if (failed)
+      return {
+        ...head,
+        verdict: 'diverged',
+        divergences: [
+          {
+            kind: 'outcome',
+            detail: `${side} answered a setup call otherwise, so the call was not made there: ${failed.skipped}`,
+          },
+        ],
+      };
     return { ...head, verdict: 'not compared', why: (a.skipped ?? b.skipped)!, divergences: [] };
   }
   const divergences = answered(a, b);
@@ -70,5 +113,8 @@ export function compareExchange(a: Exchange | undefined, b: Exchange | undefined
 export function compareAll(as: readonly Exchange[], bs: readonly Exchange[]): Compared[] {
   const byRef = new Map(bs.map((x) => [x.ref, x]));
   const seen = new Set(as.map((x) => x.ref));
-  return [...as.map((a) => compareExchange(a, byRef.get(a.ref))), ...bs.filter((b) => !seen.has(b.ref)).map((b) => compareExchange(undefined, b))];
+  return [
+    ...as.map((a) => compareExchange(a, byRef.get(a.ref))),
+    ...bs.filter((b) => !seen.has(b.ref)).map((b) => compareExchange(undefined, b)),
+  ];
 }

@@ -65,13 +65,28 @@ async function preflight(side: Side): Promise<void> {
 
 /** One trust for the process (src/client/tls.ts): the flag, else the descriptors' one `ca_file` (two different ones need a bundle of both). */
 function trustOf(o: DiffOptions, sides: readonly Side[]): TlsTrust {
-  const named = [...new Set(sides.filter((s) => !s.server).map((s) => s.state.target.ca_file).filter((f): f is string => !!f))];
-  if (!o.caFile && named.length > 1) throw new Error(`CA file: the two descriptors name different ca_file (${named.join(', ')}): give --ca-file with one PEM file holding both`);
+  const named = [
+    ...new Set(
+      sides
+        .filter((s) => !s.server)
+        .map((s) => s.state.target.ca_file)
+        .filter((f): f is string => !!f),
+    ),
+  ];
+  if (!o.caFile && named.length > 1)
+    throw new Error(
+      `CA file: the two descriptors name different ca_file (${named.join(', ')}): give --ca-file with one PEM file holding both`,
+    );
   const caFile = o.caFile ?? named[0];
   return { insecure: o.insecure === true, ...(caFile ? { caFile } : {}) };
 }
 
-const sideInfo = (s: Side, calls: number) => ({ label: s.label, release: s.state.apiVersion, edition: s.state.edition, calls });
+const sideInfo = (s: Side, calls: number) => ({
+  label: s.label,
+  release: s.state.apiVersion,
+  edition: s.state.edition,
+  calls,
+});
 
 export async function diff(o: DiffOptions): Promise<DiffReport> {
   const started = Date.now();
@@ -81,25 +96,42 @@ export async function diff(o: DiffOptions): Promise<DiffReport> {
   const recording: Recording | undefined = o.againstRecording ? readRecording(o.againstRecording) : undefined;
   const problems: string[] = [];
   let leftChanged = false;
-  warningsOutsideChecks((w) => { problems.push(w.what); leftChanged ||= w.accountChanged; });
+  warningsOutsideChecks((w) => {
+    problems.push(w.what);
+    leftChanged ||= w.accountChanged;
+  });
   const sides: Side[] = [];
   try {
     const a = o.targetFile ? sideFromFile(o.targetFile, o) : await referenceSide({ ...o, faults: o.targetFaults });
     sides.push(a);
-    const b = recording ? undefined : o.againstFile ? sideFromFile(o.againstFile, o) : await referenceSide({ ...o, faults: o.againstFaults });
+    const b = recording
+      ? undefined
+      : o.againstFile
+        ? sideFromFile(o.againstFile, o)
+        : await referenceSide({ ...o, faults: o.againstFaults });
     if (b) sides.push(b);
     setTrust(trustOf(o, sides));
     await Promise.all(sides.map(preflight));
     const [ra, rb] = await Promise.all([runSequences(a, which, only), b ? runSequences(b, which, only) : undefined]);
     problems.push(...ra.problems, ...(rb?.problems ?? []));
-    const keep = (x: Exchange) => which.some((s) => x.ref.startsWith(`${s}/`)) && (!o.operations || o.operations.test(x.operation));
+    const keep = (x: Exchange) =>
+      which.some((s) => x.ref.startsWith(`${s}/`)) && (!o.operations || o.operations.test(x.operation));
     const theirs = rb?.exchanges ?? recording!.exchanges.filter(keep);
-    if (o.record) writeRecording(o.record, { name: o.recordName ?? recordingName(o.record), target: { label: a.label, release: a.state.apiVersion, edition: a.state.edition }, madeAt: new Date(started).toISOString(), calls: ra.calls, exchanges: ra.exchanges });
+    if (o.record)
+      writeRecording(o.record, {
+        name: o.recordName ?? recordingName(o.record),
+        target: { label: a.label, release: a.state.apiVersion, edition: a.state.edition },
+        madeAt: new Date(started).toISOString(),
+        calls: ra.calls,
+        exchanges: ra.exchanges,
+      });
     const results = compareAll(ra.exchanges, theirs);
     const stale = applyAccept(results, accept);
     const open = openDivergences(results);
     const all = results.flatMap((r) => r.divergences);
-    const byKind = Object.fromEntries(DIVERGENCE_KINDS.map((k) => [k, all.filter((d) => d.kind === k).length])) as DiffReport['summary']['byKind'];
+    const byKind = Object.fromEntries(
+      DIVERGENCE_KINDS.map((k) => [k, all.filter((d) => d.kind === k).length]),
+    ) as DiffReport['summary']['byKind'];
     const count = (v: string) => results.filter((r) => r.verdict === v).length;
     const report: DiffReport = {
       schemaVersion: DIFF_SCHEMA_VERSION,
@@ -108,15 +140,36 @@ export async function diff(o: DiffOptions): Promise<DiffReport> {
       durationMs: Date.now() - started,
       target: sideInfo(a, ra.calls),
       against: recording
-        ? { label: recording.target.label, release: recording.target.release, edition: recording.target.edition, calls: 0, recording: { name: recording.name, madeAt: recording.madeAt, harness: recording.harness.version, calls: recording.calls } }
+        ? {
+            label: recording.target.label,
+            release: recording.target.release,
+            edition: recording.target.edition,
+            calls: 0,
+            recording: {
+              name: recording.name,
+              madeAt: recording.madeAt,
+              harness: recording.harness.version,
+              calls: recording.calls,
+            },
+          }
         : sideInfo(b!, rb!.calls),
-      summary: { exchanges: results.length, same: count('same'), diverged: count('diverged'), notCompared: count('not compared'), byKind, open: open.length, accepted: all.length - open.length },
+      summary: {
+        exchanges: results.length,
+        same: count('same'),
+        diverged: count('diverged'),
+        notCompared: count('not compared'),
+        byKind,
+        open: open.length,
+        accepted: all.length - open.length,
+      },
       stale,
-      evidence: recording ? {
-        recording: recording.name,
-        confirms: results.filter((r) => r.verdict === 'same').map((r) => `${recording.name}#${r.ref}`),
-        contradicts: results.filter((r) => r.verdict === 'diverged').map((r) => `${recording.name}#${r.ref}`),
-      } : undefined,
+      evidence: recording
+        ? {
+            recording: recording.name,
+            confirms: results.filter((r) => r.verdict === 'same').map((r) => `${recording.name}#${r.ref}`),
+            contradicts: results.filter((r) => r.verdict === 'diverged').map((r) => `${recording.name}#${r.ref}`),
+          }
+        : undefined,
       problems: problems.map(redactText),
       exitCode: leftChanged ? 2 : open.length ? 1 : 0,
       results,

@@ -15,13 +15,18 @@ export type Shape =
   | { kind: 'map'; values: Shape | null }
   | { kind: 'union'; of: Shape[] };
 
-export const Shape: z.ZodType<Shape> = z.lazy(() => z.union([
-  z.object({ kind: z.enum(['null', 'boolean', 'number', 'string']) }),
-  z.object({ kind: z.literal('array'), items: Shape.nullable() }),
-  z.object({ kind: z.literal('object'), fields: z.record(z.string(), z.object({ shape: Shape, optional: z.boolean() })) }),
-  z.object({ kind: z.literal('map'), values: Shape.nullable() }),
-  z.object({ kind: z.literal('union'), of: z.array(Shape) }),
-]));
+export const Shape: z.ZodType<Shape> = z.lazy(() =>
+  z.union([
+    z.object({ kind: z.enum(['null', 'boolean', 'number', 'string']) }),
+    z.object({ kind: z.literal('array'), items: Shape.nullable() }),
+    z.object({
+      kind: z.literal('object'),
+      fields: z.record(z.string(), z.object({ shape: Shape, optional: z.boolean() })),
+    }),
+    z.object({ kind: z.literal('map'), values: Shape.nullable() }),
+    z.object({ kind: z.literal('union'), of: z.array(Shape) }),
+  ]),
+);
 
 /** The rate-limit headers a diff compares: which are present, and whether as integers. */
 export const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'] as const;

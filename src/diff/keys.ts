@@ -13,9 +13,19 @@ const MAX_BYTES = 2 * 1024 * 1024;
 
 function collect(v: unknown, into: Map<string, string>, depth = 0): void {
   if (depth > 12 || v === null || typeof v !== 'object') return;
-  if (Array.isArray(v)) { for (const x of v) collect(x, into, depth + 1); return; }
+  if (Array.isArray(v)) {
+    for (const x of v) collect(x, into, depth + 1);
+    return;
+  }
   const o = v as Record<string, unknown>;
-  if (typeof o.key === 'string' && typeof o.name === 'string' && typeof o.type === 'string' && o.key.length <= 8 && !o.key.startsWith('_')) into.set(o.key, o.name);
+  if (
+    typeof o.key === 'string' &&
+    typeof o.name === 'string' &&
+    typeof o.type === 'string' &&
+    o.key.length <= 8 &&
+    !o.key.startsWith('_')
+  )
+    into.set(o.key, o.name);
   for (const x of Object.values(o)) collect(x, into, depth + 1);
 }
 
@@ -25,6 +35,10 @@ export function learnColumnKeys(into: Map<string, string>): (r: Reply) => void {
     if (r.res.body.length > MAX_BYTES || !/json/i.test(r.header('content-type') ?? '')) return;
     // Every answer's secret fields registered for redaction, a setup call's too: a token it gave may come back in a later answer.
     redactBody(r.text, 'application/json');
-    try { collect(JSON.parse(r.text), into); } catch { /* not JSON after all: nothing to learn */ }
+    try {
+      collect(JSON.parse(r.text), into);
+    } catch {
+      /* not JSON after all: nothing to learn */
+    }
   };
 }

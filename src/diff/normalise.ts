@@ -9,7 +9,15 @@ import { RATE_HEADERS, type Exchange } from './exchange.js';
 import { keyName, namesThing, shapeOf, type ColumnKeys } from './shape.js';
 
 /** The fields an error answer of this API carries its message in (the sources use each). */
-const ERROR_FIELDS = ['error_msg', 'error_message', 'detail', 'error', 'error_type', 'non_field_errors', 'message'] as const;
+const ERROR_FIELDS = [
+  'error_msg',
+  'error_message',
+  'detail',
+  'error',
+  'error_type',
+  'non_field_errors',
+  'message',
+] as const;
 const SAMPLE_CHARS = 1_500;
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
@@ -25,27 +33,47 @@ function normalString(s: string, prefix: string): string {
 }
 
 /** What legitimately differs between two sides, as the exchange is normalised: the side's table prefix and column keys. */
-interface Normaliser { readonly prefix: string; readonly keys: ColumnKeys }
+interface Normaliser {
+  readonly prefix: string;
+  readonly keys: ColumnKeys;
+}
 
 function normalValue(v: unknown, n: Normaliser): unknown {
   if (typeof v === 'string') return n.keys.has(v) ? keyName(v, n.keys) : normalString(v, n.prefix);
   if (Array.isArray(v)) return v.map((x) => normalValue(x, n));
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [n.keys.has(k) ? keyName(k, n.keys) : namesThing(k) ? '<key>' : normalString(k, n.prefix), normalValue(x, n)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [
+        n.keys.has(k) ? keyName(k, n.keys) : namesThing(k) ? '<key>' : normalString(k, n.prefix),
+        normalValue(x, n),
+      ]),
+    );
   return v;
 }
 
 /** The body's JSON, or undefined when it is empty or not JSON. */
 export function jsonBody(r: Reply): unknown {
   if (!r.text.length) return undefined;
-  try { return JSON.parse(r.text) as unknown; } catch { return undefined; }
+  try {
+    return JSON.parse(r.text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A readable, normalised, redacted sample of a body (`text`: the answer's, or that text with parts blanked). */
 export function sampleOf(r: Reply, n: Normaliser, text = r.text): string {
   let body: unknown;
   // Secret fields (token, password, …) masked by the redaction layer first, and their values registered.
-  try { body = text.length ? JSON.parse(redactBody(text, 'application/json')) : undefined; } catch { body = undefined; }
-  const shown = body === undefined ? normalString(text.slice(0, SAMPLE_CHARS), n.prefix) : JSON.stringify(normalValue(body, n), null, 1);
+  try {
+    body = text.length ? JSON.parse(redactBody(text, 'application/json')) : undefined;
+  } catch {
+    body = undefined;
+  }
+  const shown =
+    body === undefined
+      ? normalString(text.slice(0, SAMPLE_CHARS), n.prefix)
+      : JSON.stringify(normalValue(body, n), null, 1);
   const cut = shown.length > SAMPLE_CHARS ? `${shown.slice(0, SAMPLE_CHARS)}…` : shown;
   return redactText(cut);
 }
@@ -65,14 +93,28 @@ function urlPaths(v: unknown, prefix: string, out = new Set<string>(), depth = 0
   if (depth > 8) return out;
   if (typeof v === 'string' && /^https?:\/\//.test(v)) {
     try {
-      const segment = (seg: string) => (prefix && seg.includes(prefix) ? '<scratch name>' : /^[A-Za-z0-9_-]{16,}$/.test(seg) ? '<token>' : /[0-9a-f]{6}/.test(seg) ? '<tag>' : seg);
+      const segment = (seg: string) =>
+        prefix && seg.includes(prefix)
+          ? '<scratch name>'
+          : /^[A-Za-z0-9_-]{16,}$/.test(seg)
+            ? '<token>'
+            : /[0-9a-f]{6}/.test(seg)
+              ? '<tag>'
+              : seg;
       out.add(new URL(v).pathname.replace(UUID, '<uuid>').split('/').map(segment).join('/'));
-    } catch { /* not a URL after all */ }
+    } catch {
+      /* not a URL after all */
+    }
   } else if (v && typeof v === 'object') for (const x of Object.values(v)) urlPaths(x, prefix, out, depth + 1);
   return out;
 }
 
-export interface CallRecord { ref: string; operation: string; method: string; path: string }
+export interface CallRecord {
+  ref: string;
+  operation: string;
+  method: string;
+  path: string;
+}
 
 /** The exchange of one answered call. */
 export function exchangeOf(call: CallRecord, r: Reply, n: Normaliser): Exchange {
@@ -96,5 +138,11 @@ export function exchangeOf(call: CallRecord, r: Reply, n: Normaliser): Exchange 
 
 /** The exchange of a call not made on this side, and why. */
 export function skippedExchange(call: CallRecord, why: string, setupFailed: boolean): Exchange {
-  return { ref: call.ref, operation: call.operation, request: { method: call.method, path: call.path }, skipped: redactText(why), ...(setupFailed ? { setupFailed } : {}) };
+  return {
+    ref: call.ref,
+    operation: call.operation,
+    request: { method: call.method, path: call.path },
+    skipped: redactText(why),
+    ...(setupFailed ? { setupFailed } : {}),
+  };
 }

@@ -56,6 +56,10 @@ export function citedExchange(citation: string, recording: Recording): Exchange 
   const at = citation.indexOf('#');
   if (at < 1) return new Error(`"${citation}": a citation is <recording name>#<ref>`);
   const [name, ref] = [citation.slice(0, at), citation.slice(at + 1)];
-  if (name !== recording.name) return new Error(`"${citation}": names recording "${name}", this one is "${recording.name}"`);
-  return recording.exchanges.find((x) => x.ref === ref) ?? new Error(`"${citation}": recording "${name}" has no exchange ${ref}`);
+  if (name !== recording.name)
+    return new Error(`"${citation}": names recording "${name}", this one is "${recording.name}"`);
+  return (
+    recording.exchanges.find((x) => x.ref === ref) ??
+    new Error(`"${citation}": recording "${name}" has no exchange ${ref}`)
+  );
 }

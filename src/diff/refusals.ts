@@ -18,11 +18,21 @@ import type { Side } from './side.js';
 
 const ids = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `Zz${String(i + from).padStart(20, '0')}`);
 
-type StepFn = (name: string, op: string, sub: string, o: Omit<CallOptions, 'path'>, values?: (body: unknown) => Record<string, unknown>) => Promise<Reply>;
+type StepFn = (
+  name: string,
+  op: string,
+  sub: string,
+  o: Omit<CallOptions, 'path'>,
+  values?: (body: unknown) => Record<string, unknown>,
+) => Promise<Reply>;
 type SqlFn = (name: string, statement: string, parameters?: unknown[]) => Promise<Reply>;
 
 /** Run `steps` on a scratch table of the side's own (dropped after), each step an exchange `<sequence>/<name>`. */
-async function onScratchTable(side: Side, sequence: string, steps: (step: StepFn, sql: SqlFn, table_name: string) => Promise<void>): Promise<Exchange[]> {
+async function onScratchTable(
+  side: Side,
+  sequence: string,
+  steps: (step: StepFn, sql: SqlFn, table_name: string) => Promise<void>,
+): Promise<Exchange[]> {
   const { target, state } = side;
   const out: Exchange[] = [];
   const world = new World();
@@ -37,16 +47,34 @@ async function onScratchTable(side: Side, sequence: string, steps: (step: StepFn
   };
   try {
     const t = await world.table(target, sequence.slice(0, 3), [
-      { column_name: 'Name', column_type: 'text' }, { column_name: 'Num', column_type: 'number' },
-      { column_name: 'Pick', column_type: 'single-select', column_data: { options: [{ name: 'p1', color: '#FFFCB5', textColor: '#202428', id: '100001' }] } },
+      { column_name: 'Name', column_type: 'text' },
+      { column_name: 'Num', column_type: 'number' },
+      {
+        column_name: 'Pick',
+        column_type: 'single-select',
+        column_data: { options: [{ name: 'p1', color: '#FFFCB5', textColor: '#202428', id: '100001' }] },
+      },
       { column_name: 'Created', column_type: 'ctime' },
     ]);
     // SQL's answers are compared by how many rows they give.
-    const sql: SqlFn = (name, statement, parameters) => step(name, 'querySql', 'sql/', { method: 'POST', json: { sql: statement.replace('{t}', `\`${t.name}\``), parameters, convert_keys: true } }, (b) => ({ count: ((b as { results?: unknown[] }).results ?? []).length }));
+    const sql: SqlFn = (name, statement, parameters) =>
+      step(
+        name,
+        'querySql',
+        'sql/',
+        { method: 'POST', json: { sql: statement.replace('{t}', `\`${t.name}\``), parameters, convert_keys: true } },
+        (b) => ({ count: ((b as { results?: unknown[] }).results ?? []).length }),
+      );
     await steps(step, sql, t.name);
   } catch (e) {
     if (!(e instanceof Undecided)) throw e;
-    out.push(skippedExchange({ ref: `${sequence}/setup`, operation: 'appendRows', method: 'POST', path: endpoint('appendRows').path }, `${e.kind}: ${e.message}`, true));
+    out.push(
+      skippedExchange(
+        { ref: `${sequence}/setup`, operation: 'appendRows', method: 'POST', path: endpoint('appendRows').path },
+        `${e.kind}: ${e.message}`,
+        true,
+      ),
+    );
   } finally {
     await world.drop();
   }
@@ -57,37 +85,83 @@ async function onScratchTable(side: Side, sequence: string, steps: (step: StepFn
 async function append(side: Side, table_name: string, rows: Record<string, unknown>[]): Promise<string[]> {
   const r = await side.target.gw(0, 'POST', 'rows/', { json: { table_name, rows } });
   const got = ((jsonBody(r) as { row_ids?: { _id?: string }[] } | undefined)?.row_ids ?? []).map((x) => x._id ?? '');
-  if (r.status !== 200 || got.length !== rows.length) throw new Undecided('fixture', `append ${rows.length} row(s): status ${r.status}, ${got.length} id(s)`);
+  if (r.status !== 200 || got.length !== rows.length)
+    throw new Undecided('fixture', `append ${rows.length} row(s): status ${r.status}, ${got.length} id(s)`);
   return got;
 }
 
-export const refusalSequences = (side: Side) => onScratchTable(side, 'refusals', async (step, sql, table_name) => {
-  await step('broken-json', 'appendRows', 'rows/', { method: 'POST', rawBody: { body: `{"table_name": "${table_name}", "rows": [`, contentType: 'application/json' } });
-  await step('row-not-object', 'appendRows', 'rows/', { method: 'POST', json: { table_name, rows: ['not an object'] } });
-  await step('rows-not-list', 'appendRows', 'rows/', { method: 'POST', json: { table_name, rows: { Name: 'one object' } } });
-  await step('wrong-type', 'appendRows', 'rows/', { method: 'POST', json: { table_name, rows: [{ Num: 'not a number' }] } });
-  const [id] = await append(side, table_name, [{ Name: 'kept', Pick: 'p1' }]);
-  const q = { table_name, convert_keys: true };
-  await step('row-times', 'getRow', `rows/${id}/`, { query: q });
-  await step('change-id', 'updateRows', 'rows/', { method: 'PUT', json: { table_name, updates: [{ row_id: id, row: { _id: ids(1, 7)[0], Num: 2 } }] } });
-  await step('after-change-id', 'getRow', `rows/${id}/`, { query: q }, (b) => ({ Num: (b as { Num?: unknown }).Num ?? null }));
-  await step('unknown-option', 'updateRows', 'rows/', { method: 'PUT', json: { table_name, updates: [{ row_id: id, row: { Pick: 'p9' } }] } });
-  await step('after-unknown-option', 'getRow', `rows/${id}/`, { query: q }, (b) => ({ Pick: (b as { Pick?: unknown }).Pick ?? null }));
-  // Parameters bound (a quote in one, a number compared as a number); an unknown column refused.
-  await append(side, table_name, [{ Name: "it's", Num: 10 }]);
-  await sql('sql-quote-parameter', 'SELECT Name FROM {t} WHERE Name = ?', ["it's"]);
-  await sql('sql-number-parameter', 'SELECT Name FROM {t} WHERE Num > ?', [9]);
-  await sql('sql-unknown-column', 'SELECT Name FROM {t} WHERE NoSuchColumn = 1');
-});
+export const refusalSequences = (side: Side) =>
+  onScratchTable(side, 'refusals', async (step, sql, table_name) => {
+    await step('broken-json', 'appendRows', 'rows/', {
+      method: 'POST',
+      rawBody: { body: `{"table_name": "${table_name}", "rows": [`, contentType: 'application/json' },
+    });
+    await step('row-not-object', 'appendRows', 'rows/', {
+      method: 'POST',
+      json: { table_name, rows: ['not an object'] },
+    });
+    await step('rows-not-list', 'appendRows', 'rows/', {
+      method: 'POST',
+      json: { table_name, rows: { Name: 'one object' } },
+    });
+    await step('wrong-type', 'appendRows', 'rows/', {
+      method: 'POST',
+      json: { table_name, rows: [{ Num: 'not a number' }] },
+    });
+    const [id] = await append(side, table_name, [{ Name: 'kept', Pick: 'p1' }]);
+    const q = { table_name, convert_keys: true };
+    await step('row-times', 'getRow', `rows/${id}/`, { query: q });
+    await step('change-id', 'updateRows', 'rows/', {
+      method: 'PUT',
+      json: { table_name, updates: [{ row_id: id, row: { _id: ids(1, 7)[0], Num: 2 } }] },
+    });
+    await step('after-change-id', 'getRow', `rows/${id}/`, { query: q }, (b) => ({
+      Num: (b as { Num?: unknown }).Num ?? null,
+    }));
+    await step('unknown-option', 'updateRows', 'rows/', {
+      method: 'PUT',
+      json: { table_name, updates: [{ row_id: id, row: { Pick: 'p9' } }] },
+    });
+    await step('after-unknown-option', 'getRow', `rows/${id}/`, { query: q }, (b) => ({
+      Pick: (b as { Pick?: unknown }).Pick ?? null,
+    }));
+    // Parameters bound (a quote in one, a number compared as a number); an unknown column refused.
+    await append(side, table_name, [{ Name: "it's", Num: 10 }]);
+    await sql('sql-quote-parameter', 'SELECT Name FROM {t} WHERE Name = ?', ["it's"]);
+    await sql('sql-number-parameter', 'SELECT Name FROM {t} WHERE Num > ?', [9]);
+    await sql('sql-unknown-column', 'SELECT Name FROM {t} WHERE NoSuchColumn = 1');
+  });
 
-export const capSequences = (side: Side) => onScratchTable(side, 'caps', async (step, sql, table_name) => {
-  await step('append-1001', 'appendRows', 'rows/', { method: 'POST', json: { table_name, rows: Array.from({ length: 1001 }, (_, i) => ({ Name: `r${i}` })) } });
-  await step('update-1001', 'updateRows', 'rows/', { method: 'PUT', json: { table_name, updates: ids(1001).map((row_id) => ({ row_id, row: { Num: 1 } })) } });
-  await step('delete-10001', 'deleteRows', 'rows/', { method: 'DELETE', json: { table_name, row_ids: ids(10_001) } });
-  // A thousand rows and two (one call at the append limit): the row list's cap, SQL's default limit, a delete of more than a thousand.
-  const every = [...await append(side, table_name, Array.from({ length: 1000 }, (_, i) => ({ Name: `m${i}`, Num: -1 }))), ...await append(side, table_name, [{ Name: 'a' }, { Name: 'b' }])];
-  await step('list-1001', 'listRows', 'rows/', { query: { table_name, limit: 1001 } }, (b) => ({ count: ((b as { rows?: unknown[] }).rows ?? []).length }));
-  await sql('sql-default-limit', 'SELECT Name FROM {t}');
-  await step('delete-1002', 'deleteRows', 'rows/', { method: 'DELETE', json: { table_name, row_ids: every } }, (b) => ({ deleted_rows: (b as { deleted_rows?: unknown }).deleted_rows ?? null }));
-  await sql('after-delete-1002', 'SELECT Name FROM {t} LIMIT 5000');
-});
+export const capSequences = (side: Side) =>
+  onScratchTable(side, 'caps', async (step, sql, table_name) => {
+    await step('append-1001', 'appendRows', 'rows/', {
+      method: 'POST',
+      json: { table_name, rows: Array.from({ length: 1001 }, (_, i) => ({ Name: `r${i}` })) },
+    });
+    await step('update-1001', 'updateRows', 'rows/', {
+      method: 'PUT',
+      json: { table_name, updates: ids(1001).map((row_id) => ({ row_id, row: { Num: 1 } })) },
+    });
+    await step('delete-10001', 'deleteRows', 'rows/', { method: 'DELETE', json: { table_name, row_ids: ids(10_001) } });
+    // A thousand rows and two (one call at the append limit): the row list's cap, SQL's default limit, a delete of more than a thousand.
+    const every = [
+      ...(await append(
+        side,
+        table_name,
+        Array.from({ length: 1000 }, (_, i) => ({ Name: `m${i}`, Num: -1 })),
+      )),
+      ...(await append(side, table_name, [{ Name: 'a' }, { Name: 'b' }])),
+    ];
+    await step('list-1001', 'listRows', 'rows/', { query: { table_name, limit: 1001 } }, (b) => ({
+      count: ((b as { rows?: unknown[] }).rows ?? []).length,
+    }));
+    await sql('sql-default-limit', 'SELECT Name FROM {t}');
+    await step(
+      'delete-1002',
+      'deleteRows',
+      'rows/',
+      { method: 'DELETE', json: { table_name, row_ids: every } },
+      (b) => ({ deleted_rows: (b as { deleted_rows?: unknown }).deleted_rows ?? null }),
+    );
+    await sql('after-delete-1002', 'SELECT Name FROM {t} LIMIT 5000');
+  });

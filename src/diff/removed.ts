@@ -23,15 +23,36 @@ export async function removedSequence(side: Side): Promise<Exchange[]> {
   for (const removed of REMOVED) {
     if (compareVersions(state.apiVersion, removed.removed) < 0) continue;
     for (const probe of removed.probes) {
-      const path = probe.replace('{base_uuid}', target.base(0).uuid).replace('{token}', TOKEN).replace('{uuid_token}', randomUUID());
+      const path = probe
+        .replace('{base_uuid}', target.base(0).uuid)
+        .replace('{token}', TOKEN)
+        .replace('{uuid_token}', randomUUID());
       const template = probe.split('?')[0]!;
       for (const method of ['GET', 'POST'] as const) {
         for (const auth of ['none', credentialFor(path)] as Auth[]) {
           const way = auth === 'none' ? 'anonymous' : 'authorised';
-          const r = await target.call({ method, path, auth, json: method === 'GET' ? undefined : {}, expect: [401, 403, 404, 405] });
-          const x = exchangeOf({ ref: `removed/${removed.clause}${template.replace(/\/$/, '')}/${method}/${way}`, operation: `removed:${removed.clause}`, method, path: template }, r, n);
+          const r = await target.call({
+            method,
+            path,
+            auth,
+            json: method === 'GET' ? undefined : {},
+            expect: [401, 403, 404, 405],
+          });
+          const x = exchangeOf(
+            {
+              ref: `removed/${removed.clause}${template.replace(/\/$/, '')}/${method}/${way}`,
+              operation: `removed:${removed.clause}`,
+              method,
+              path: template,
+            },
+            r,
+            n,
+          );
           // The body with the path blanked, so the generic 404 reads the same on every path and every side.
-          out.push({ ...x, values: { ...x.values, body: sampleOf(r, n, r.text.split(path.split('?')[0]!).join('<path>')) } });
+          out.push({
+            ...x,
+            values: { ...x.values, body: sampleOf(r, n, r.text.split(path.split('?')[0]!).join('<path>')) },
+          });
         }
       }
     }

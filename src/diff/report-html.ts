@@ -13,7 +13,12 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 function answerText(x: Exchange | undefined): string {
   if (!x) return '(no exchange)';
   if (x.skipped !== undefined) return `(not made: ${x.skipped})`;
-  const head = [`${x.request.method} ${x.request.path}`, `status ${x.status}`, `content-type ${x.contentType ?? 'none'}`, `rate-limit headers ${(x.rateHeaders ?? []).join(', ') || 'none'}`];
+  const head = [
+    `${x.request.method} ${x.request.path}`,
+    `status ${x.status}`,
+    `content-type ${x.contentType ?? 'none'}`,
+    `rate-limit headers ${(x.rateHeaders ?? []).join(', ') || 'none'}`,
+  ];
   if (x.errorForm) head.push(`error fields ${x.errorForm.join(', ') || 'none'}`);
   if (x.values) head.push(`values ${JSON.stringify(x.values)}`);
   return `${head.join('\n')}\n\n${x.sample ?? ''}`;
@@ -22,14 +27,23 @@ function answerText(x: Exchange | undefined): string {
 /** The lines of `text`, those not among `other`'s marked. */
 function marked(text: string, other: string): string {
   const theirs = new Set(other.split('\n'));
-  return text.split('\n').map((l) => (theirs.has(l) ? esc(l) : `<mark>${esc(l)}</mark>`)).join('\n');
+  return text
+    .split('\n')
+    .map((l) => (theirs.has(l) ? esc(l) : `<mark>${esc(l)}</mark>`))
+    .join('\n');
 }
 
 function row(r: Compared, labels: [string, string]): string {
   const [a, b] = [answerText(r.a), answerText(r.b)];
   const open = r.divergences.some((d) => !d.accepted);
-  const cls = r.verdict === 'diverged' ? (open ? 'diverged' : 'accepted') : r.verdict === 'same' ? 'same' : 'not-compared';
-  const list = r.divergences.map((d) => `<li class="${d.accepted ? 'accepted' : 'open'}"><b>${esc(d.kind)}</b>: ${esc(d.detail)}${d.accepted ? ` <i>(accepted: ${esc(d.accepted)})</i>` : ''}</li>`).join('');
+  const cls =
+    r.verdict === 'diverged' ? (open ? 'diverged' : 'accepted') : r.verdict === 'same' ? 'same' : 'not-compared';
+  const list = r.divergences
+    .map(
+      (d) =>
+        `<li class="${d.accepted ? 'accepted' : 'open'}"><b>${esc(d.kind)}</b>: ${esc(d.detail)}${d.accepted ? ` <i>(accepted: ${esc(d.accepted)})</i>` : ''}</li>`,
+    )
+    .join('');
   return `<tr class="x ${cls}" data-ref="${esc(r.ref)}"><td><code>${esc(r.ref)}</code></td><td>${esc(r.verdict)}${r.why ? `<br><small>${esc(r.why)}</small>` : ''}</td><td>
 <details${open ? ' open' : ''}><summary>${r.divergences.length ? `<ul>${list}</ul>` : 'the two answers'}</summary>
 <div class="pair"><div><h4>${esc(labels[0])}</h4><pre class="a">${marked(a, b)}</pre></div><div><h4>${esc(labels[1])}</h4><pre class="b">${marked(b, a)}</pre></div></div></details></td></tr>`;

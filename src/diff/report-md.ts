@@ -2,7 +2,8 @@
 import type { DiffReport } from './report.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-const sideLine = (s: DiffReport['target']) => `${s.label} — ${s.release} ${s.edition}${s.recording ? ` (recording "${s.recording.name}", made ${s.recording.madeAt} by harness ${s.recording.harness})` : `, ${s.calls} calls`}`;
+const sideLine = (s: DiffReport['target']) =>
+  `${s.label} — ${s.release} ${s.edition}${s.recording ? ` (recording "${s.recording.name}", made ${s.recording.madeAt} by harness ${s.recording.harness})` : `, ${s.calls} calls`}`;
 
 export function diffMarkdown(r: DiffReport): string {
   const s = r.summary;
@@ -20,11 +21,26 @@ export function diffMarkdown(r: DiffReport): string {
     for (const { x, d } of open) out.push(`| \`${x.ref}\` | ${d.kind} | ${cell(d.detail)} |`);
     out.push('');
   }
-  const accepted = r.results.flatMap((x) => x.divergences.filter((d) => d.accepted).map((d) => `- \`${x.ref}\` ${d.kind}: ${cell(d.detail)} — accepted: ${cell(d.accepted!)}`));
+  const accepted = r.results.flatMap((x) =>
+    x.divergences
+      .filter((d) => d.accepted)
+      .map((d) => `- \`${x.ref}\` ${d.kind}: ${cell(d.detail)} — accepted: ${cell(d.accepted!)}`),
+  );
   if (accepted.length) out.push('## Accepted', '', ...accepted, '');
-  if (r.stale.length) out.push('## Stale --accept entries (they match no divergence)', '', ...r.stale.map((e) => `- \`${e.ref}\`${e.kind ? ` ${e.kind}` : ''}: ${cell(e.reason)}`), '');
+  if (r.stale.length)
+    out.push(
+      '## Stale --accept entries (they match no divergence)',
+      '',
+      ...r.stale.map((e) => `- \`${e.ref}\`${e.kind ? ` ${e.kind}` : ''}: ${cell(e.reason)}`),
+      '',
+    );
   if (r.evidence) {
-    out.push(`## Recording "${r.evidence.recording}" as evidence`, '', `It confirms ${r.evidence.confirms.length} behaviour(s) of the target and contradicts ${r.evidence.contradicts.length}.`, '');
+    out.push(
+      `## Recording "${r.evidence.recording}" as evidence`,
+      '',
+      `It confirms ${r.evidence.confirms.length} behaviour(s) of the target and contradicts ${r.evidence.contradicts.length}.`,
+      '',
+    );
     if (r.evidence.contradicts.length) out.push(...r.evidence.contradicts.map((c) => `- contradicts \`${c}\``), '');
   }
   if (r.problems.length) out.push('## Problems', '', ...r.problems.map((p) => `- ${cell(p)}`), '');

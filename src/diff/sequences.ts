@@ -25,7 +25,12 @@ import { valueSequences } from './values.js';
 export const SEQUENCES = ['values', 'refusals', 'caps', 'answers', 'probe', 'removed'] as const;
 export type Sequence = (typeof SEQUENCES)[number];
 
-const recordOf = (ep: Endpoint, ref: string): CallRecord => ({ ref, operation: ep.id, method: ep.method, path: ep.path });
+const recordOf = (ep: Endpoint, ref: string): CallRecord => ({
+  ref,
+  operation: ep.id,
+  method: ep.method,
+  path: ep.path,
+});
 
 /** A Skip is the descriptor's business (no account, an older release); an Undecided is a setup call the target answered otherwise. */
 function settled(call: CallRecord, e: unknown): Exchange {
@@ -50,7 +55,9 @@ async function answers(side: Side, only: (ep: Endpoint) => boolean): Promise<Exc
         try {
           if (!offeredAt(ep, state.apiVersion)) throw new Skip(`not offered by release ${state.apiVersion}`);
           const { o, r } = await performRecipe(ep, recipe, target, state, world, restored);
-          out.push(exchangeOf({ ...call, method: o.method ?? 'GET' }, r, { prefix: state.tablePrefix, keys: side.columnKeys }));
+          out.push(
+            exchangeOf({ ...call, method: o.method ?? 'GET' }, r, { prefix: state.tablePrefix, keys: side.columnKeys }),
+          );
         } catch (e) {
           out.push(settled(call, e));
         }
@@ -74,15 +81,20 @@ async function probes(side: Side, only: (ep: Endpoint) => boolean): Promise<Exch
   const out: Exchange[] = [];
   const { target, state } = side;
   // The documented operations, and the open ones no OpenAPI file names (ping, server info).
-  for (const ep of [...GROUPS.flatMap((g) => g.endpoints), ...ENDPOINTS.filter((e) => e.family === 'public')].filter(only)) {
-    const ways = ep.credential === 'none' ? ['authorised'] as const : ['authorised', 'anonymous'] as const;
+  for (const ep of [...GROUPS.flatMap((g) => g.endpoints), ...ENDPOINTS.filter((e) => e.family === 'public')].filter(
+    only,
+  )) {
+    const ways = ep.credential === 'none' ? (['authorised'] as const) : (['authorised', 'anonymous'] as const);
     for (const way of ways) {
       const call = recordOf(ep, `probe/${ep.id}/${way}`);
       try {
         if (!offeredAt(ep, state.apiVersion)) throw new Skip(`not offered by release ${state.apiVersion}`);
         const cannot = missingCredential(side, ep);
         if (cannot) throw new Skip(cannot);
-        const r = await target.call({ ...probeCall(ep, state, way === 'anonymous' ? { auth: 'none' } : {}), expect: [400, 401, 403, 404, 405] });
+        const r = await target.call({
+          ...probeCall(ep, state, way === 'anonymous' ? { auth: 'none' } : {}),
+          expect: [400, 401, 403, 404, 405],
+        });
         out.push(exchangeOf(call, r, { prefix: state.tablePrefix, keys: side.columnKeys }));
       } catch (e) {
         out.push(settled(call, e));
@@ -93,20 +105,26 @@ async function probes(side: Side, only: (ep: Endpoint) => boolean): Promise<Exch
 }
 
 /** Every exchange of the chosen sequences on one side, in a stable order; the side's scratch tables are removed after. */
-export async function runSequences(side: Side, which: readonly Sequence[] = SEQUENCES, only: (ep: Endpoint) => boolean = () => true): Promise<{ exchanges: Exchange[]; calls: number; problems: string[] }> {
+export async function runSequences(
+  side: Side,
+  which: readonly Sequence[] = SEQUENCES,
+  only: (ep: Endpoint) => boolean = () => true,
+): Promise<{ exchanges: Exchange[]; calls: number; problems: string[] }> {
   const before = side.target.sent;
   const problems: string[] = [];
   try {
     const out: Exchange[] = [];
-    if (which.includes('values')) out.push(...await valueSequences(side));
-    if (which.includes('refusals')) out.push(...await refusalSequences(side));
-    if (which.includes('caps')) out.push(...await capSequences(side));
-    if (which.includes('answers')) out.push(...await answers(side, only));
-    if (which.includes('probe')) out.push(...await probes(side, only));
-    if (which.includes('removed')) out.push(...await removedSequence(side));
+    if (which.includes('values')) out.push(...(await valueSequences(side)));
+    if (which.includes('refusals')) out.push(...(await refusalSequences(side)));
+    if (which.includes('caps')) out.push(...(await capSequences(side)));
+    if (which.includes('answers')) out.push(...(await answers(side, only)));
+    if (which.includes('probe')) out.push(...(await probes(side, only)));
+    if (which.includes('removed')) out.push(...(await removedSequence(side)));
     return { exchanges: out, calls: side.target.sent - before, problems };
   } finally {
-    const swept = await sweepTables(side.target, (name) => name.startsWith(side.state.tablePrefix)).catch((e: unknown) => ({ problems: [(e as Error).message] }));
+    const swept = await sweepTables(side.target, (name) => name.startsWith(side.state.tablePrefix)).catch(
+      (e: unknown) => ({ problems: [(e as Error).message] }),
+    );
     problems.push(...swept.problems);
   }
 }

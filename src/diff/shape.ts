@@ -12,7 +12,10 @@ const ID_KEY = /^(?:(?=.*[A-Z0-9])[A-Za-z0-9_-]{22}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9
 /** Does `k` name a thing (an id)? */
 export const namesThing = (k: string) => ID_KEY.test(k);
 /** A key as the structure names it: a column key by its column, `[Name]`; anything else as it is. */
-export const keyName = (k: string, known: ColumnKeys) => { const name = known.get(k); return name === undefined ? k : `[${name}]`; };
+export const keyName = (k: string, known: ColumnKeys) => {
+  const name = known.get(k);
+  return name === undefined ? k : `[${name}]`;
+};
 
 /** The field that stands for every key of an object that names a thing. */
 const ID_FIELD = '<key>';
@@ -20,10 +23,12 @@ const ID_FIELD = '<key>';
 export function shapeOf(v: unknown, known: ColumnKeys = new Map()): Shape {
   const isKey = (k: string) => !known.has(k) && namesThing(k);
   if (v === null || v === undefined) return { kind: 'null' };
-  if (Array.isArray(v)) return { kind: 'array', items: v.reduce<Shape | null>((s, x) => merge(s, shapeOf(x, known)), null) };
+  if (Array.isArray(v))
+    return { kind: 'array', items: v.reduce<Shape | null>((s, x) => merge(s, shapeOf(x, known)), null) };
   if (typeof v === 'object') {
     const entries = Object.entries(v as Record<string, unknown>);
-    if (entries.length && entries.every(([k]) => isKey(k))) return { kind: 'map', values: entries.reduce<Shape | null>((s, [, x]) => merge(s, shapeOf(x, known)), null) };
+    if (entries.length && entries.every(([k]) => isKey(k)))
+      return { kind: 'map', values: entries.reduce<Shape | null>((s, [, x]) => merge(s, shapeOf(x, known)), null) };
     // Fields beside keys that name things: those are one field, `<key>`; a column key is its column's field.
     const fields: Record<string, { shape: Shape; optional: boolean }> = {};
     for (const [k, x] of entries) {
@@ -52,7 +57,10 @@ function mergeSame(a: Shape, b: Shape): Shape {
     const fields: Record<string, { shape: Shape; optional: boolean }> = {};
     for (const k of new Set([...Object.keys(a.fields), ...Object.keys(b.fields)])) {
       const [x, y] = [a.fields[k], b.fields[k]];
-      fields[k] = x && y ? { shape: merge(x.shape, y.shape)!, optional: x.optional || y.optional } : { shape: (x ?? y)!.shape, optional: true };
+      fields[k] =
+        x && y
+          ? { shape: merge(x.shape, y.shape)!, optional: x.optional || y.optional }
+          : { shape: (x ?? y)!.shape, optional: true };
     }
     return { kind: 'object', fields };
   }
@@ -78,11 +86,18 @@ function showShape(s: Shape | null, depth = 0): string {
   if (!s) return 'nothing';
   if (depth > 3) return '…';
   switch (s.kind) {
-    case 'array': return `[${showShape(s.items, depth + 1)}]`;
-    case 'map': return `{<id>: ${showShape(s.values, depth + 1)}}`;
-    case 'union': return s.of.map((x) => showShape(x, depth)).join('|');
-    case 'object': return `{${Object.entries(s.fields).map(([k, f]) => `${k}${f.optional ? '?' : ''}: ${showShape(f.shape, depth + 1)}`).join(', ')}}`;
-    default: return s.kind;
+    case 'array':
+      return `[${showShape(s.items, depth + 1)}]`;
+    case 'map':
+      return `{<id>: ${showShape(s.values, depth + 1)}}`;
+    case 'union':
+      return s.of.map((x) => showShape(x, depth)).join('|');
+    case 'object':
+      return `{${Object.entries(s.fields)
+        .map(([k, f]) => `${k}${f.optional ? '?' : ''}: ${showShape(f.shape, depth + 1)}`)
+        .join(', ')}}`;
+    default:
+      return s.kind;
   }
 }
 
@@ -105,7 +120,10 @@ export function shapeDifferences(a: Shape | null, b: Shape | null, path = '$'): 
         const at = `${path}.${k}`;
         if (!p || !q) out.push(`${at}: ${p ? 'present' : 'absent'} against ${q ? 'present' : 'absent'}`);
         else {
-          if (p.optional !== q.optional) out.push(`${at}: ${p.optional ? 'in some items only' : 'in every item'} against ${q.optional ? 'in some items only' : 'in every item'}`);
+          if (p.optional !== q.optional)
+            out.push(
+              `${at}: ${p.optional ? 'in some items only' : 'in every item'} against ${q.optional ? 'in some items only' : 'in every item'}`,
+            );
           out.push(...shapeDifferences(p.shape, q.shape, at));
         }
       }

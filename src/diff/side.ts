@@ -33,9 +33,13 @@ function sideOf(label: string, d: TargetDescriptor, o: SideOptions = {}, server?
   for (const s of descriptorSecrets(d)) registerSecret(s);
   const timeout = (o.requestTimeoutS ?? 15) * 1000;
   const state = RunState.parse({
-    ...newRunId(), target: d, edition: d.edition, apiVersion: d.api_version ?? NEWEST_VERSION,
+    ...newRunId(),
+    target: d,
+    edition: d.edition,
+    apiVersion: d.api_version ?? NEWEST_VERSION,
     http: { connectMs: 5_000, headersMs: timeout, bodyMs: 2 * timeout, maxBodyBytes: 32 * 1024 * 1024 },
-    sourceIps: [], webhook: { listenHost: '127.0.0.1', listenPort: 0 },
+    sourceIps: [],
+    webhook: { listenHost: '127.0.0.1', listenPort: 0 },
     limits: { source: 'not used by diff', values: { ...RATE_LIMITS[d.edition] } },
     // As `run`: the embedded reference server only, unless the user allows it.
     allowPlanChanges: o.allowPlanChanges ?? !!server,
@@ -52,9 +56,21 @@ export function sideFromFile(file: string, o: SideOptions = {}): Side {
 }
 
 /** A reference server on loopback (its rate window short, as `run` starts it), with fault switches for mutants. */
-export async function referenceSide(o: SideOptions & { faults?: readonly string[]; apiVersion?: string; edition?: TargetDescriptor['edition']; label?: string } = {}): Promise<Side> {
+export async function referenceSide(
+  o: SideOptions & {
+    faults?: readonly string[];
+    apiVersion?: string;
+    edition?: TargetDescriptor['edition'];
+    label?: string;
+  } = {},
+): Promise<Side> {
   const { startServer } = await import('../server/index.js');
-  const server = await startServer({ rateWindowSeconds: 3, faults: [...(o.faults ?? [])], apiVersion: o.apiVersion, edition: o.edition });
+  const server = await startServer({
+    rateWindowSeconds: 3,
+    faults: [...(o.faults ?? [])],
+    apiVersion: o.apiVersion,
+    edition: o.edition,
+  });
   const label = o.label ?? `reference server${o.faults?.length ? ` with ${o.faults.join(', ')}` : ''}`;
   return sideOf(label, server.descriptor, o, server);
 }

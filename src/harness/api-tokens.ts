@@ -11,7 +11,8 @@ import type { CallOptions, Reply, Target } from './target.js';
 export const pathOf = (id: string, params: Record<string, string | number> = {}) => fillPath(endpoint(id).path, params);
 
 /** The fields of an answer's JSON object ({} for anything else). */
-export const fieldsOf = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+export const fieldsOf = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 export const form = (fields: Record<string, string>): FormData => {
   const f = new FormData();
@@ -20,12 +21,29 @@ export const form = (fields: Record<string, string>): FormData => {
 };
 
 /** Create API-Token on base `baseName` of workspace `ws` (form fields, as the OpenAPI sends them). */
-export function createApiToken(target: Target, ws: number, baseName: string, appName: string, permission: 'r' | 'rw', expect: number[] = []): Promise<Reply> {
-  return target.account('POST', endpoint('createApiToken').path, { workspace_id: ws, base_name: baseName }, { form: { app_name: appName, permission }, expect });
+export function createApiToken(
+  target: Target,
+  ws: number,
+  baseName: string,
+  appName: string,
+  permission: 'r' | 'rw',
+  expect: number[] = [],
+): Promise<Reply> {
+  return target.account(
+    'POST',
+    endpoint('createApiToken').path,
+    { workspace_id: ws, base_name: baseName },
+    { form: { app_name: appName, permission }, expect },
+  );
 }
 
 export function deleteApiToken(target: Target, ws: number, baseName: string, appName: string): Promise<Reply> {
-  return target.account('DELETE', endpoint('deleteApiToken').path, { workspace_id: ws, base_name: baseName, app_name: appName }, { expect: [404] });
+  return target.account(
+    'DELETE',
+    endpoint('deleteApiToken').path,
+    { workspace_id: ws, base_name: baseName, app_name: appName },
+    { expect: [404] },
+  );
 }
 
 /** The api_token of a Create API-Token answer; a refused or odd answer is a missing fixture. */
@@ -51,8 +69,16 @@ export function accessOf(r: Reply): { token: string; uuid: string } | undefined 
 }
 
 /** A gateway call on base `uuid` with `baseToken`. */
-export function onBase(target: Target, uuid: string, baseToken: string, method: string, sub: string, o: Omit<CallOptions, 'path' | 'method' | 'auth'> = {}): Promise<Reply> {
+export function onBase(
+  target: Target,
+  uuid: string,
+  baseToken: string,
+  method: string,
+  sub: string,
+  o: Omit<CallOptions, 'path' | 'method' | 'auth'> = {},
+): Promise<Reply> {
   return target.call({ ...o, method, path: gatewayPath(uuid, sub), auth: { raw: `Token ${baseToken}` } });
 }
 
-export const sameUuid = (a: unknown, b: string) => String(a).replace(/-/g, '').toLowerCase() === b.replace(/-/g, '').toLowerCase();
+export const sameUuid = (a: unknown, b: string) =>
+  String(a).replace(/-/g, '').toLowerCase() === b.replace(/-/g, '').toLowerCase();

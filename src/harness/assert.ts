@@ -13,7 +13,10 @@ const about = (reply: Reply, by: Evidence | undefined) => (by ? expect.because(b
 export function shapeIssues(schema: z.ZodType, value: unknown): string | undefined {
   const r = schema.safeParse(value);
   if (r.success) return undefined;
-  return r.error.issues.slice(0, 5).map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`).join('; ');
+  return r.error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`)
+    .join('; ');
 }
 
 /** Parse the reply's JSON with `schema`; a mismatch fails the check with the issues. */
@@ -28,11 +31,17 @@ export function expectShape<T extends z.ZodType>(reply: Reply, schema: T, what: 
 export function expectStatus(reply: Reply, allowed: number | readonly number[], what: string, by?: Evidence): void {
   const list = typeof allowed === 'number' ? [allowed] : allowed;
   const ok = list.includes(reply.status);
-  about(reply, by)(ok, `${what}: expected status ${list.join(' or ')}, got ${reply.status}: ${redactText(reply.text.slice(0, 300))}`).toBe(true);
+  about(reply, by)(
+    ok,
+    `${what}: expected status ${list.join(' or ')}, got ${reply.status}: ${redactText(reply.text.slice(0, 300))}`,
+  ).toBe(true);
 }
 
 /** A 4xx with an error body (`error_msg`, `error_message`, `detail` or `non_field_errors`). */
 export function expectClientError(reply: Reply, what: string, by?: Evidence): void {
   const inRange = reply.status >= 400 && reply.status < 500;
-  about(reply, by)(inRange, `${what}: expected a 4xx, got ${reply.status}: ${redactText(reply.text.slice(0, 300))}`).toBe(true);
+  about(reply, by)(
+    inRange,
+    `${what}: expected a 4xx, got ${reply.status}: ${redactText(reply.text.slice(0, 300))}`,
+  ).toBe(true);
 }

@@ -36,10 +36,19 @@ export function tinyPng(rgb: readonly [number, number, number], size = 4): Buffe
   ihdr.set([8, 2, 0, 0, 0], 8); // 8 bits per channel, truecolour, deflate, no filter, no interlace
   const line = Buffer.from([0, ...Array.from({ length: size }, () => rgb).flat()]);
   const pixels = Buffer.concat(Array.from({ length: size }, () => line));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
-interface ZipEntry { name: string; size: number; data: Buffer }
+interface ZipEntry {
+  name: string;
+  size: number;
+  data: Buffer;
+}
 
 /** The entries of a zip, each inflated and CRC-checked; a string says why the bytes are not a valid zip. */
 export async function readZip(buf: Buffer, maxEntries = 10_000): Promise<ZipEntry[] | string> {
@@ -49,14 +58,24 @@ export async function readZip(buf: Buffer, maxEntries = 10_000): Promise<ZipEntr
   } catch (e) {
     return `not a zip (${(e as Error).message})`;
   }
-  if (zip.entryCount > maxEntries) { zip.close(); return `${zip.entryCount} entries (more than ${maxEntries})`; }
+  if (zip.entryCount > maxEntries) {
+    zip.close();
+    return `${zip.entryCount} entries (more than ${maxEntries})`;
+  }
   return new Promise((resolve) => {
     const out: ZipEntry[] = [];
-    const fail = (why: string) => { zip.close(); resolve(why); };
+    const fail = (why: string) => {
+      zip.close();
+      resolve(why);
+    };
     zip.on('error', (e: Error) => fail(`unreadable zip (${e.message})`));
     zip.on('end', () => resolve(out));
     zip.on('entry', (entry: yauzl.Entry) => {
-      if (entry.fileName.endsWith('/')) { out.push({ name: entry.fileName, size: 0, data: Buffer.alloc(0) }); zip.readEntry(); return; }
+      if (entry.fileName.endsWith('/')) {
+        out.push({ name: entry.fileName, size: 0, data: Buffer.alloc(0) });
+        zip.readEntry();
+        return;
+      }
       zip.openReadStream(entry, (err, stream) => {
         if (err) return fail(`entry ${entry.fileName}: ${err.message}`);
         const parts: Buffer[] = [];

@@ -21,7 +21,8 @@ async function withLock<T>(name: string, work: () => Promise<T>, timeoutMs = 60_
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      if (Date.now() > until) throw new Undecided('lock', `waited ${timeoutMs / 1000} s for another check to finish with ${name}`);
+      if (Date.now() > until)
+        throw new Undecided('lock', `waited ${timeoutMs / 1000} s for another check to finish with ${name}`);
       await sleep(25);
     }
   }

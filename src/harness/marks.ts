@@ -11,9 +11,12 @@ import { OUTCOME_ATTACHMENT } from './outcome.js';
 import { settle } from './verdict.js';
 
 function describeOutcome(o: ReturnType<typeof settle>): string | undefined {
-  if (o.outcome === 'fail') return `fail — the target does not meet the clause: ${o.violations[0]!.message.split('\n')[0]}${o.violations.length > 1 ? ` (and ${o.violations.length - 1} more)` : ''}`;
-  if (o.outcome === 'error') return `error — the harness could not decide (${o.errors[0]!.cause}); this is not a failure of the target`;
-  if (o.assertionWarnings.length) return `${o.outcome} with ${o.assertionWarnings.length} assertion warning(s) (evidence only inferred; --strict fails them): ${o.assertionWarnings[0]!.message.split('\n')[0]}`;
+  if (o.outcome === 'fail')
+    return `fail — the target does not meet the clause: ${o.violations[0]!.message.split('\n')[0]}${o.violations.length > 1 ? ` (and ${o.violations.length - 1} more)` : ''}`;
+  if (o.outcome === 'error')
+    return `error — the harness could not decide (${o.errors[0]!.cause}); this is not a failure of the target`;
+  if (o.assertionWarnings.length)
+    return `${o.outcome} with ${o.assertionWarnings.length} assertion warning(s) (evidence only inferred; --strict fails them): ${o.assertionWarnings[0]!.message.split('\n')[0]}`;
   return undefined;
 }
 
@@ -37,9 +40,13 @@ export async function settleCheck(testInfo: TestInfo): Promise<ReturnType<typeof
   for (const a of testInfo.annotations) if (a.description) a.description = redactText(a.description);
   const said = describeOutcome(o);
   if (said) testInfo.annotations.push({ type: 'outcome', description: said });
-  if (o.outcome !== 'pass' || o.warnings.length || o.assertionWarnings.length) attachData(testInfo, OUTCOME_ATTACHMENT, JSON.stringify(o), 'application/json');
+  if (o.outcome !== 'pass' || o.warnings.length || o.assertionWarnings.length)
+    attachData(testInfo, OUTCOME_ATTACHMENT, JSON.stringify(o), 'application/json');
   // A violation the check caught itself still fails it: Playwright must not report a pass.
-  if (o.outcome === 'fail' && testInfo.status === 'passed') throw new Error(`the check recorded ${o.violations.length} violation(s) but did not fail: ${o.violations[0]!.message}`);
+  if (o.outcome === 'fail' && testInfo.status === 'passed')
+    throw new Error(
+      `the check recorded ${o.violations.length} violation(s) but did not fail: ${o.violations[0]!.message}`,
+    );
   return o.outcome;
 }
 

@@ -26,7 +26,8 @@ export function controlPath(path: string, template?: string): string {
 
 /** Two bodies are the same once each path (a server may echo it) is blanked out. */
 export function sameBody(a: string, pathA: string, b: string, pathB: string): boolean {
-  const blank = (text: string, path: string) => [path, path.split('?')[0]!, encodeURI(path.split('?')[0]!)].reduce((t, p) => t.split(p).join('<path>'), text);
+  const blank = (text: string, path: string) =>
+    [path, path.split('?')[0]!, encodeURI(path.split('?')[0]!)].reduce((t, p) => t.split(p).join('<path>'), text);
   return blank(a, pathA) === blank(b, pathB);
 }
 
@@ -35,7 +36,12 @@ export function sameBody(a: string, pathA: string, b: string, pathB: string): bo
  * the same credentials and source address. `undefined` when the control did not answer 404
  * (e.g. the target rate-limits unknown paths too and answered 429).
  */
-export async function isGenericNotFound(target: Target, reply: Reply, path: string, o: Pick<CallOptions, 'auth' | 'localAddress'> & { template?: string } = {}): Promise<boolean | undefined> {
+export async function isGenericNotFound(
+  target: Target,
+  reply: Reply,
+  path: string,
+  o: Pick<CallOptions, 'auth' | 'localAddress'> & { template?: string } = {},
+): Promise<boolean | undefined> {
   const { template, ...call } = o;
   const control = controlPath(path, template);
   const c = await target.call({ ...call, path: control, raw429: true, expect: [401, 403, 404, 429] });
@@ -48,10 +54,22 @@ export async function isGenericNotFound(target: Target, reply: Reply, path: stri
  * target's generic 404. A 404 of the route's own (a view, table or row that does not exist)
  * is the answer of an existing route. Undefined when the route answered.
  */
-export async function routeMissing(target: Target, reply: Reply, path: string, auth: CallOptions['auth'], template?: string): Promise<string | undefined> {
+export async function routeMissing(
+  target: Target,
+  reply: Reply,
+  path: string,
+  auth: CallOptions['auth'],
+  template?: string,
+): Promise<string | undefined> {
   if (reply.status === 405) return 'answered 405: the method is not offered';
   if (reply.status !== 404) return undefined;
   const generic = await isGenericNotFound(target, reply, path, { auth, template });
-  if (generic === undefined) throw new Undecided('not-found-control', `${path} answered 404, and a path that never existed did not answer 404 either: cannot tell a missing route from a missing resource`);
-  return generic ? `answered the target's generic 404 (${reply.text.slice(0, 120)}), as a path that never existed does` : undefined;
+  if (generic === undefined)
+    throw new Undecided(
+      'not-found-control',
+      `${path} answered 404, and a path that never existed did not answer 404 either: cannot tell a missing route from a missing resource`,
+    );
+  return generic
+    ? `answered the target's generic 404 (${reply.text.slice(0, 120)}), as a path that never existed does`
+    : undefined;
 }

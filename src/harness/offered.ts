@@ -15,7 +15,8 @@ import { test } from './test.js';
 /** Why such an operation is not judged by the other checks. */
 const NOT_OFFERED = 'not offered (ROUTE-8 judges it)';
 
-const sameAuth = (a: CallOptions['auth'], b: CallOptions['auth']) => JSON.stringify(a ?? 'account') === JSON.stringify(b ?? 'account');
+const sameAuth = (a: CallOptions['auth'], b: CallOptions['auth']) =>
+  JSON.stringify(a ?? 'account') === JSON.stringify(b ?? 'account');
 
 /**
  * Why `ep` is not offered, judged from `reply`, the answer to `call` (a call of `ep` with any
@@ -23,7 +24,13 @@ const sameAuth = (a: CallOptions['auth'], b: CallOptions['auth']) => JSON.string
  * a call without the operation's own credential may be a route that hides itself from
  * strangers: the harmless authorised probe (src/harness/probe.ts) decides.
  */
-export async function notOffered(target: Target, state: RunState, ep: Endpoint, reply: Reply, call: Pick<CallOptions, 'path' | 'auth' | 'localAddress'>): Promise<string | undefined> {
+export async function notOffered(
+  target: Target,
+  state: RunState,
+  ep: Endpoint,
+  reply: Reply,
+  call: Pick<CallOptions, 'path' | 'auth' | 'localAddress'>,
+): Promise<string | undefined> {
   const what = `${ep.method} ${ep.path}`;
   if (reply.status === 405) return `${what} answered 405: ${NOT_OFFERED}`;
   if (reply.status !== 404) return undefined;
@@ -33,13 +40,27 @@ export async function notOffered(target: Target, state: RunState, ep: Endpoint, 
   if (!sameAuth(own.auth, call.auth)) {
     const authorised = await target.call({ ...own, raw429: true, expect: [400, 401, 403, 404, 405, 429] });
     if (authorised.status === 405) return `${what} answered 405 with its credential: ${NOT_OFFERED}`;
-    if (authorised.status !== 404 || (await isGenericNotFound(target, authorised, own.path, { auth: own.auth, localAddress: call.localAddress, template: ep.path })) !== true) return undefined;
+    if (
+      authorised.status !== 404 ||
+      (await isGenericNotFound(target, authorised, own.path, {
+        auth: own.auth,
+        localAddress: call.localAddress,
+        template: ep.path,
+      })) !== true
+    )
+      return undefined;
   }
   return `${what} answered the target's generic 404 with its credential, as a path that never existed does: ${NOT_OFFERED}`;
 }
 
 /** In a check of one operation: skip it when the target does not offer `ep` (see notOffered). */
-export async function skipNotOffered(target: Target, state: RunState, ep: Endpoint, reply: Reply, call: Pick<CallOptions, 'path' | 'auth' | 'localAddress'>): Promise<void> {
+export async function skipNotOffered(
+  target: Target,
+  state: RunState,
+  ep: Endpoint,
+  reply: Reply,
+  call: Pick<CallOptions, 'path' | 'auth' | 'localAddress'>,
+): Promise<void> {
   const why = await notOffered(target, state, ep, reply, call);
   test.skip(why !== undefined, why ?? '');
 }

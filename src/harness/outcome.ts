@@ -15,7 +15,11 @@ export const OUTCOME_ATTACHMENT = 'outcome.json';
 export const OUTCOMES = ['pass', 'fail', 'skip', 'error'] as const;
 
 /** What an assertion stands on (src/spec/evidence.ts). */
-export const EvidenceRecord = z.object({ class: z.enum(EVIDENCE_CLASSES), cite: z.string(), owed: z.boolean().optional() });
+export const EvidenceRecord = z.object({
+  class: z.enum(EVIDENCE_CLASSES),
+  cite: z.string(),
+  owed: z.boolean().optional(),
+});
 
 /** An assertion about the target that did not hold, with its evidence and the exchange that shows it. */
 export const Violation = z.object({
@@ -70,7 +74,10 @@ const KEEP = 2_000;
 
 /** The harness could not decide (timeout, reset, unreadable body, missing fixture): the check ends as `error`, never `fail`. */
 export class Undecided extends Error {
-  constructor(readonly kind: string, message: string) {
+  constructor(
+    readonly kind: string,
+    message: string,
+  ) {
     super(redactText(message));
     this.name = 'Undecided';
     if (undecidedKinds.size >= KEEP) undecidedKinds.delete(undecidedKinds.keys().next().value!);

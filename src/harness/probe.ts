@@ -24,7 +24,12 @@ import type { Auth, CallOptions } from './target.js';
  * at nothing: delete or mark every notification of the base, snapshot the base, toast its
  * users; replace or delete the team's logo, add a user to it, change the team itself.
  */
-const WHOLE_BASE = new Set(['deleteBaseNotifications', 'markBaseNotificationsAsSeen', 'createSnapshot', 'sendToastNotification']);
+const WHOLE_BASE = new Set([
+  'deleteBaseNotifications',
+  'markBaseNotificationsAsSeen',
+  'createSnapshot',
+  'sendToastNotification',
+]);
 const WHOLE_TEAM = new Set(['setTeamLogo', 'deleteTeamLogo', 'addTeamUser', 'updateTeam']);
 
 const NO_SUCH_ID = 999_999_999;
@@ -41,7 +46,7 @@ function placeholderValues(state: RunState, base = 0, ep?: Endpoint): Record<str
   return {
     base_uuid: ep && WHOLE_BASE.has(ep.id) ? nowhereBase(state) : b.uuid,
     workspace_id: t.workspace_id ?? 1,
-    org_id: ep && WHOLE_TEAM.has(ep.id) ? NO_SUCH_ID : t.org_id ?? 1,
+    org_id: ep && WHOLE_TEAM.has(ep.id) ? NO_SUCH_ID : (t.org_id ?? 1),
     // Names and numbers nothing in a real account carries.
     base_name: `${state.tablePrefix}no-such-base`,
     username: 'conformance-no-such-user@example.invalid',
@@ -61,28 +66,42 @@ function placeholderValues(state: RunState, base = 0, ep?: Endpoint): Record<str
 
 /** Why a probe cannot count against the run's own base (RATE-1 needs that): its path names no base. */
 export function aimsElsewhere(ep: Endpoint): string | undefined {
-  return WHOLE_BASE.has(ep.id) ? `${ep.method} ${ep.path} acts on the whole base: its probe names a base that does not exist (src/harness/probe.ts), so it cannot spend the base's budget` : undefined;
+  return WHOLE_BASE.has(ep.id)
+    ? `${ep.method} ${ep.path} acts on the whole base: its probe names a base that does not exist (src/harness/probe.ts), so it cannot spend the base's budget`
+    : undefined;
 }
 
 /** The credential an endpoint needs, as the harness presents it. */
 export function credentialFor(ep: Endpoint, base = 0): Auth {
   switch (ep.credential) {
-    case 'base-token': return { base };
-    case 'api-token': return { api: base };
-    case 'none': case 'external-link': case 'upload-link': return 'none';
-    default: return 'account';
+    case 'base-token':
+      return { base };
+    case 'api-token':
+      return { api: base };
+    case 'none':
+    case 'external-link':
+    case 'upload-link':
+      return 'none';
+    default:
+      return 'account';
   }
 }
 
 /** Values of required query parameters (and the row list's page size), naming nothing. */
 function probeQuery(ep: Endpoint, state: RunState): Record<string, string | number> | undefined {
   const nothing: Record<string, string | number> = {
-    table_name: `${state.tablePrefix}probe`, table_id: `${state.tablePrefix}probe`, view_id: 'conformance-no-such-view',
-    row_id: 'AAAAAAAAAAAAAAAAAAAAAA', path: `/files/2000-01/${state.tablePrefix}no-such-file.txt`, name: `${state.tablePrefix}no-such-file.txt`,
-    dtable_name: `${state.tablePrefix}no-such-base`, 'ret-json': 1,
+    table_name: `${state.tablePrefix}probe`,
+    table_id: `${state.tablePrefix}probe`,
+    view_id: 'conformance-no-such-view',
+    row_id: 'AAAAAAAAAAAAAAAAAAAAAA',
+    path: `/files/2000-01/${state.tablePrefix}no-such-file.txt`,
+    name: `${state.tablePrefix}no-such-file.txt`,
+    dtable_name: `${state.tablePrefix}no-such-base`,
+    'ret-json': 1,
   };
   const q: Record<string, string | number> = {};
-  for (const p of ep.params ?? []) if (p.in === 'query' && p.required && nothing[p.name] !== undefined) q[p.name] = nothing[p.name]!;
+  for (const p of ep.params ?? [])
+    if (p.in === 'query' && p.required && nothing[p.name] !== undefined) q[p.name] = nothing[p.name]!;
   if (ep.id === 'listRows') q.limit = 1;
   return Object.keys(q).length ? q : undefined;
 }
@@ -93,21 +112,40 @@ function probeBody(ep: Endpoint, state: RunState): unknown {
   const table = `${state.tablePrefix}probe`;
   const noBase = `${state.tablePrefix}no-such-base`;
   switch (ep.id) {
-    case 'querySql': case 'legacySql': return { sql: `SELECT * FROM \`${table}\` LIMIT 1`, convert_keys: true };
+    case 'querySql':
+    case 'legacySql':
+      return { sql: `SELECT * FROM \`${table}\` LIMIT 1`, convert_keys: true };
     // `columns` of the wrong type: the target must refuse the table rather than create it.
-    case 'createTable': return { table_name: table, columns: 'conformance: not a list' };
-    case 'authToken': return undefined;
+    case 'createTable':
+      return { table_name: table, columns: 'conformance: not a list' };
+    case 'authToken':
+      return undefined;
     // No name, and a workspace that does not exist: nothing to create.
-    case 'createBase': return { workspace_id: NO_SUCH_ID };
-    case 'copyBaseFromWorkspace': return { src_workspace_id: NO_SUCH_ID, dst_workspace_id: NO_SUCH_ID, name: noBase };
-    case 'deleteBase': return { name: noBase };
+    case 'createBase':
+      return { workspace_id: NO_SUCH_ID };
+    case 'copyBaseFromWorkspace':
+      return { src_workspace_id: NO_SUCH_ID, dst_workspace_id: NO_SUCH_ID, name: noBase };
+    case 'deleteBase':
+      return { name: noBase };
   }
-  if (ep.credential === 'base-token') return { table_name: table, rows: [], updates: [], row_ids: [], view_name: 'conformance-no-such-view', columns: [] };
+  if (ep.credential === 'base-token')
+    return {
+      table_name: table,
+      rows: [],
+      updates: [],
+      row_ids: [],
+      view_name: 'conformance-no-such-view',
+      columns: [],
+    };
   return {};
 }
 
 /** A call of `ep` with harmless values; `auth` overrides the endpoint's own credential. */
-export function probeCall(ep: Endpoint, state: RunState, o: { base?: number; auth?: Auth } & Partial<CallOptions> = {}): CallOptions {
+export function probeCall(
+  ep: Endpoint,
+  state: RunState,
+  o: { base?: number; auth?: Auth } & Partial<CallOptions> = {},
+): CallOptions {
   const { base = 0, auth, ...rest } = o;
   const call: CallOptions = {
     method: ep.method,
@@ -117,7 +155,8 @@ export function probeCall(ep: Endpoint, state: RunState, o: { base?: number; aut
     query: probeQuery(ep, state),
   };
   // A refused login (an account that does not exist): the token call exists, nothing is issued.
-  if (ep.id === 'authToken') call.form = { username: 'conformance-no-such-user@example.invalid', password: 'conformance-wrong-password' };
+  if (ep.id === 'authToken')
+    call.form = { username: 'conformance-no-such-user@example.invalid', password: 'conformance-wrong-password' };
   return { ...call, ...rest };
 }
 
@@ -146,11 +185,11 @@ export function nowhereValues(state: RunState, base = 0): Record<string, string 
 export const UNSCOPED_WRITES: Readonly<Record<string, string>> = {
   createBase: 'creates a base in the account',
   copyBaseFromWorkspace: 'copies a base within the account',
-  updateTeamInfo: 'renames the account\'s team',
+  updateTeamInfo: "renames the account's team",
   deleteBaseNotifications: 'deletes every notification of the base',
   markBaseNotificationsAsSeen: 'marks every notification of the base as seen',
   createSnapshot: 'takes a snapshot of the whole base',
-  sendToastNotification: 'shows a notification to the base\'s users',
+  sendToastNotification: "shows a notification to the base's users",
 };
 
 /** Harmless values of a field by name and type: the scratch table where a table is named, names of the run's prefix, numbers and ids naming nothing. */
@@ -163,16 +202,26 @@ function harmlessValue(name: string, type: string, scratch: { name: string; id?:
   if (name === 'column_type') return 'text';
   if (name === 'op_type') return 'rename_column';
   switch (type) {
-    case 'integer': case 'number': return 999_999_999;
-    case 'boolean': return false;
-    case 'array': return [];
-    case 'object': return {};
-    default: return `${prefix}none`;
+    case 'integer':
+    case 'number':
+      return 999_999_999;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      return `${prefix}none`;
   }
 }
 
 /** The otherwise valid body a wrong value goes into: every required field, and the table fields, harmless. */
-export function harmlessBody(ep: Endpoint, scratch: { name: string; id?: string }, prefix: string): Record<string, unknown> {
+export function harmlessBody(
+  ep: Endpoint,
+  scratch: { name: string; id?: string },
+  prefix: string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const p of ep.params ?? []) {
     if (p.in !== 'json' && p.in !== 'form' && p.in !== 'multipart') continue;
@@ -183,8 +232,14 @@ export function harmlessBody(ep: Endpoint, scratch: { name: string; id?: string 
 }
 
 /** The required query parameters of a row, harmless (text: every value as a string). */
-export function harmlessQuery(ep: Endpoint, scratch: { name: string; id?: string }, prefix: string): Record<string, string> {
+export function harmlessQuery(
+  ep: Endpoint,
+  scratch: { name: string; id?: string },
+  prefix: string,
+): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const p of ep.params ?? []) if (p.in === 'query' && (p.required || p.name === 'table_name')) out[p.name] = String(harmlessValue(p.name, p.type, scratch, prefix));
+  for (const p of ep.params ?? [])
+    if (p.in === 'query' && (p.required || p.name === 'table_name'))
+      out[p.name] = String(harmlessValue(p.name, p.type, scratch, prefix));
   return out;
 }

@@ -15,8 +15,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * Playwright starts a new worker after a failed check, and module state dies with the old
  * one: the bookkeeping is kept in a file of the run's work folder so it survives that.
  */
-const BOOK = process.env.CONFHARNESS_WORK_DIR ? join(process.env.CONFHARNESS_WORK_DIR, 'rate-bookkeeping.json') : undefined;
-interface Book { clocks: Record<string, { grid?: number; busyUntil: [string, number][]; callsPerMs: number }>; ipUse: [string, number][] }
+const BOOK = process.env.CONFHARNESS_WORK_DIR
+  ? join(process.env.CONFHARNESS_WORK_DIR, 'rate-bookkeeping.json')
+  : undefined;
+interface Book {
+  clocks: Record<string, { grid?: number; busyUntil: [string, number][]; callsPerMs: number }>;
+  ipUse: [string, number][];
+}
 function readBook(): Book {
   try {
     if (BOOK && existsSync(BOOK)) return JSON.parse(readFileSync(BOOK, 'utf8')) as Book;
@@ -27,7 +32,10 @@ function readBook(): Book {
 }
 function saveBook(): void {
   if (!BOOK) return;
-  const book: Book = { clocks: Object.fromEntries([...clocks].map(([url, c]) => [url, c.toJSON()])), ipUse: [...ipUse] };
+  const book: Book = {
+    clocks: Object.fromEntries([...clocks].map(([url, c]) => [url, c.toJSON()])),
+    ipUse: [...ipUse],
+  };
   writeFileSync(BOOK, JSON.stringify(book));
 }
 
@@ -49,16 +57,25 @@ export interface Shot {
   date?: number;
 }
 
-const intHeader = (v: string | undefined): number | undefined => (v !== undefined && /^\s*-?\d+\s*$/.test(v) ? Number(v) : undefined);
+const intHeader = (v: string | undefined): number | undefined =>
+  v !== undefined && /^\s*-?\d+\s*$/.test(v) ? Number(v) : undefined;
 /** An `x-ratelimit-reset` that is a Unix time (not seconds-from-now). */
 export const isUnixTime = (n: number | undefined): n is number => n !== undefined && n > 1_000_000_000;
 
 function shotOf(r: Reply, t0: number, t1: number, i = 0): Shot {
   const date = r.header('date') ? Date.parse(r.header('date')!) : NaN;
   return {
-    i, status: r.status, t0, t1, bytes: r.res.body.length, head: r.text.slice(0, 80),
-    contentLength: r.header('content-length'), contentType: r.header('content-type'),
-    limit: intHeader(r.header('x-ratelimit-limit')), remaining: intHeader(r.header('x-ratelimit-remaining')), reset: intHeader(r.header('x-ratelimit-reset')),
+    i,
+    status: r.status,
+    t0,
+    t1,
+    bytes: r.res.body.length,
+    head: r.text.slice(0, 80),
+    contentLength: r.header('content-length'),
+    contentType: r.header('content-type'),
+    limit: intHeader(r.header('x-ratelimit-limit')),
+    remaining: intHeader(r.header('x-ratelimit-remaining')),
+    reset: intHeader(r.header('x-ratelimit-reset')),
     date: Number.isFinite(date) ? date : undefined,
   };
 }
@@ -70,7 +87,11 @@ export const refused = (shots: readonly Shot[]) => shots.filter((s) => s.status 
  * Fire `n` calls, at most `concurrency` in flight; with `stopOn429` no call is sent once a
  * 429 has arrived, with `deadlineMs` none once that long has passed since the first.
  */
-export async function volley(n: number, fire: (i: number) => Promise<Reply>, o: { concurrency?: number; stopOn429?: boolean; deadlineMs?: number } = {}): Promise<Shot[]> {
+export async function volley(
+  n: number,
+  fire: (i: number) => Promise<Reply>,
+  o: { concurrency?: number; stopOn429?: boolean; deadlineMs?: number } = {},
+): Promise<Shot[]> {
   const shots: Shot[] = [];
   let next = 0;
   let stop = false;
@@ -106,7 +127,10 @@ class RateClock {
   /** Calls per millisecond the harness reached in its last burst (optimistic until measured). */
   callsPerMs = 2;
 
-  constructor(readonly windowMs: number, saved?: Book['clocks'][string]) {
+  constructor(
+    readonly windowMs: number,
+    saved?: Book['clocks'][string],
+  ) {
     if (saved) {
       this.grid = saved.grid;
       for (const [k, v] of saved.busyUntil) this.busyUntil.set(k, v);
@@ -185,18 +209,21 @@ class RateClock {
   straddle(shots: readonly Shot[]): string | undefined {
     if (shots.length === 0) return undefined;
     const resets = new Set(shots.map((s) => s.reset).filter(isUnixTime));
-    if (resets.size > 1) return `x-ratelimit-reset changed during the burst (${[...resets].sort().join(', ')}): it spanned two windows`;
+    if (resets.size > 1)
+      return `x-ratelimit-reset changed during the burst (${[...resets].sort().join(', ')}): it spanned two windows`;
     const no = refused(shots);
     if (no.length) {
       const first429 = Math.min(...no.map((s) => s.t1));
-      if (admitted(shots).some((s) => s.t0 > first429)) return 'a call sent after a 429 had arrived was admitted: the budget came back during the burst (a new window)';
+      if (admitted(shots).some((s) => s.t0 > first429))
+        return 'a call sent after a 429 had arrived was admitted: the budget came back during the burst (a new window)';
     }
     const start = Math.min(...shots.map((s) => s.t0));
     const end = Math.max(...shots.map((s) => s.t1));
     if (end - start >= this.windowMs) return `the burst took ${end - start} ms, longer than a window`;
     if (resets.size === 0) {
       const b = this.nextBoundary(start);
-      if (b <= end) return `the burst (${end - start} ms, no x-ratelimit-reset to tell) may have crossed the window boundary expected at ${new Date(b).toISOString()}`;
+      if (b <= end)
+        return `the burst (${end - start} ms, no x-ratelimit-reset to tell) may have crossed the window boundary expected at ${new Date(b).toISOString()}`;
     }
     return undefined;
   }
@@ -248,17 +275,30 @@ export function gatewayAddress(target: Target): string | undefined {
 
 export function baseKey(target: Target, i: number): RateKey {
   const b = target.base(i);
-  return { cls: 'gateway', id: `gateway:base:${b.uuid}`, label: `base #${i + 1} (${b.name})`, base: i, localAddress: gatewayAddress(target) };
+  return {
+    cls: 'gateway',
+    id: `gateway:base:${b.uuid}`,
+    label: `base #${i + 1} (${b.name})`,
+    base: i,
+    localAddress: gatewayAddress(target),
+  };
 }
 
 export function ipKey(cls: Exclude<RateClass, 'gateway'>, ip: string | undefined): RateKey {
-  return { cls, id: `${cls}:ip:${ip ?? 'default'}`, label: ip ? `source address ${ip}` : 'the default source address', localAddress: ip };
+  return {
+    cls,
+    id: `${cls}:ip:${ip ?? 'default'}`,
+    label: ip ? `source address ${ip}` : 'the default source address',
+    localAddress: ip,
+  };
 }
 
 /** Base indexes, the one free soonest (unused in the current window) first. */
 export function basesByFreshness(target: Target): number[] {
   const clock = clockOf(target);
-  return target.state.target.bases.map((_, i) => i).sort((a, b) => clock.freeAt(baseKey(target, a).id) - clock.freeAt(baseKey(target, b).id) || a - b);
+  return target.state.target.bases
+    .map((_, i) => i)
+    .sort((a, b) => clock.freeAt(baseKey(target, a).id) - clock.freeAt(baseKey(target, b).id) || a - b);
 }
 
 /**
@@ -266,14 +306,21 @@ export function basesByFreshness(target: Target): number[] {
  * then those not used in the current window, least recently used first — so each check gets
  * an address of its own while there are enough. Empty when the run has none.
  */
-export function pickIps(target: Target, cls: Exclude<RateClass, 'gateway'>, n: number, except: readonly string[] = []): string[] {
+export function pickIps(
+  target: Target,
+  cls: Exclude<RateClass, 'gateway'>,
+  n: number,
+  except: readonly string[] = [],
+): string[] {
   const clock = clockOf(target);
   const rank = (ip: string) => [
     ipUse.get(`${target.url}|${cls}|${ip}`) === undefined ? 0 : 1,
     clock.isFresh(`account:ip:${ip}`) && clock.isFresh(`auth-token:ip:${ip}`) ? 0 : 1,
     ipUse.get(`${target.url}|*|${ip}`) ?? 0,
   ];
-  const order = target.state.sourceIps.filter((ip) => !except.includes(ip) && ip !== gatewayAddress(target)).map((ip) => [ip, rank(ip)] as const);
+  const order = target.state.sourceIps
+    .filter((ip) => !except.includes(ip) && ip !== gatewayAddress(target))
+    .map((ip) => [ip, rank(ip)] as const);
   order.sort(([, a], [, b]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!);
   const picked = order.slice(0, n).map(([ip]) => ip);
   for (const ip of picked) {
@@ -289,12 +336,28 @@ export function fireFor(target: Target, key: RateKey): (i: number) => Promise<Re
   const common = { raw429: true, localAddress: key.localAddress };
   switch (key.cls) {
     case 'gateway':
-      return () => target.call({ ...common, method: 'GET', path: target.gatewayPath(key.base ?? 0, 'metadata/'), auth: { base: key.base ?? 0 }, expect: [429] });
+      return () =>
+        target.call({
+          ...common,
+          method: 'GET',
+          path: target.gatewayPath(key.base ?? 0, 'metadata/'),
+          auth: { base: key.base ?? 0 },
+          expect: [429],
+        });
     case 'account':
-      return () => target.call({ ...common, method: 'GET', path: '/api/v2.1/universal-apps/', auth: 'account', expect: [429] });
+      return () =>
+        target.call({ ...common, method: 'GET', path: '/api/v2.1/universal-apps/', auth: 'account', expect: [429] });
     case 'auth-token':
       // An unknown user: a refused login is still a call of the endpoint, and no real account can be locked out.
-      return () => target.call({ ...common, method: 'POST', path: '/api2/auth-token/', auth: 'none', form: { username: `conformance-nobody-${target.state.runId}@example.invalid`, password: 'not-the-password' }, expect: [400, 429] });
+      return () =>
+        target.call({
+          ...common,
+          method: 'POST',
+          path: '/api2/auth-token/',
+          auth: 'none',
+          form: { username: `conformance-nobody-${target.state.runId}@example.invalid`, password: 'not-the-password' },
+          expect: [400, 429],
+        });
   }
 }
 
@@ -319,11 +382,20 @@ export async function prepare(target: Target): Promise<void> {
  * the key may legitimately have, if more). It needs no fresh window
  * (a key already used up answers 429 at once), only room for the calls. Returns every shot.
  */
-export async function exhaust(target: Target, key: RateKey, limit: number, o: { fresh?: boolean; ceiling?: number } = {}): Promise<Shot[]> {
+export async function exhaust(
+  target: Target,
+  key: RateKey,
+  limit: number,
+  o: { fresh?: boolean; ceiling?: number } = {},
+): Promise<Shot[]> {
   await prepare(target);
   const clock = clockOf(target);
   await clock.ready([key.id], limit, { fresh: o.fresh ?? false });
-  const shots = await volley(2 * Math.max(limit, o.ceiling ?? 0) + 64, fireFor(target, key), { concurrency: 32, stopOn429: true, deadlineMs: 2 * clock.windowMs });
+  const shots = await volley(2 * Math.max(limit, o.ceiling ?? 0) + 64, fireFor(target, key), {
+    concurrency: 32,
+    stopOn429: true,
+    deadlineMs: 2 * clock.windowMs,
+  });
   clock.note([key.id], shots);
   return shots;
 }
@@ -339,8 +411,10 @@ export function unlimitedProof(shots: readonly Shot[], limit: number, windowMs: 
   const byReset = new Map<number, number>();
   for (const s of ok) if (isUnixTime(s.reset)) byReset.set(s.reset, (byReset.get(s.reset) ?? 0) + 1);
   const [reset, most] = [...byReset].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
-  if (most > limit) return `${most} calls were admitted in the one window ending at x-ratelimit-reset ${reset}, limit ${limit}`;
+  if (most > limit)
+    return `${most} calls were admitted in the one window ending at x-ratelimit-reset ${reset}, limit ${limit}`;
   const span = Math.max(...shots.map((s) => s.t1)) - Math.min(...shots.map((s) => s.t0));
-  if (ok.length > 2 * limit && span < windowMs) return `${ok.length} calls were admitted within ${span} ms, less than one window, limit ${limit}`;
+  if (ok.length > 2 * limit && span < windowMs)
+    return `${ok.length} calls were admitted within ${span} ms, less than one window, limit ${limit}`;
   return undefined;
 }

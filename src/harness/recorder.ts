@@ -31,7 +31,12 @@ interface Exchange {
 }
 
 /** A request as a check sent it: the body as a string or the very bytes. */
-interface SentRequest { method: string; url: string; headers: Record<string, string>; body?: string | Uint8Array }
+interface SentRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
 
 const BODY_SHOWN = 4_000;
 /** Bodies kept for the curl line; larger ones are described, not reproduced. */
@@ -50,17 +55,31 @@ const shellSafe = (s: string) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f
 
 /** A body as the transcript shows it: redacted field by field where that is cheap, else by the registered secrets in the part shown (a secret is shorter than the margin). */
 function readable(text: string, type: string): string {
-  if (text.length <= READABLE_BYTES && jsonTextDepth(text, READABLE_DEPTH) <= READABLE_DEPTH) return clip(redactBody(text, type));
+  if (text.length <= READABLE_BYTES && jsonTextDepth(text, READABLE_DEPTH) <= READABLE_DEPTH)
+    return clip(redactBody(text, type));
   return `${redactText(text.slice(0, BODY_SHOWN + 512)).slice(0, BODY_SHOWN)}… (${text.length} characters)`;
 }
 
 /** The request part of an exchange, redacted; the body's bytes kept for the curl line. */
-function requestPart(r: SentRequest): Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody' | 'requestBytes'> {
+function requestPart(
+  r: SentRequest,
+): Pick<Exchange, 'method' | 'url' | 'requestHeaders' | 'requestBody' | 'requestBytes'> {
   const type = r.headers['content-type'] ?? '';
   const bytes = r.body === undefined ? undefined : Buffer.from(r.body);
   const text = bytes && isUtf8(bytes) ? bytes.toString('utf8') : undefined;
-  const shown = r.body === undefined ? undefined : text !== undefined ? readable(text, type) : `<${bytes!.length} bytes, not UTF-8: base64 ${clip(bytes!.subarray(0, BODY_SHOWN).toString('base64'))}>`;
-  return { method: r.method, url: redactUrl(r.url), requestHeaders: redactHeaders(r.headers), requestBody: shown, requestBytes: bytes && bytes.length <= BODY_KEPT ? bytes : undefined };
+  const shown =
+    r.body === undefined
+      ? undefined
+      : text !== undefined
+        ? readable(text, type)
+        : `<${bytes!.length} bytes, not UTF-8: base64 ${clip(bytes!.subarray(0, BODY_SHOWN).toString('base64'))}>`;
+  return {
+    method: r.method,
+    url: redactUrl(r.url),
+    requestHeaders: redactHeaders(r.headers),
+    requestBody: shown,
+    requestBytes: bytes && bytes.length <= BODY_KEPT ? bytes : undefined,
+  };
 }
 
 /**
@@ -73,9 +92,11 @@ function curlBody(x: Exchange): { pipe: string; arg: string } {
   const b = x.requestBytes;
   if (!b) return { pipe: '', arg: ` --data-binary ${quote(`<${x.requestBody}: too large to reproduce>`)}` };
   const text = isUtf8(b) ? b.toString('utf8') : undefined;
-  if (text !== undefined && shellSafe(text) && b.length <= BODY_INLINE) return { pipe: '', arg: ` --data-binary ${quote(redactBody(text, x.requestHeaders['content-type'] ?? ''))}` };
+  if (text !== undefined && shellSafe(text) && b.length <= BODY_INLINE)
+    return { pipe: '', arg: ` --data-binary ${quote(redactBody(text, x.requestHeaders['content-type'] ?? ''))}` };
   const latin1 = b.toString('latin1');
-  if (redactText(latin1) !== latin1 || (text !== undefined && redactText(text) !== text)) return { pipe: '', arg: ` --data-binary ${quote('<body holds a secret: not reproduced>')}` };
+  if (redactText(latin1) !== latin1 || (text !== undefined && redactText(text) !== text))
+    return { pipe: '', arg: ` --data-binary ${quote('<body holds a secret: not reproduced>')}` };
   const long = b.length > BODY_INLINE;
   const encoded = (long ? gzipSync(b) : b).toString('base64');
   return { pipe: `printf %s ${quote(encoded)} | base64 -d | ${long ? 'gunzip | ' : ''}`, arg: ' --data-binary @-' };
@@ -83,7 +104,8 @@ function curlBody(x: Exchange): { pipe: string; arg: string } {
 
 /** One curl line reproducing `x`, credentials left as placeholders. */
 function curlLine(x: Exchange): string {
-  const headers = Object.entries(x.requestHeaders).filter(([k]) => !['content-length', 'host', 'connection'].includes(k.toLowerCase()))
+  const headers = Object.entries(x.requestHeaders)
+    .filter(([k]) => !['content-length', 'host', 'connection'].includes(k.toLowerCase()))
     .map(([k, v]) => `-H ${quote(`${k}: ${v.replace(MASK, '$TOKEN')}`)}`);
   const { pipe, arg } = curlBody(x);
   return `${pipe}curl -sS -X ${x.method} ${headers.join(' ')}${arg} ${quote(x.url)}`;
@@ -93,10 +115,15 @@ function curlLine(x: Exchange): string {
 export const curlFor = (r: SentRequest): string => curlLine({ ...requestPart(r), ms: 0 });
 
 /** One recorded exchange, as a violation cites it: its place in the transcript (1-based) and `#n METHOD url → status`. */
-export interface ExchangeRef { readonly n: number; readonly line: string }
+export interface ExchangeRef {
+  readonly n: number;
+  readonly line: string;
+}
 
 /** Something that names the exchange it came from (a `Reply`, a sent probe). */
-export interface Cited { readonly exchange?: ExchangeRef }
+export interface Cited {
+  readonly exchange?: ExchangeRef;
+}
 
 export class Recorder {
   readonly exchanges: Exchange[] = [];
@@ -104,7 +131,16 @@ export class Recorder {
   refused = 0;
 
   /** Record an exchange; its reference, for a violation to cite. */
-  record(e: SentRequest & { status?: number; responseHeaders?: Record<string, string>; responseBody?: string; error?: string; ms: number }, expected: readonly number[] = []): ExchangeRef {
+  record(
+    e: SentRequest & {
+      status?: number;
+      responseHeaders?: Record<string, string>;
+      responseBody?: string;
+      error?: string;
+      ms: number;
+    },
+    expected: readonly number[] = [],
+  ): ExchangeRef {
     this.calls++;
     if (e.status !== undefined && REFUSALS(e.status) && !expected.includes(e.status)) this.refused++;
     const ref = { n: this.calls, line: `#${this.calls} ${e.method} ${redactUrl(e.url)} → ${e.error ?? e.status}` };
@@ -113,7 +149,10 @@ export class Recorder {
       ...requestPart(e),
       status: e.status,
       responseHeaders: e.responseHeaders && redactHeaders(e.responseHeaders),
-      responseBody: e.responseBody === undefined ? undefined : clip(redactBody(e.responseBody, e.responseHeaders?.['content-type'])),
+      responseBody:
+        e.responseBody === undefined
+          ? undefined
+          : clip(redactBody(e.responseBody, e.responseHeaders?.['content-type'])),
       error: e.error,
       ms: e.ms,
     });
@@ -128,14 +167,20 @@ export class Recorder {
 
   /** Human-readable transcript. */
   transcript(): string {
-    return this.exchanges.map((x, i) => [
-      `#${i + 1} ${x.method} ${x.url}  (${x.ms} ms)`,
-      ...Object.entries(x.requestHeaders).map(([k, v]) => `> ${k}: ${v}`),
-      x.requestBody !== undefined ? `> ${x.requestBody}` : '',
-      x.error ? `! ${x.error}` : `< ${x.status}`,
-      ...Object.entries(x.responseHeaders ?? {}).map(([k, v]) => `< ${k}: ${v}`),
-      x.responseBody !== undefined ? `< ${x.responseBody}` : '',
-    ].filter(Boolean).join('\n')).join('\n\n');
+    return this.exchanges
+      .map((x, i) =>
+        [
+          `#${i + 1} ${x.method} ${x.url}  (${x.ms} ms)`,
+          ...Object.entries(x.requestHeaders).map(([k, v]) => `> ${k}: ${v}`),
+          x.requestBody !== undefined ? `> ${x.requestBody}` : '',
+          x.error ? `! ${x.error}` : `< ${x.status}`,
+          ...Object.entries(x.responseHeaders ?? {}).map(([k, v]) => `< ${k}: ${v}`),
+          x.responseBody !== undefined ? `< ${x.responseBody}` : '',
+        ]
+          .filter(Boolean)
+          .join('\n'),
+      )
+      .join('\n\n');
   }
 
   /** The exchanges as a HAR 1.2 log (the format browsers and HTTP tools open), redacted as recorded. */
@@ -160,15 +205,30 @@ function harEntry(x: Exchange, started: number): Record<string, unknown> {
     startedDateTime: new Date(started).toISOString(),
     time: x.ms,
     request: {
-      method: x.method, url: x.url, httpVersion: 'HTTP/1.1', cookies: [], headers: nameValues(x.requestHeaders),
+      method: x.method,
+      url: x.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: nameValues(x.requestHeaders),
       queryString: [...u.searchParams].map(([name, value]) => ({ name, value })),
       ...(x.requestBody !== undefined ? { postData: { mimeType: type, text: x.requestBody } } : {}),
-      headersSize: -1, bodySize: x.requestBytes?.length ?? -1,
+      headersSize: -1,
+      bodySize: x.requestBytes?.length ?? -1,
     },
     response: {
-      status: x.status ?? 0, statusText: '', httpVersion: 'HTTP/1.1', cookies: [], headers: nameValues(x.responseHeaders),
-      content: { size: x.responseBody?.length ?? 0, mimeType: resType, ...(x.responseBody !== undefined ? { text: x.responseBody } : {}) },
-      redirectURL: '', headersSize: -1, bodySize: -1,
+      status: x.status ?? 0,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: nameValues(x.responseHeaders),
+      content: {
+        size: x.responseBody?.length ?? 0,
+        mimeType: resType,
+        ...(x.responseBody !== undefined ? { text: x.responseBody } : {}),
+      },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
       ...(x.error ? { _error: x.error } : {}),
     },
     cache: {},
@@ -179,6 +239,14 @@ function harEntry(x: Exchange, started: number): Record<string, unknown> {
 /** A HAR 1.2 document of `exchanges`; the times are relative (the recorder keeps durations, not clock times). */
 function harLog(exchanges: readonly Exchange[], start = Date.now()): string {
   let t = start;
-  const entries = exchanges.map((x) => { const e = harEntry(x, t); t += x.ms; return e; });
-  return JSON.stringify({ log: { version: '1.2', creator: { name: identity().name, version: identity().version }, pages: [], entries } }, null, 1);
+  const entries = exchanges.map((x) => {
+    const e = harEntry(x, t);
+    t += x.ms;
+    return e;
+  });
+  return JSON.stringify(
+    { log: { version: '1.2', creator: { name: identity().name, version: identity().version }, pages: [], entries } },
+    null,
+    1,
+  );
 }

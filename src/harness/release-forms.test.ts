@@ -8,12 +8,24 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { behaviourAt, compareVersions, EMULATED_VERSIONS, endpoint, RELEASES, VERSIONED_OPERATIONS, type Behaviour, type VersionedOperation } from '../spec/index.js';
+import {
+  behaviourAt,
+  compareVersions,
+  EMULATED_VERSIONS,
+  endpoint,
+  RELEASES,
+  VERSIONED_OPERATIONS,
+  type Behaviour,
+  type VersionedOperation,
+} from '../spec/index.js';
 import { archiveBody, sqlBody } from './release-forms.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** The form builders of the request-side operations. */
-const BUILDERS: Partial<Record<keyof Behaviour, readonly { name: string }[]>> = { archiveByViewName: [archiveBody], sqlParameters: [sqlBody] };
+const BUILDERS: Partial<Record<keyof Behaviour, readonly { name: string }[]>> = {
+  archiveByViewName: [archiveBody],
+  sqlParameters: [sqlBody],
+};
 
 function* sources(dir: string): Generator<string> {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -43,16 +55,30 @@ const nameOf = (block: string) => /^(?:export )?(?:async )?(?:function\*? |const
 export function unconsulted(text: string, op: VersionedOperation): number[] {
   const builders = BUILDERS[op.behaviour] ?? [];
   const all = blocks(text).filter((b) => !/^import /.test(b.text));
-  const ok = new Set(all.filter((b) => new RegExp(`\\b${op.behaviour}\\b`).test(b.text) || builders.some((f) => b.text.includes(`${f.name}(`)) || /release-form: \S/.test(b.text)));
-  const calls = (b: { text: string }, name: string) => b !== all.find((x) => nameOf(x.text) === name) && new RegExp(`\\b${name}\\(`).test(b.text);
+  const ok = new Set(
+    all.filter(
+      (b) =>
+        new RegExp(`\\b${op.behaviour}\\b`).test(b.text) ||
+        builders.some((f) => b.text.includes(`${f.name}(`)) ||
+        /release-form: \S/.test(b.text),
+    ),
+  );
+  const calls = (b: { text: string }, name: string) =>
+    b !== all.find((x) => nameOf(x.text) === name) && new RegExp(`\\b${name}\\(`).test(b.text);
   for (let grew = true; grew;) {
     grew = false;
     for (const b of all) {
       if (ok.has(b)) continue;
       const own = nameOf(b.text);
       const callers = own ? all.filter((x) => calls(x, own)) : [];
-      const callsConsulting = [...ok].some((x) => { const n = nameOf(x.text); return !!n && calls(b, n); });
-      if (callsConsulting || (callers.length && callers.every((x) => ok.has(x)))) { ok.add(b); grew = true; }
+      const callsConsulting = [...ok].some((x) => {
+        const n = nameOf(x.text);
+        return !!n && calls(b, n);
+      });
+      if (callsConsulting || (callers.length && callers.every((x) => ok.has(x)))) {
+        ok.add(b);
+        grew = true;
+      }
     }
   }
   return all.filter((b) => op.marks.test(b.text) && !ok.has(b)).map((b) => b.line);
@@ -67,15 +93,24 @@ test('every versioned operation is a row of ENDPOINTS whose form the named relea
     expect(r && op.behaviour in r.changes, `${op.behaviour}: release ${op.changed} does not flip it`).toBe(true);
     expect(EMULATED_VERSIONS.includes(op.changed), `${op.changed} is emulated`).toBe(true);
     const before = EMULATED_VERSIONS.filter((v) => compareVersions(v, op.changed) < 0).at(-1)!;
-    expect(behaviourAt(before)[op.behaviour], `${op.behaviour} at ${before} and ${op.changed}`).not.toEqual(behaviourAt(op.changed)[op.behaviour]);
+    expect(behaviourAt(before)[op.behaviour], `${op.behaviour} at ${before} and ${op.changed}`).not.toEqual(
+      behaviourAt(op.changed)[op.behaviour],
+    );
   }
 });
 
 test('the form builders give each release its own form', () => {
   expect(archiveBody('5.3', 'T', { view: 'V', where: 'N > 1' })).toEqual({ table_name: 'T', where: 'N > 1' });
   expect(archiveBody('6.0', 'T', { view: 'V', where: 'N > 1' })).toEqual({ table_name: 'T', view_name: 'V' });
-  expect(sqlBody('5.0', 'SELECT * FROM t WHERE a = ? AND b = ?', ['x', 2])).toEqual({ sql: 'SELECT * FROM t WHERE a = ? AND b = ?', parameters: ['x', 2], convert_keys: true });
-  expect(sqlBody('4.4', 'SELECT * FROM t WHERE a = ? AND b = ?', ["it's", 2])).toEqual({ sql: "SELECT * FROM t WHERE a = 'it''s' AND b = 2", convert_keys: true });
+  expect(sqlBody('5.0', 'SELECT * FROM t WHERE a = ? AND b = ?', ['x', 2])).toEqual({
+    sql: 'SELECT * FROM t WHERE a = ? AND b = ?',
+    parameters: ['x', 2],
+    convert_keys: true,
+  });
+  expect(sqlBody('4.4', 'SELECT * FROM t WHERE a = ? AND b = ?', ["it's", 2])).toEqual({
+    sql: "SELECT * FROM t WHERE a = 'it''s' AND b = 2",
+    convert_keys: true,
+  });
   expect(() => sqlBody('4.4', 'SELECT ?', [])).toThrow(/more \?/);
 });
 
@@ -86,17 +121,33 @@ test('every check that calls an operation whose form changed asks the release it
     const text = readFileSync(file, 'utf8');
     for (const op of VERSIONED_OPERATIONS) {
       if (op.marks.test(text)) found.push(`${relative(ROOT, file)} ${op.behaviour}`);
-      for (const line of unconsulted(text, op)) bad.push(`${relative(ROOT, file)}:${line} calls ${op.endpoints.join('/')} (${op.what}) without asking the release: use behaviour(state).${op.behaviour}${BUILDERS[op.behaviour] ? ` or ${BUILDERS[op.behaviour]!.map((f) => f.name).join('/')}` : ''}`);
+      for (const line of unconsulted(text, op))
+        bad.push(
+          `${relative(ROOT, file)}:${line} calls ${op.endpoints.join('/')} (${op.what}) without asking the release: use behaviour(state).${op.behaviour}${BUILDERS[op.behaviour] ? ` or ${BUILDERS[op.behaviour]!.map((f) => f.name).join('/')}` : ''}`,
+        );
     }
   }
   expect(bad).toEqual([]);
   // The scan sees the known callers (it is not looking at nothing).
-  expect(found).toEqual(expect.arrayContaining(['suites/base-records.spec.ts archiveByViewName', 'src/harness/answers/recipes-rows.ts archiveByViewName', 'suites/sql.spec.ts sqlParameters', 'suites/account.spec.ts teamLogFilters']));
+  expect(found).toEqual(
+    expect.arrayContaining([
+      'suites/base-records.spec.ts archiveByViewName',
+      'src/harness/answers/recipes-rows.ts archiveByViewName',
+      'suites/sql.spec.ts sqlParameters',
+      'suites/account.spec.ts teamLogFilters',
+    ]),
+  );
 });
 
 test('the scan flags a check that sends the newest form by hand, and passes one that asks', () => {
   const archive = VERSIONED_OPERATIONS.find((o) => o.behaviour === 'archiveByViewName')!;
-  const byHand = "import x from 'y';\ntest('BASE-6 x', async ({ target }) => {\n  await target.gw(0, 'POST', 'archive-view/', { json: { table_name: 'T', view_name: 'V' } });\n});\n";
+  const byHand =
+    "import x from 'y';\ntest('BASE-6 x', async ({ target }) => {\n  await target.gw(0, 'POST', 'archive-view/', { json: { table_name: 'T', view_name: 'V' } });\n});\n";
   expect(unconsulted(byHand, archive)).toEqual([2]);
-  expect(unconsulted(byHand.replace("{ table_name: 'T', view_name: 'V' }", "archiveBody(state.apiVersion, 'T', rows)"), archive)).toEqual([]);
+  expect(
+    unconsulted(
+      byHand.replace("{ table_name: 'T', view_name: 'V' }", "archiveBody(state.apiVersion, 'T', rows)"),
+      archive,
+    ),
+  ).toEqual([]);
 });

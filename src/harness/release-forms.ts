@@ -6,11 +6,16 @@
 import { behaviourAt } from '../spec/index.js';
 
 /** The rows Move Rows to Big Data is to move, both ways: a view (6.0+) and the SQL condition that selects the same rows (before). */
-interface ArchiveRows { readonly view: string; readonly where: string }
+interface ArchiveRows {
+  readonly view: string;
+  readonly where: string;
+}
 
 /** The body of Move Rows to Big Data in release `version`'s form. */
 export function archiveBody(version: string, table: string, rows: ArchiveRows): Record<string, string> {
-  return behaviourAt(version).archiveByViewName ? { table_name: table, view_name: rows.view } : { table_name: table, where: rows.where };
+  return behaviourAt(version).archiveByViewName
+    ? { table_name: table, view_name: rows.view }
+    : { table_name: table, where: rows.where };
 }
 
 type SqlValue = string | number;
@@ -20,7 +25,11 @@ const literal = (v: SqlValue) => (typeof v === 'number' ? String(v) : `'${v.repl
  * An SQL query's body with its `?` values: bound `parameters` from 5.0 (sent empty too, as
  * ever), before that written into the statement as literals (4.4 knows no `parameters`).
  */
-export function sqlBody(version: string, sql: string, values: readonly SqlValue[] = []): { sql: string; parameters?: SqlValue[]; convert_keys: true } {
+export function sqlBody(
+  version: string,
+  sql: string,
+  values: readonly SqlValue[] = [],
+): { sql: string; parameters?: SqlValue[]; convert_keys: true } {
   if (behaviourAt(version).sqlParameters) return { sql, parameters: [...values], convert_keys: true };
   let i = 0;
   const inlined = sql.replace(/\?/g, () => {

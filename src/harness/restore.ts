@@ -8,7 +8,11 @@ import { warnState } from './verdict.js';
 import type { Reply } from './target.js';
 
 /** Run a restore; a transport error or a non-2xx answer is recorded as state left changed. */
-export async function restored(what: string, put: () => Promise<Reply>, ok: (r: Reply) => boolean = (r) => r.status >= 200 && r.status < 300): Promise<boolean> {
+export async function restored(
+  what: string,
+  put: () => Promise<Reply>,
+  ok: (r: Reply) => boolean = (r) => r.status >= 200 && r.status < 300,
+): Promise<boolean> {
   try {
     const r = await put();
     if (ok(r)) return true;

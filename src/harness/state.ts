@@ -41,9 +41,17 @@ export const RunState = z.object({
   tls: z.object({ caFile: z.string().optional(), insecure: z.boolean() }).default({ insecure: false }),
   /** Loopback source addresses for per-IP checks (RATE-2); empty = not available. */
   sourceIps: z.array(z.string()),
-  webhook: z.object({ listenHost: z.string(), listenPort: z.number().int().min(0), publicUrl: z.string().optional(), waitMs: z.number().int().positive().default(20_000) }),
+  webhook: z.object({
+    listenHost: z.string(),
+    listenPort: z.number().int().min(0),
+    publicUrl: z.string().optional(),
+    waitMs: z.number().int().positive().default(20_000),
+  }),
   /** The rate limits the rate clauses hold the target to (RATE-1…6), and where they came from. */
-  limits: z.object({ source: z.string(), values: z.record(z.enum(RATE_CLASSES), z.number().int().nonnegative().nullable()) }),
+  limits: z.object({
+    source: z.string(),
+    values: z.record(z.enum(RATE_CLASSES), z.number().int().nonnegative().nullable()),
+  }),
   /** RATE-8 may add a team user and change the team's plan (costs money on a real cloud). */
   allowPlanChanges: z.boolean().default(false),
   transcripts: z.enum(TRANSCRIPTS).default('all'),
@@ -52,7 +60,9 @@ export const RunState = z.object({
   /** Check title → scope (src/harness/fail-fast.ts): a scope's clause is decided by its first failing check. */
   failFastScopes: FailFastScopes.optional(),
   /** RATE-7: a target started with this limits configuration file, and the values it sets. */
-  limitsConfig: z.object({ file: z.string(), values: z.record(z.string(), z.number()), target: TargetDescriptor }).optional(),
+  limitsConfig: z
+    .object({ file: z.string(), values: z.record(z.string(), z.number()), target: TargetDescriptor })
+    .optional(),
   /** Fixture tables created before the functional phase, in base 0; `refused`: column types the target would not create. */
   fixtures: z.object({ types: z.string(), linked: z.string(), refused: z.record(z.string(), z.string()) }).optional(),
   /** Why the fixture tables could not be made (checks that need them end as errors with this reason). */
@@ -73,12 +83,19 @@ export function loadState(): RunState {
   cached = RunState.parse(JSON.parse(readFileSync(file, 'utf8')));
   setTrust(cached.tls);
   // Known from the start in every worker, so redaction never depends on which fixture a check used.
-  for (const s of [...descriptorSecrets(cached.target), ...(cached.limitsConfig ? descriptorSecrets(cached.limitsConfig.target) : [])]) registerSecret(s);
+  for (const s of [
+    ...descriptorSecrets(cached.target),
+    ...(cached.limitsConfig ? descriptorSecrets(cached.limitsConfig.target) : []),
+  ])
+    registerSecret(s);
   return cached;
 }
 
 /** The run's fixture tables; a check that needs them ends as an error (reason: fixture) when they could not be made. */
 export function fixtureTables(state: RunState): NonNullable<RunState['fixtures']> {
-  if (!state.fixtures) throw fixtureMissing(`the run's fixture tables could not be made: ${state.fixturesProblem ?? 'the run did not create them'}`);
+  if (!state.fixtures)
+    throw fixtureMissing(
+      `the run's fixture tables could not be made: ${state.fixturesProblem ?? 'the run did not create them'}`,
+    );
   return state.fixtures;
 }

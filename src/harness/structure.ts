@@ -11,9 +11,28 @@ import type { Scratch } from './tables.js';
 import type { Target } from './target.js';
 import { test } from './test.js';
 
-export interface ColumnInfo { key: string; name: string; type: string; width?: unknown; frozen?: unknown; data?: Record<string, unknown> | null }
-export interface ViewInfo { _id?: string; name: string; filters?: unknown; sorts?: unknown; hidden_columns?: unknown; [k: string]: unknown }
-export interface TableInfo { _id?: string; name: string; columns: ColumnInfo[]; views: ViewInfo[] }
+export interface ColumnInfo {
+  key: string;
+  name: string;
+  type: string;
+  width?: unknown;
+  frozen?: unknown;
+  data?: Record<string, unknown> | null;
+}
+export interface ViewInfo {
+  _id?: string;
+  name: string;
+  filters?: unknown;
+  sorts?: unknown;
+  hidden_columns?: unknown;
+  [k: string]: unknown;
+}
+export interface TableInfo {
+  _id?: string;
+  name: string;
+  columns: ColumnInfo[];
+  views: ViewInfo[];
+}
 
 /** Skip unless the release the run holds the target to offers every operation the check calls. */
 export function needsOperations(state: RunState, ...ids: string[]): void {
@@ -27,7 +46,11 @@ export async function tablesOf(target: Target, base = 0): Promise<TableInfo[]> {
   setupOk(r, 'GET metadata/');
   const tables = r.json<{ metadata?: { tables?: TableInfo[] } }>().metadata?.tables;
   if (!Array.isArray(tables)) throw fixtureMissing('metadata/ answered no tables list');
-  return tables.map((t) => ({ ...t, columns: Array.isArray(t.columns) ? t.columns : [], views: Array.isArray(t.views) ? t.views : [] }));
+  return tables.map((t) => ({
+    ...t,
+    columns: Array.isArray(t.columns) ? t.columns : [],
+    views: Array.isArray(t.views) ? t.views : [],
+  }));
 }
 
 /** One table by name; undefined when metadata/ does not list it. */
@@ -44,27 +67,50 @@ export async function tableInfo(target: Target, t: Scratch): Promise<TableInfo> 
 
 export function columnNamed(info: TableInfo, name: string): ColumnInfo {
   const col = info.columns.find((c) => c.name === name);
-  if (!col || typeof col.key !== 'string') throw fixtureMissing(`metadata/ lists no column ${name} (with a key) in ${info.name}`);
+  if (!col || typeof col.key !== 'string')
+    throw fixtureMissing(`metadata/ lists no column ${name} (with a key) in ${info.name}`);
   return col;
 }
 
-interface OptionInfo { id?: unknown; name?: unknown; color?: unknown; textColor?: unknown }
-export const optionsOf = (col: ColumnInfo | undefined): OptionInfo[] => (Array.isArray(col?.data?.options) ? (col.data.options as OptionInfo[]) : []);
+interface OptionInfo {
+  id?: unknown;
+  name?: unknown;
+  color?: unknown;
+  textColor?: unknown;
+}
+export const optionsOf = (col: ColumnInfo | undefined): OptionInfo[] =>
+  Array.isArray(col?.data?.options) ? (col.data.options as OptionInfo[]) : [];
 /** An option id as clients use it: a non-empty string (or number, where a server writes them so). */
-export const isOptionId = (id: unknown) => (typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isFinite(id));
+export const isOptionId = (id: unknown) =>
+  (typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isFinite(id));
 
 /**
  * A view with these settings for a check about something else (BASE-2 lists columns by
  * view): the table named in the query and the body, the settings sent at creation and, when
  * the created view does not carry them, once more through an update (the documented way).
  */
-export async function viewWith(target: Target, t: Scratch, name: string, settings: Record<string, unknown>): Promise<void> {
+export async function viewWith(
+  target: Target,
+  t: Scratch,
+  name: string,
+  settings: Record<string, unknown>,
+): Promise<void> {
   const query = { table_name: t.name };
-  const r = await target.gw(t.base, 'POST', 'views/', { query, json: { table_name: t.name, name, type: 'table', ...settings } });
+  const r = await target.gw(t.base, 'POST', 'views/', {
+    query,
+    json: { table_name: t.name, name, type: 'table', ...settings },
+  });
   setupOk(r, `create view ${name}`);
   const made = r.json<Record<string, unknown>>();
   const carried = Object.keys(settings).every((k) => JSON.stringify(made[k]) === JSON.stringify(settings[k]));
-  if (!carried) setupOk(await target.gw(t.base, 'PUT', `views/${encodeURIComponent(name)}/`, { query, json: { table_name: t.name, ...settings } }), `configure view ${name}`);
+  if (!carried)
+    setupOk(
+      await target.gw(t.base, 'PUT', `views/${encodeURIComponent(name)}/`, {
+        query,
+        json: { table_name: t.name, ...settings },
+      }),
+      `configure view ${name}`,
+    );
 }
 
 /** Values of one column in rows, by row id (a missing cell reads as null). */

@@ -38,21 +38,43 @@ export interface CallOptions {
 
 export class Reply {
   /** `exchange`: where the check's recorder holds it (a violation about this reply cites it). */
-  constructor(readonly res: HttpResponse, readonly what: string, readonly exchange?: ExchangeRef) {}
-  get status() { return this.res.status; }
-  get headers() { return this.res.headers; }
-  get text() { return this.res.body.toString('utf8'); }
-  get ms() { return this.res.ms; }
-  header(name: string): string | undefined { return this.res.headers[name.toLowerCase()]; }
+  constructor(
+    readonly res: HttpResponse,
+    readonly what: string,
+    readonly exchange?: ExchangeRef,
+  ) {}
+  get status() {
+    return this.res.status;
+  }
+  get headers() {
+    return this.res.headers;
+  }
+  get text() {
+    return this.res.body.toString('utf8');
+  }
+  get ms() {
+    return this.res.ms;
+  }
+  header(name: string): string | undefined {
+    return this.res.headers[name.toLowerCase()];
+  }
   /** The body as JSON; a redirect, a non-JSON content type or malformed JSON leaves the check undecided. */
   json<T = unknown>(): T {
-    if (this.status >= 300 && this.status < 400) throw new Undecided('redirect', `${this.what}: answered ${this.status} → ${this.header('location') ?? '?'}`);
+    if (this.status >= 300 && this.status < 400)
+      throw new Undecided('redirect', `${this.what}: answered ${this.status} → ${this.header('location') ?? '?'}`);
     const type = this.header('content-type') ?? '';
-    if (this.res.body.length > 0 && !/json/i.test(type)) throw new Undecided('content-type', `${this.what}: status ${this.status} with content type ${JSON.stringify(type)}, not JSON`);
+    if (this.res.body.length > 0 && !/json/i.test(type))
+      throw new Undecided(
+        'content-type',
+        `${this.what}: status ${this.status} with content type ${JSON.stringify(type)}, not JSON`,
+      );
     try {
       return JSON.parse(this.text) as T;
     } catch (e) {
-      throw new Undecided('bad-json', `${this.what}: status ${this.status}, body is not valid JSON (${(e as Error).message}): ${this.text.slice(0, 120)}`);
+      throw new Undecided(
+        'bad-json',
+        `${this.what}: status ${this.status}, body is not valid JSON (${(e as Error).message}): ${this.text.slice(0, 120)}`,
+      );
     }
   }
 }
@@ -76,8 +98,10 @@ export function callTagHeader(): Record<string, string> {
   return callTag ? { [CALL_TAG_HEADER]: callTag } : {};
 }
 
-interface Budget { remaining: number; reset: number }
-
+interface Budget {
+  remaining: number;
+  reset: number;
+}
 
 export class Target {
   private readonly baseTokens = new Map<number, Promise<string>>();
@@ -90,17 +114,24 @@ export class Target {
   observe?: (r: Reply) => void;
 
   constructor(readonly state: RunState) {
-    for (const s of [state.target.password, state.target.account_token, ...state.target.bases.map((b) => b.api_token)]) registerSecret(s);
+    for (const s of [state.target.password, state.target.account_token, ...state.target.bases.map((b) => b.api_token)])
+      registerSecret(s);
   }
 
-  get url() { return this.state.target.url; }
+  get url() {
+    return this.state.target.url;
+  }
   base(i: number) {
     const b = this.state.target.bases[i];
     if (!b) throw new Undecided('descriptor', `the target descriptor has no base #${i + 1}`);
     return b;
   }
-  gatewayPath(i: number, sub = '') { return gatewayPath(this.base(i).uuid, sub); }
-  windowMs() { return this.state.target.rate_window_seconds * 1000; }
+  gatewayPath(i: number, sub = '') {
+    return gatewayPath(this.base(i).uuid, sub);
+  }
+  windowMs() {
+    return this.state.target.rate_window_seconds * 1000;
+  }
 
   /** Account token from the descriptor, else from username/password (AUTH-1); undefined if neither. */
   accountToken(): Promise<string | undefined> {
@@ -108,7 +139,11 @@ export class Target {
       const t = this.state.target;
       if (t.account_token) return t.account_token;
       if (!t.username || !t.password) return undefined;
-      const r = await this.call({ method: 'POST', path: endpoint('authToken').path, form: { username: t.username, password: t.password } });
+      const r = await this.call({
+        method: 'POST',
+        path: endpoint('authToken').path,
+        form: { username: t.username, password: t.password },
+      });
       const token = r.status === 200 ? r.json<{ token?: string }>().token : undefined;
       registerSecret(token);
       return token;
@@ -122,7 +157,11 @@ export class Target {
     if (!p) {
       p = (async () => {
         const r = await this.call({ path: endpoint('appAccessToken').path, auth: { api: i } });
-        if (r.status !== 200) throw new Undecided('fixture', `could not obtain a base token for base #${i + 1}: status ${r.status}: ${r.text.slice(0, 200)}`);
+        if (r.status !== 200)
+          throw new Undecided(
+            'fixture',
+            `could not obtain a base token for base #${i + 1}: status ${r.status}: ${r.text.slice(0, 200)}`,
+          );
         const token = r.json<{ access_token?: string }>().access_token;
         if (typeof token !== 'string') throw new Undecided('fixture', 'app-access-token answer has no access_token');
         registerSecret(token);
@@ -139,7 +178,11 @@ export class Target {
     if (!auth || auth === 'none') return undefined;
     if (auth === 'account') {
       const t = await this.accountToken();
-      if (!t) throw new Undecided('fixture', 'no account token: the descriptor has neither account_token nor username/password');
+      if (!t)
+        throw new Undecided(
+          'fixture',
+          'no account token: the descriptor has neither account_token nor username/password',
+        );
       return `Token ${t}`;
     }
     if ('raw' in auth) return auth.raw;
@@ -150,7 +193,9 @@ export class Target {
   /** The rate-limit key a path counts against, as far as the harness can tell (§8.1.2). */
   private keyOf(path: string, localAddress?: string): string {
     const m = /\/dtables\/([0-9a-f-]{36})\//.exec(path);
-    return m ? `base:${m[1]}` : `ip:${localAddress ?? 'default'}:${path.startsWith('/api2/auth-token') ? 'auth' : 'account'}`;
+    return m
+      ? `base:${m[1]}`
+      : `ip:${localAddress ?? 'default'}:${path.startsWith('/api2/auth-token') ? 'auth' : 'account'}`;
   }
 
   private async waitForBudget(key: string): Promise<void> {
@@ -170,7 +215,8 @@ export class Target {
   /** After a 429: wait for the window it names (x-ratelimit-reset), else a whole window. */
   private async waitAfter429(headers: Readonly<Record<string, string>>): Promise<void> {
     const reset = Number(headers['x-ratelimit-reset']);
-    const wait = Number.isInteger(reset) && reset * 1000 > Date.now() ? reset * 1000 - Date.now() + 50 : this.windowMs();
+    const wait =
+      Number.isInteger(reset) && reset * 1000 > Date.now() ? reset * 1000 - Date.now() + 50 : this.windowMs();
     await sleep(Math.min(wait, this.windowMs() + 2_000));
   }
 
@@ -179,7 +225,11 @@ export class Target {
    * wait for the budget of `path`'s key, and after a 429 wait for the window and send again
    * (at most 3 times). `answer` reads an outcome's status and headers (undefined: no answer).
    */
-  async paced<R>(path: string, sendOnce: () => Promise<R>, answer: (r: R) => { status: number; headers: Record<string, string> } | undefined): Promise<R> {
+  async paced<R>(
+    path: string,
+    sendOnce: () => Promise<R>,
+    answer: (r: R) => { status: number; headers: Record<string, string> } | undefined,
+  ): Promise<R> {
     const key = this.keyOf(path);
     for (let attempt = 0; ; attempt++) {
       await this.waitForBudget(key);
@@ -207,10 +257,16 @@ export class Target {
     const auth = await this.authorization(o.auth);
     if (auth) headers.authorization = auth;
     let body: string | Uint8Array | undefined;
-    if (o.json !== undefined) { body = JSON.stringify(o.json); headers['content-type'] ??= 'application/json'; }
-    else if (o.form) { body = new URLSearchParams(o.form).toString(); headers['content-type'] = 'application/x-www-form-urlencoded'; }
-    else if (o.rawBody) { body = o.rawBody.body; if (o.rawBody.contentType !== undefined) headers['content-type'] = o.rawBody.contentType; }
-    else if (o.multipart) {
+    if (o.json !== undefined) {
+      body = JSON.stringify(o.json);
+      headers['content-type'] ??= 'application/json';
+    } else if (o.form) {
+      body = new URLSearchParams(o.form).toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    } else if (o.rawBody) {
+      body = o.rawBody.body;
+      if (o.rawBody.contentType !== undefined) headers['content-type'] = o.rawBody.contentType;
+    } else if (o.multipart) {
       const r = new Response(o.multipart);
       body = Buffer.from(await r.arrayBuffer());
       headers['content-type'] = r.headers.get('content-type')!;
@@ -223,12 +279,31 @@ export class Target {
       this.sent++;
       const res = await send({ method, url: url.toString(), headers, body }, limits, o.localAddress);
       if (!res.ok) {
-        const exchange = this.recorder?.record({ method, url: url.toString(), headers, body, error: `${res.kind}: ${res.message}`, ms: res.ms });
+        const exchange = this.recorder?.record({
+          method,
+          url: url.toString(),
+          headers,
+          body,
+          error: `${res.kind}: ${res.message}`,
+          ms: res.ms,
+        });
         const u = undecided(res, what);
         if (o.allowTransportError) return { transport: u, exchange };
         throw u;
       }
-      const exchange = this.recorder?.record({ method, url: url.toString(), headers, body, status: res.status, responseHeaders: res.headers, responseBody: res.body.length > 64_000 ? `<${res.body.length} bytes>` : res.body.toString('utf8'), ms: res.ms }, o.expect ?? []);
+      const exchange = this.recorder?.record(
+        {
+          method,
+          url: url.toString(),
+          headers,
+          body,
+          status: res.status,
+          responseHeaders: res.headers,
+          responseBody: res.body.length > 64_000 ? `<${res.body.length} bytes>` : res.body.toString('utf8'),
+          ms: res.ms,
+        },
+        o.expect ?? [],
+      );
       this.noteBudget(key, res.headers);
       if (res.status === 429 && !o.raw429 && attempt < 3) {
         await this.waitAfter429(res.headers);
@@ -246,7 +321,12 @@ export class Target {
   }
 
   /** An account call; `params` fill the path template. */
-  account(method: string, template: string, params: Record<string, string | number> = {}, o: Omit<CallOptions, 'path' | 'method'> = {}): Promise<Reply> {
+  account(
+    method: string,
+    template: string,
+    params: Record<string, string | number> = {},
+    o: Omit<CallOptions, 'path' | 'method'> = {},
+  ): Promise<Reply> {
     return this.call({ auth: 'account', ...o, method, path: fillPath(template, params) });
   }
 }

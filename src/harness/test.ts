@@ -8,7 +8,14 @@
  * printed output.
  */
 import { test as base, type TestInfo } from '@playwright/test';
-import { behaviourAt, clause as clauseOf, type Behaviour, type ClauseId, type Edition, type Evidence } from '../spec/index.js';
+import {
+  behaviourAt,
+  clause as clauseOf,
+  type Behaviour,
+  type ClauseId,
+  type Edition,
+  type Evidence,
+} from '../spec/index.js';
 import { alreadyFailed, noteFailure } from './fail-fast.js';
 import { attachData, redactStdio, settleCheck } from './marks.js';
 import { beginCheck, clauseOfCheck, evidenceAnnotation, hasAssertionWarnings } from './verdict.js';
@@ -72,47 +79,64 @@ const apiTest = base.extend({
 // `box: 'self'` on the per-check fixtures: the harness's own plumbing makes no report step
 // (each step is a worker→runner message, a blob line and merge work; they were 8 per check).
 export const test = apiTest.extend<Fixtures, WorkerFixtures>({
-  _stdio: [async ({}, use) => {
-    if (process.env[STATE_ENV]) loadState(); // learn the descriptor's secrets before anything is printed
-    const restore = redactStdio();
-    await use();
-    restore();
-  }, { scope: 'worker', auto: true }],
-  _settle: [async ({ rec, state }, use, testInfo) => {
-    const clause = clauseOfCheck(testInfo);
-    const skip = alreadyFailed(state, testInfo.title, clause);
-    testInfo.skip(!!skip, skip);
-    beginCheck(testInfo, rec, state.strict);
-    await use();
-    if ((await settleCheck(testInfo)) === 'fail') noteFailure(state, testInfo.title, clause);
-  }, { auto: true, box: 'self' }],
-  _tag: [async ({}, use, testInfo) => {
-    const on = tagging(); // selftest coverage only (src/mutants/coverage.ts)
-    if (on) tagCalls(testInfo.title);
-    await use();
-    if (on) tagCalls(undefined);
-  }, { auto: true, box: 'self' }],
+  _stdio: [
+    async ({}, use) => {
+      if (process.env[STATE_ENV]) loadState(); // learn the descriptor's secrets before anything is printed
+      const restore = redactStdio();
+      await use();
+      restore();
+    },
+    { scope: 'worker', auto: true },
+  ],
+  _settle: [
+    async ({ rec, state }, use, testInfo) => {
+      const clause = clauseOfCheck(testInfo);
+      const skip = alreadyFailed(state, testInfo.title, clause);
+      testInfo.skip(!!skip, skip);
+      beginCheck(testInfo, rec, state.strict);
+      await use();
+      if ((await settleCheck(testInfo)) === 'fail') noteFailure(state, testInfo.title, clause);
+    },
+    { auto: true, box: 'self' },
+  ],
+  _tag: [
+    async ({}, use, testInfo) => {
+      const on = tagging(); // selftest coverage only (src/mutants/coverage.ts)
+      if (on) tagCalls(testInfo.title);
+      await use();
+      if (on) tagCalls(undefined);
+    },
+    { auto: true, box: 'self' },
+  ],
   state: [async ({}, use) => use(loadState()), { scope: 'worker' }],
   sharedTarget: [async ({ state }, use) => use(new Target(state)), { scope: 'worker' }],
-  shared: [async ({}, use) => {
-    const shared = new Shared();
-    await use(shared);
-    await shared.dropAll();
-  }, { scope: 'worker' }],
+  shared: [
+    async ({}, use) => {
+      const shared = new Shared();
+      await use(shared);
+      await shared.dropAll();
+    },
+    { scope: 'worker' },
+  ],
   rec: [async ({}, use) => use(new Recorder()), { box: 'self' }],
-  target: [async ({ sharedTarget, rec, state }, use, testInfo) => {
-    sharedTarget.recorder = rec;
-    await use(sharedTarget);
-    sharedTarget.recorder = undefined;
-    attachCalls(rec, testInfo, state.transcripts);
-  }, { box: 'self' }],
+  target: [
+    async ({ sharedTarget, rec, state }, use, testInfo) => {
+      sharedTarget.recorder = rec;
+      await use(sharedTarget);
+      sharedTarget.recorder = undefined;
+      attachCalls(rec, testInfo, state.transcripts);
+    },
+    { box: 'self' },
+  ],
 });
-
 
 function attachCalls(rec: Recorder, testInfo: TestInfo, transcripts: RunState['transcripts']): void {
   attachData(testInfo, 'calls.json', JSON.stringify({ calls: rec.calls, refused: rec.refused }), 'application/json');
   // "failures": a check that threw (failed, or could not be decided); a pass's exchanges are seldom read and make most of a report's size.
-  const threw = testInfo.errors.length > 0 || (testInfo.status !== 'passed' && testInfo.status !== 'skipped') || hasAssertionWarnings();
+  const threw =
+    testInfo.errors.length > 0 ||
+    (testInfo.status !== 'passed' && testInfo.status !== 'skipped') ||
+    hasAssertionWarnings();
   const wanted = transcripts === 'all' || (transcripts === 'failures' && threw);
   if (rec.exchanges.length === 0 || !wanted) return;
   attachData(testInfo, 'requests and responses', rec.transcript(), 'text/plain');
@@ -138,15 +162,22 @@ export function withWorld<W>(name: string, make: (target: Target) => W) {
  * without one, every assertion of the check must name its own (the evidence test holds that).
  * (Spread into `test` at the call site so reports point at the suite file, not at this helper.)
  */
-export function clause(id: ClauseId, title: string, evidence?: Evidence): [string, { annotation: { type: string; description: string }[] }] {
+export function clause(
+  id: ClauseId,
+  title: string,
+  evidence?: Evidence,
+): [string, { annotation: { type: string; description: string }[] }] {
   const c = clauseOf(id);
-  return [`${id} ${title}`, {
-    annotation: [
-      { type: 'clause', description: id },
-      ...(evidence ? [evidenceAnnotation(evidence)] : []),
-      { type: 'source', description: `§${c.source}` },
-    ],
-  }];
+  return [
+    `${id} ${title}`,
+    {
+      annotation: [
+        { type: 'clause', description: id },
+        ...(evidence ? [evidenceAnnotation(evidence)] : []),
+        { type: 'source', description: `§${c.source}` },
+      ],
+    },
+  ];
 }
 
 /** The behaviour the run holds the target to (its `--api-version`). */
@@ -155,16 +186,27 @@ export function behaviour(state: RunState): Readonly<Behaviour> {
 }
 
 /** Skip unless the release the run holds the target to has `feature` (= `value`): clauses that do not apply are skipped with the reason, never silently. */
-export function needsRelease<K extends keyof Behaviour>(state: RunState, feature: K, value: Behaviour[K] = true as Behaviour[K], why = String(feature)): void {
+export function needsRelease<K extends keyof Behaviour>(
+  state: RunState,
+  feature: K,
+  value: Behaviour[K] = true as Behaviour[K],
+  why = String(feature),
+): void {
   test.skip(behaviour(state)[feature] !== value, `does not apply to release ${state.apiVersion}: ${why}`);
 }
 
 export function needsEdition(state: RunState, editions: readonly Edition[], why: string): void {
-  test.skip(!editions.includes(state.edition), `applies to the ${editions.join('/')} edition only (${why}); the run holds the target to ${state.edition}`);
+  test.skip(
+    !editions.includes(state.edition),
+    `applies to the ${editions.join('/')} edition only (${why}); the run holds the target to ${state.edition}`,
+  );
 }
 
 export function needsBases(state: RunState, n: number): void {
-  test.skip(state.target.bases.length < n, `needs ${n} bases in the target descriptor (it has ${state.target.bases.length})`);
+  test.skip(
+    state.target.bases.length < n,
+    `needs ${n} bases in the target descriptor (it has ${state.target.bases.length})`,
+  );
 }
 
 export function needsAdmin(state: RunState): void {
@@ -172,7 +214,10 @@ export function needsAdmin(state: RunState): void {
 }
 
 export function needsAccount(state: RunState): void {
-  test.skip(!state.target.account_token && !(state.target.username && state.target.password), 'needs an account (account_token, or username and password)');
+  test.skip(
+    !state.target.account_token && !(state.target.username && state.target.password),
+    'needs an account (account_token, or username and password)',
+  );
 }
 
 export { expect, warnState } from './verdict.js';

@@ -20,16 +20,46 @@ function typeColumns(): (Column & { type: ColumnType })[] {
     type: t,
     column_name: typeColumnName(t),
     column_type: t,
-    ...(t === 'formula' ? { column_data: { formula: `{${typeColumnName('number')}} * 2` } } : COLUMNS[t].data ? { column_data: COLUMNS[t].data } : {}),
+    ...(t === 'formula'
+      ? { column_data: { formula: `{${typeColumnName('number')}} * 2` } }
+      : COLUMNS[t].data
+        ? { column_data: COLUMNS[t].data }
+        : {}),
   }));
 }
 
 /** The columns that reach into the linked table, in the order they depend on each other. */
-function linkColumns(types: string, linked: string): { key: ColumnType | typeof LOOKUP_COLUMN; needs?: ColumnType; column: Column }[] {
+function linkColumns(
+  types: string,
+  linked: string,
+): { key: ColumnType | typeof LOOKUP_COLUMN; needs?: ColumnType; column: Column }[] {
   return [
-    { key: 'link', column: { column_name: typeColumnName('link'), column_type: 'link', column_data: { table: types, other_table: linked } } },
-    { key: 'link-formula', needs: 'link', column: { column_name: typeColumnName('link-formula'), column_type: 'link-formula', column_data: { formula: 'count_links', link_column: typeColumnName('link') } } },
-    { key: LOOKUP_COLUMN, needs: 'link', column: { column_name: LOOKUP_COLUMN, column_type: 'link-formula', column_data: { formula: 'lookup', link_column: typeColumnName('link'), level1_linked_column: 'Score' } } },
+    {
+      key: 'link',
+      column: {
+        column_name: typeColumnName('link'),
+        column_type: 'link',
+        column_data: { table: types, other_table: linked },
+      },
+    },
+    {
+      key: 'link-formula',
+      needs: 'link',
+      column: {
+        column_name: typeColumnName('link-formula'),
+        column_type: 'link-formula',
+        column_data: { formula: 'count_links', link_column: typeColumnName('link') },
+      },
+    },
+    {
+      key: LOOKUP_COLUMN,
+      needs: 'link',
+      column: {
+        column_name: LOOKUP_COLUMN,
+        column_type: 'link-formula',
+        column_data: { formula: 'lookup', link_column: typeColumnName('link'), level1_linked_column: 'Score' },
+      },
+    },
   ];
 }
 
@@ -45,17 +75,28 @@ interface TypeTables {
  * link columns) in base `base`. A refused table is a fixture that could not be made (the
  * caller's checks end as errors); a refused column is recorded in `refused`.
  */
-export async function buildTypeTables(target: Target, names: { types: string; linked: string }, base = 0): Promise<TypeTables> {
+export async function buildTypeTables(
+  target: Target,
+  names: { types: string; linked: string },
+  base = 0,
+): Promise<TypeTables> {
   const { types, linked } = names;
   const table = async (name: string, columns: Column[]) => {
     const r = await target.gw(base, 'POST', 'tables/', { json: { table_name: name, columns } });
-    if (r.status !== 200 && r.status !== 201) throw fixtureMissing(`create table ${name}: status ${r.status}: ${r.text.slice(0, 200)}`);
+    if (r.status !== 200 && r.status !== 201)
+      throw fixtureMissing(`create table ${name}: status ${r.status}: ${r.text.slice(0, 200)}`);
   };
-  await table(linked, [{ column_name: 'Name', column_type: 'text' }, { column_name: 'Score', column_type: 'number' }]);
+  await table(linked, [
+    { column_name: 'Name', column_type: 'text' },
+    { column_name: 'Score', column_type: 'number' },
+  ]);
   await table(types, [{ column_name: 'Name', column_type: 'text' }]);
   const refused: Record<string, string> = {};
   const add = async (key: string, column: Column) => {
-    const r = await target.gw(base, 'POST', 'columns/', { json: { table_name: types, ...column }, expect: [400, 403, 404, 422] });
+    const r = await target.gw(base, 'POST', 'columns/', {
+      json: { table_name: types, ...column },
+      expect: [400, 403, 404, 422],
+    });
     if (r.status !== 200 && r.status !== 201) refused[key] = `status ${r.status}: ${r.text.slice(0, 200)}`;
   };
   for (const c of typeColumns().filter((c) => c.type !== 'text')) {

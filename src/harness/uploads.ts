@@ -11,14 +11,22 @@ import { fieldsOf } from './api-tokens.js';
 import { fixtureMissing } from './outcome.js';
 import type { CallOptions, Reply, Target } from './target.js';
 
-interface UploadLinkAnswer { upload_link: string; parent_path: string; relative_path: string }
+interface UploadLinkAnswer {
+  upload_link: string;
+  parent_path: string;
+  relative_path: string;
+}
 
 /** The link of an upload-link answer; `relative` names the field with the folder (`file_relative_path`, `relative_path`). */
 export function uploadLinkOf(body: unknown, relative: string): UploadLinkAnswer | undefined {
   const outer = fieldsOf(body);
   const l = 'dirent' in outer ? { ...outer, ...fieldsOf(outer.dirent) } : outer;
   if (typeof l.upload_link !== 'string' || typeof l.parent_path !== 'string') return undefined;
-  return { upload_link: l.upload_link, parent_path: l.parent_path, relative_path: typeof l[relative] === 'string' ? (l[relative] as string) : '' };
+  return {
+    upload_link: l.upload_link,
+    parent_path: l.parent_path,
+    relative_path: typeof l[relative] === 'string' ? (l[relative] as string) : '',
+  };
 }
 
 /** The download link of an answer, wrapped in `dirent` or not. */
@@ -29,7 +37,13 @@ export function downloadLinkOf(body: unknown): string | undefined {
 }
 
 /** POST the file to the upload link (multipart `file`, `parent_dir`, `relative_path`, `replace=1`), asking for JSON. */
-export function upload(target: Target, link: UploadLinkAnswer, name: string, bytes: Buffer, expect: number[] = []): Promise<Reply> {
+export function upload(
+  target: Target,
+  link: UploadLinkAnswer,
+  name: string,
+  bytes: Buffer,
+  expect: number[] = [],
+): Promise<Reply> {
   const form = new FormData();
   form.append('file', new Blob([bytes], { type: 'application/octet-stream' }), name);
   form.append('parent_dir', link.parent_path);
@@ -66,11 +80,19 @@ export async function uploadLink(target: Target, kinds: readonly LinkKind[], bas
   const seen: string[] = [];
   for (const kind of kinds) {
     const id = kind === 'asset' ? 'getUploadLink' : 'customUploadLink';
-    const r = await target.call({ path: endpoint(id).path, query: kind === 'custom' ? { path: '/' } : undefined, auth: { api: base }, expect: [400, 403, 404, 405] });
+    const r = await target.call({
+      path: endpoint(id).path,
+      query: kind === 'custom' ? { path: '/' } : undefined,
+      auth: { api: base },
+      expect: [400, 403, 404, 405],
+    });
     seen.push(`${id} answered ${r.status}`);
     if (r.status !== 200) continue;
     const l = uploadLinkOf(r.json(), kind === 'asset' ? 'file_relative_path' : 'relative_path');
-    if (!l) { seen.push(`${id}: no upload_link`); continue; }
+    if (!l) {
+      seen.push(`${id}: no upload_link`);
+      continue;
+    }
     const url = new URL(l.upload_link, target.url + '/');
     const at = url.origin === new URL(target.url).origin ? url.pathname : `${url.origin}${url.pathname}`;
     return { kind, at, parentDir: l.parent_path, relativePath: l.relative_path || '/' };

@@ -16,14 +16,25 @@
 import { expect as pwExpect, type TestInfo } from '@playwright/test';
 import { redactText } from '../client/redact.js';
 import { EVIDENCE_CLASSES, failsTarget, type Evidence, type EvidenceClass } from '../spec/index.js';
-import { undecidedKindOf, type AssertionWarning, type CheckError, type CheckOutcome, type StateWarning, type Violation } from './outcome.js';
+import {
+  undecidedKindOf,
+  type AssertionWarning,
+  type CheckError,
+  type CheckOutcome,
+  type StateWarning,
+  type Violation,
+} from './outcome.js';
 import type { Cited, ExchangeRef, Recorder } from './recorder.js';
 
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 const clip = (s: string, n = 400) => (s.length > n ? `${s.slice(0, n)}…` : s);
 const show = (v: unknown) => {
   if (v === undefined) return undefined;
-  try { return clip(redactText(typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v))); } catch { return clip(String(v)); }
+  try {
+    return clip(redactText(typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v))));
+  } catch {
+    return clip(String(v));
+  }
 };
 
 interface Running {
@@ -47,25 +58,45 @@ interface Running {
 let running: Running | undefined;
 
 /** The clause a check names in its `clause` annotation (src/harness/test.ts `clause()`), or null. */
-export const clauseOfCheck = (testInfo: TestInfo): string | null => testInfo.annotations.find((a) => a.type === 'clause')?.description ?? null;
+export const clauseOfCheck = (testInfo: TestInfo): string | null =>
+  testInfo.annotations.find((a) => a.type === 'clause')?.description ?? null;
 
 /** The `evidence` annotation `clause()` writes: `class: citation`. */
 const EVIDENCE_ANNOTATION = 'evidence';
-export const evidenceAnnotation = (e: Evidence) => ({ type: EVIDENCE_ANNOTATION, description: `${e.class}${e.owed ? ' (owed)' : ''}: ${e.cite}` });
+export const evidenceAnnotation = (e: Evidence) => ({
+  type: EVIDENCE_ANNOTATION,
+  description: `${e.class}${e.owed ? ' (owed)' : ''}: ${e.cite}`,
+});
 
 /** The check's default evidence, from its annotation. */
 export function evidenceOfCheck(testInfo: Pick<TestInfo, 'annotations'>): Evidence | undefined {
   const d = testInfo.annotations.find((a) => a.type === EVIDENCE_ANNOTATION)?.description;
   const m = d ? /^(\w+)( \(owed\))?: ([\s\S]*)$/.exec(d) : null;
-  return m && (EVIDENCE_CLASSES as readonly string[]).includes(m[1]!) ? { class: m[1] as EvidenceClass, cite: m[3]!, ...(m[2] ? { owed: true } : {}) } : undefined;
+  return m && (EVIDENCE_CLASSES as readonly string[]).includes(m[1]!)
+    ? { class: m[1] as EvidenceClass, cite: m[3]!, ...(m[2] ? { owed: true } : {}) }
+    : undefined;
 }
 
 export function beginCheck(testInfo: TestInfo, recorder: Recorder | undefined, strict = false): void {
-  running = { clause: clauseOfCheck(testInfo), recorder, evidence: evidenceOfCheck(testInfo), strict, violations: [], assertionWarnings: [], violationTexts: new Set(), warningTexts: new Set(), warnings: [], title: testInfo.title };
+  running = {
+    clause: clauseOfCheck(testInfo),
+    recorder,
+    evidence: evidenceOfCheck(testInfo),
+    strict,
+    violations: [],
+    assertionWarnings: [],
+    violationTexts: new Set(),
+    warningTexts: new Set(),
+    warnings: [],
+    title: testInfo.title,
+  };
 }
 
 /** What an assertion names beyond its value: its own evidence, the exchange it is about. */
-interface Said { evidence?: Evidence; about?: ExchangeRef }
+interface Said {
+  evidence?: Evidence;
+  about?: ExchangeRef;
+}
 
 const refOf = (x: unknown): ExchangeRef | undefined => {
   const r = x && typeof x === 'object' ? (x as Cited).exchange : undefined;
@@ -75,17 +106,30 @@ const refOf = (x: unknown): ExchangeRef | undefined => {
 function lastExchange(): ExchangeRef | undefined {
   const r = running?.recorder;
   const x = r?.exchanges.at(-1);
-  return x ? { n: r!.exchanges.length, line: `#${r!.exchanges.length} ${x.method} ${x.url} → ${x.error ?? x.status}` } : undefined;
+  return x
+    ? { n: r!.exchanges.length, line: `#${r!.exchanges.length} ${x.method} ${x.url} → ${x.error ?? x.status}` }
+    : undefined;
 }
 
 /** Record a failed assertion: a violation, or (evidence only `inferred`, not `--strict`) an assertion warning. */
-function recordViolation(e: unknown, message: string | undefined, actual: unknown, said: Said): 'violation' | 'warning' {
+function recordViolation(
+  e: unknown,
+  message: string | undefined,
+  actual: unknown,
+  said: Said,
+): 'violation' | 'warning' {
   if (!running) return 'violation';
   const err = e as Error & { matcherResult?: { expected?: unknown; actual?: unknown } };
   const text = stripAnsi(String(err?.message ?? e));
-  const evidence = said.evidence ?? running.evidence ?? { class: 'inferred', cite: 'no evidence named (a harness bug: the evidence test should have caught it)' };
+  const evidence = said.evidence ??
+    running.evidence ?? {
+      class: 'inferred',
+      cite: 'no evidence named (a harness bug: the evidence test should have caught it)',
+    };
   const warning = !failsTarget(evidence) && !running.strict;
-  (warning ? running.warningTexts : running.violationTexts).add(`${err?.name ?? 'Error'}: ${err?.message ?? String(e)}`);
+  (warning ? running.warningTexts : running.violationTexts).add(
+    `${err?.name ?? 'Error'}: ${err?.message ?? String(e)}`,
+  );
   const x = said.about ?? refOf(actual) ?? lastExchange();
   (warning ? running.assertionWarnings : running.violations).push({
     clause: running.clause,
@@ -102,11 +146,19 @@ function recordViolation(e: unknown, message: string | undefined, actual: unknow
 type Path = (string | symbol)[];
 
 /** Matchers whose failures become violations; `soft` ones are then reported through Playwright's own soft expect. */
-function wrapMatchers(matchers: object, actual: unknown, message: string | undefined, soft: boolean, said: Said, path: Path = []): object {
+function wrapMatchers(
+  matchers: object,
+  actual: unknown,
+  message: string | undefined,
+  soft: boolean,
+  said: Said,
+  path: Path = [],
+): object {
   return new Proxy(matchers, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
-      if (prop === 'not' || prop === 'resolves' || prop === 'rejects') return wrapMatchers(value as object, actual, message, soft, said, [...path, prop]);
+      if (prop === 'not' || prop === 'resolves' || prop === 'rejects')
+        return wrapMatchers(value as object, actual, message, soft, said, [...path, prop]);
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         const failed = (e: unknown) => {
@@ -116,7 +168,11 @@ function wrapMatchers(matchers: object, actual: unknown, message: string | undef
           // Playwright shows the soft failure as its own (diff and location); the check goes on.
           let m = pwExpect.soft(actual, message) as unknown as Record<string | symbol, unknown>;
           for (const p of path) m = m[p] as Record<string | symbol, unknown>;
-          try { return (m[prop] as (...a: unknown[]) => unknown)(...args); } catch { return undefined; }
+          try {
+            return (m[prop] as (...a: unknown[]) => unknown)(...args);
+          } catch {
+            return undefined;
+          }
         };
         try {
           const r = (value as (...a: unknown[]) => unknown).apply(target, args);
@@ -131,12 +187,17 @@ function wrapMatchers(matchers: object, actual: unknown, message: string | undef
 
 type PwExpect = typeof pwExpect;
 /** `expect.because(evidence)`: this assertion's own evidence; `expect.about(reply)`: the exchange it is about. Chainable. */
-interface Naming { because(evidence: Evidence): Expect; about(x: Cited): Expect }
+interface Naming {
+  because(evidence: Evidence): Expect;
+  about(x: Cited): Expect;
+}
 type Expect = PwExpect & Naming;
 
 function bound(said: Said): Expect {
-  const hard = (actual: unknown, message?: string) => wrapMatchers(pwExpect(actual, message), actual, message, false, said);
-  const soft = (actual: unknown, message?: string) => wrapMatchers(pwExpect(actual, message), actual, message, true, said);
+  const hard = (actual: unknown, message?: string) =>
+    wrapMatchers(pwExpect(actual, message), actual, message, false, said);
+  const soft = (actual: unknown, message?: string) =>
+    wrapMatchers(pwExpect(actual, message), actual, message, true, said);
   const naming: Naming = {
     because: (evidence) => bound({ ...said, evidence }),
     about: (x) => bound({ ...said, about: refOf(x) ?? said.about }),
@@ -166,26 +227,42 @@ const HARNESS_BUG = /^(TypeError|ReferenceError|RangeError|SyntaxError): /;
 
 /** The outcome of the running check, from its records and Playwright's status and errors. */
 export function settle(testInfo: TestInfo): CheckOutcome {
-  const r = running ?? { violations: [], assertionWarnings: [], violationTexts: new Set<string>(), warningTexts: new Set<string>(), warnings: [] };
+  const r = running ?? {
+    violations: [],
+    assertionWarnings: [],
+    violationTexts: new Set<string>(),
+    warningTexts: new Set<string>(),
+    warnings: [],
+  };
   running = undefined;
   const errors: CheckError[] = [];
   let stopped = false;
   for (const e of testInfo.errors) {
     const text = e.message ?? e.value ?? '';
     if (r.violationTexts.has(text)) continue;
-    if (r.warningTexts.has(text)) { stopped = true; continue; }
+    if (r.warningTexts.has(text)) {
+      stopped = true;
+      continue;
+    }
     const message = redactText(stripAnsi(text));
     const kind = undecidedKindOf(text);
     if (kind) errors.push({ cause: kind, message: message.replace(/^Undecided: /, '') });
-    else if (/^(\w*Error: )?Test timeout of \d+ms exceeded/.test(message)) errors.push({ cause: 'timeout', message }); // Playwright's own words: the status stays 'failed' after a soft violation
+    else if (/^(\w*Error: )?Test timeout of \d+ms exceeded/.test(message))
+      errors.push({ cause: 'timeout', message }); // Playwright's own words: the status stays 'failed' after a soft violation
     else errors.push({ cause: HARNESS_BUG.test(text) ? 'harness-bug' : 'harness', message });
   }
-  if (testInfo.status === 'timedOut' && !errors.some((e) => e.cause === 'timeout')) errors.push({ cause: 'timeout', message: `the check ran out of time (${testInfo.timeout} ms)` });
+  if (testInfo.status === 'timedOut' && !errors.some((e) => e.cause === 'timeout'))
+    errors.push({ cause: 'timeout', message: `the check ran out of time (${testInfo.timeout} ms)` });
   if (testInfo.status === 'interrupted') errors.push({ cause: 'interrupted', message: 'the run was interrupted' });
   // A hard assertion warning stops the check with Playwright's status `failed`: that is a pass with a warning.
-  const outcome = r.violations.length ? 'fail'
-    : errors.length || (testInfo.status === 'failed' && !stopped) ? 'error'
-      : testInfo.status === 'skipped' ? 'skip' : 'pass';
-  if (outcome === 'error' && errors.length === 0) errors.push({ cause: 'harness', message: 'the check failed without an error the harness could read' });
+  const outcome = r.violations.length
+    ? 'fail'
+    : errors.length || (testInfo.status === 'failed' && !stopped)
+      ? 'error'
+      : testInfo.status === 'skipped'
+        ? 'skip'
+        : 'pass';
+  if (outcome === 'error' && errors.length === 0)
+    errors.push({ cause: 'harness', message: 'the check failed without an error the harness could read' });
   return { outcome, violations: r.violations, errors, warnings: r.warnings, assertionWarnings: r.assertionWarnings };
 }

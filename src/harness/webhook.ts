@@ -11,7 +11,12 @@ import { isLoopbackUrl } from '../common/net.js';
 import { Undecided } from './outcome.js';
 import type { RunState } from './state.js';
 
-export interface Delivery { path: string; headers: Record<string, string>; body: Buffer; at: number }
+export interface Delivery {
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  at: number;
+}
 
 /** Deliveries kept at most (other checks write to the same base while a check waits). */
 const MAX_KEPT = 2_000;
@@ -20,7 +25,11 @@ const MAX_BODY = 1024 * 1024;
 export class Receiver {
   readonly deliveries: Delivery[] = [];
   private waiters: (() => void)[] = [];
-  private constructor(private readonly server: Server, readonly url: string, readonly path: string | undefined) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    readonly path: string | undefined,
+  ) {}
 
   /**
    * Start a receiver; the URL the target must call is `publicUrl` when the run has one (any
@@ -35,19 +44,36 @@ export class Receiver {
     const server = createServer((req, res) => {
       const parts: Buffer[] = [];
       let size = 0;
-      req.on('data', (d: Buffer) => { size += d.length; if (size <= MAX_BODY) parts.push(d); });
+      req.on('data', (d: Buffer) => {
+        size += d.length;
+        if (size <= MAX_BODY) parts.push(d);
+      });
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
         const r = receiver;
         if (!r || req.method !== 'POST' || (r.path && req.url !== r.path)) return;
-        if (r.deliveries.length < MAX_KEPT) r.deliveries.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body: Buffer.concat(parts), at: Date.now() });
+        if (r.deliveries.length < MAX_KEPT)
+          r.deliveries.push({
+            path: req.url ?? '',
+            headers: req.headers as Record<string, string>,
+            body: Buffer.concat(parts),
+            at: Date.now(),
+          });
         for (const w of r.waiters.splice(0)) w();
       });
     });
-    await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(listenPort, listenHost, () => resolve()); })
-      .catch((e: Error) => { throw new Undecided('fixture', `the webhook receiver cannot listen on ${listenHost}:${listenPort}: ${e.message}`); });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(listenPort, listenHost, () => resolve());
+    }).catch((e: Error) => {
+      throw new Undecided('fixture', `the webhook receiver cannot listen on ${listenHost}:${listenPort}: ${e.message}`);
+    });
     const port = (server.address() as AddressInfo).port;
-    const host = /^(0\.0\.0\.0|::|\[::\])$/.test(listenHost) ? '127.0.0.1' : listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+    const host = /^(0\.0\.0\.0|::|\[::\])$/.test(listenHost)
+      ? '127.0.0.1'
+      : listenHost.includes(':')
+        ? `[${listenHost}]`
+        : listenHost;
     receiver = new Receiver(server, publicUrl ?? `http://${host}:${port}${path}`, path);
     return receiver;
   }
@@ -62,13 +88,19 @@ export class Receiver {
       if (left <= 0) return undefined;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
-        this.waiters.push(() => { clearTimeout(t); resolve(); });
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
       });
     }
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => { this.server.closeAllConnections(); this.server.close(() => resolve()); });
+    return new Promise((resolve) => {
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
   }
 }
 
@@ -77,9 +109,15 @@ function pythonJsonDumps(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return pythonNumber(value);
-  if (typeof value === 'string') return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (typeof value === 'string')
+    return JSON.stringify(value).replace(
+      /[\u007f-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(', ')}]`;
-  return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pythonJsonDumps(k)}: ${pythonJsonDumps(v)}`).join(', ')}}`;
+  return `{${Object.entries(value as Record<string, unknown>)
+    .map(([k, v]) => `${pythonJsonDumps(k)}: ${pythonJsonDumps(v)}`)
+    .join(', ')}}`;
 }
 
 /** Python's float repr differs from JavaScript's in exponents (`1e-07`, `1e+21`). */
@@ -99,6 +137,10 @@ export function signatureMatches(header: string | undefined, secret: string, bod
   if (!m) return false;
   const given = Buffer.from(m[1]!.toLowerCase(), 'hex');
   const candidates: (string | Buffer)[] = [body];
-  try { candidates.push(pythonJsonDumps(JSON.parse(body.toString('utf8')))); } catch { /* not JSON: raw bytes only */ }
+  try {
+    candidates.push(pythonJsonDumps(JSON.parse(body.toString('utf8'))));
+  } catch {
+    /* not JSON: raw bytes only */
+  }
   return candidates.some((c) => timingSafeEqual(hmac(secret, c), given));
 }

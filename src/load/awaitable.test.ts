@@ -10,33 +10,65 @@ import { bundleAll } from './bundle.js';
 import { runScript, sinkOf, stubServer, type StubServer } from './test-helpers.js';
 
 const K6 = `import http from "k6/http"; import { sleep, group, check } from "k6";\n`;
-const rewrite = (body: string) => { const r = makeAwaitable(K6 + body); if (!r.ok) throw new Error(r.reason); return r.code.slice(K6.length); };
-const declined = (body: string) => { const r = makeAwaitable(K6 + body); return r.ok ? 'rewritten' : r.reason; };
+const rewrite = (body: string) => {
+  const r = makeAwaitable(K6 + body);
+  if (!r.ok) throw new Error(r.reason);
+  return r.code.slice(K6.length);
+};
+const declined = (body: string) => {
+  const r = makeAwaitable(K6 + body);
+  return r.ok ? 'rewritten' : r.reason;
+};
 
 test('blocking calls are awaited, and so is every call of a function that reaches one; other calls are left alone', () => {
-  expect(rewrite('function a(u) { return http.get(u); }\nexport default function () { check(a(1), {}); Math.max(1, 2); }'))
-    .toBe('async function a(u) { return __k6b(await __k6s(http.get(u))); }\nexport default async function () { check(__k6b(await __k6s(a(1))), {}); Math.max(1, 2); }');
-  expect(rewrite('const b = (u) => sleep(u);\nexport default function () { group("g", () => { b(1); }); }'))
-    .toBe('const b = async (u) => __k6b(await __k6s(sleep(u)));\nexport default async function () { __k6b(await __k6s(group("g", async () => { __k6b(await __k6s(b(1))); }))); }');
+  expect(
+    rewrite('function a(u) { return http.get(u); }\nexport default function () { check(a(1), {}); Math.max(1, 2); }'),
+  ).toBe(
+    'async function a(u) { return __k6b(await __k6s(http.get(u))); }\nexport default async function () { check(__k6b(await __k6s(a(1))), {}); Math.max(1, 2); }',
+  );
+  expect(rewrite('const b = (u) => sleep(u);\nexport default function () { group("g", () => { b(1); }); }')).toBe(
+    'const b = async (u) => __k6b(await __k6s(sleep(u)));\nexport default async function () { __k6b(await __k6s(group("g", async () => { __k6b(await __k6s(b(1))); }))); }',
+  );
   // A callback parameter that receives a blocking function is awaited where it is called.
-  expect(rewrite('function retry(f) { let r = f(); return r; }\nexport default function () { retry(() => http.get(1)); }'))
-    .toBe('async function retry(f) { let r = __k6b(await __k6s(f())); return r; }\nexport default async function () { __k6b(await __k6s(retry(async () => __k6b(await __k6s(http.get(1)))))); }');
+  expect(
+    rewrite('function retry(f) { let r = f(); return r; }\nexport default function () { retry(() => http.get(1)); }'),
+  ).toBe(
+    'async function retry(f) { let r = __k6b(await __k6s(f())); return r; }\nexport default async function () { __k6b(await __k6s(retry(async () => __k6b(await __k6s(http.get(1)))))); }',
+  );
   // setup() may do as it likes: it runs on a blocking VU of its own, unchanged.
-  expect(declined('export function setup() { return [1].map((u) => http.get(u)); }\nexport default function () { http.get(1); }')).toBe('rewritten');
+  expect(
+    declined(
+      'export function setup() { return [1].map((u) => http.get(u)); }\nexport default function () { http.get(1); }',
+    ),
+  ).toBe('rewritten');
   // A script without blocking calls is unchanged.
-  expect(rewrite('export default function () { check(1, { a: () => true }); }')).toBe('export default function () { check(1, { a: () => true }); }');
+  expect(rewrite('export default function () { check(1, { a: () => true }); }')).toBe(
+    'export default function () { check(1, { a: () => true }); }',
+  );
 });
 
 test('declined, with the reason, wherever awaiting would change what the iteration does', () => {
   expect(declined('export default function () { [1, 2].forEach((u) => http.get(u)); }')).toMatch(/used as a value/);
-  expect(declined('function a() { http.get(1); }\nexport default function () { [1].map(a); }')).toMatch(/"a", which makes blocking calls, is used as a value/);
+  expect(declined('function a() { http.get(1); }\nexport default function () { [1].map(a); }')).toMatch(
+    /"a", which makes blocking calls, is used as a value/,
+  );
   expect(declined('const f = http.get;\nexport default function () { f(1); }')).toMatch(/http\.get is used as a value/);
-  expect(declined('export default function () { check(null, { ok: () => http.get(1).status === 200 }); }')).toMatch(/used as a value/);
-  expect(declined('const o = { run() { http.get(1); } };\nexport default function () { o.run(); }')).toMatch(/used as a value/);
+  expect(declined('export default function () { check(null, { ok: () => http.get(1).status === 200 }); }')).toMatch(
+    /used as a value/,
+  );
+  expect(declined('const o = { run() { http.get(1); } };\nexport default function () { o.run(); }')).toMatch(
+    /used as a value/,
+  );
   expect(declined('http.get(1);\nexport default function () {}')).toMatch(/init context/);
   expect(declined('export default async function () { http.get(1); }')).toMatch(/async or generator/);
-  expect(declined('function a(x = http.get(1)) { return x; }\nexport default function () { a(); }')).toMatch(/parameter default/);
-  expect(declined('function a() { http.get(1); }\nfunction b() { const a = 1; return a; }\nexport default function () { a(); b(); }')).toMatch(/declared more than once/);
+  expect(declined('function a(x = http.get(1)) { return x; }\nexport default function () { a(); }')).toMatch(
+    /parameter default/,
+  );
+  expect(
+    declined(
+      'function a() { http.get(1); }\nfunction b() { const a = 1; return a; }\nexport default function () { a(); b(); }',
+    ),
+  ).toMatch(/declared more than once/);
   expect(declined('export default function () { const h = http; h.get(1); }')).toMatch(/module binding "http"/);
 });
 
@@ -44,16 +76,24 @@ test('every shipped scenario is made awaitable, and what comes out still parses 
   for (const b of await bundleAll()) {
     const r = makeAwaitable(b.code);
     expect(r.ok ? 'ok' : `${b.name}: ${r.reason}`).toBe('ok');
-    if (r.ok) { expect(r.sites).toBeGreaterThan(0); expect(() => parse(r.code, { ecmaVersion: 'latest', sourceType: 'module' })).not.toThrow(); }
+    if (r.ok) {
+      expect(r.sites).toBeGreaterThan(0);
+      expect(() => parse(r.code, { ecmaVersion: 'latest', sourceType: 'module' })).not.toThrow();
+    }
   }
 });
 
 let srv: StubServer;
-test.beforeAll(async () => { srv = await stubServer(); });
-test.afterAll(async () => { await srv.close(); });
+test.beforeAll(async () => {
+  srv = await stubServer();
+});
+test.afterAll(async () => {
+  await srv.close();
+});
 
 test('VUs that share a thread keep their own __VU, iteration, VU tags, group and __ENV across every awaited call, and errors reach their own catch', async () => {
-  const out = await runScript(`
+  const out = await runScript(
+    `
     import http from 'k6/http';
     import { sleep, group } from 'k6';
     import exec from 'k6/execution';
@@ -79,9 +119,16 @@ test('VUs that share a thread keep their own __VU, iteration, VU tags, group and
       try { group('boom', () => { http.get(__ENV.URL + '/status/200'); throw new Error('x' + me); }); }
       catch (e) { if (e.message === 'x' + me && __VU === me) caught.add(1); else mixed.add(1); }
       step(me, it, who);
-    }`, { URL: srv.url }, [], 'awaited');
+    }`,
+    { URL: srv.url },
+    [],
+    'awaited',
+  );
   expect(out.exitCode).toBe(0);
-  const sum = (name: string) => { const s = sinkOf(out, name); return s?.type === 'counter' ? s.sum : NaN; };
+  const sum = (name: string) => {
+    const s = sinkOf(out, name);
+    return s?.type === 'counter' ? s.sum : NaN;
+  };
   expect(sum('iterations')).toBe(30);
   expect(sum('mixed')).toBe(0);
   expect(sum('caught')).toBe(30);
@@ -92,10 +139,13 @@ test('VUs that share a thread keep their own __VU, iteration, VU tags, group and
 });
 
 test('a script that cannot be made awaitable runs anyway, one blocking thread per VU, and says why', async () => {
-  const out = await runScript(`
+  const out = await runScript(
+    `
     import http from 'k6/http';
     export const options = { scenarios: { s: { executor: 'shared-iterations', vus: 2, iterations: 4 } } };
-    export default function () { [1, 2].forEach(() => http.get(__ENV.URL)); }`, { URL: srv.url });
+    export default function () { [1, 2].forEach(() => http.get(__ENV.URL)); }`,
+    { URL: srv.url },
+  );
   expect(out.exitCode).toBe(0);
   expect(out.vus?.mode).toBe('blocking');
   expect(out.vus?.reason).toMatch(/used as a value/);

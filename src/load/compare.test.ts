@@ -30,17 +30,29 @@ const SCRIPT = `
     else http.get(__ENV.URL + (Number(__ENV.SQL_MS) ? '/slow/' + __ENV.SQL_MS : '/'), { tags: { name: 'sql' } });
   }`;
 
-const cli = (args: string[]) => spawnSync(process.execPath, ['bin/conformance.js', 'load', 'compare', ...args], { encoding: 'utf8', env: process.env, timeout: 60_000 });
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, ['bin/conformance.js', 'load', 'compare', ...args], {
+    encoding: 'utf8',
+    env: process.env,
+    timeout: 60_000,
+  });
 
 test.beforeAll(async () => {
   srv = await stubServer();
   for (const [i, sqlMs] of ['0', '40'].entries()) {
     const out = await runScript(SCRIPT, { URL: srv.url, SQL_MS: sqlMs });
-    const r = resultsOfRun(out, { scenario: 'compare-test', clauses: [], target: { url: srv.url, edition: 'self-hosted', api_version: '6.2' }, p95BudgetMs: 500 });
+    const r = resultsOfRun(out, {
+      scenario: 'compare-test',
+      clauses: [],
+      target: { url: srv.url, edition: 'self-hosted', api_version: '6.2' },
+      p95BudgetMs: 500,
+    });
     files.push(writeReports(join(dir, `run-${i}`), r).results);
   }
 });
-test.afterAll(async () => { await srv.close(); });
+test.afterAll(async () => {
+  await srv.close();
+});
 
 test('a slower endpoint is a p95 regression at each rate both runs held; without a gate the report is written and the exit is 0', () => {
   const plain = cli([files[0]!, files[1]!, '--report-dir', join(dir, 'plain')]);

@@ -10,7 +10,13 @@ import { bundleAll } from './bundle.js';
 import { SCENARIOS } from './scenarios.js';
 
 /** Instances per scenario in the example: the window-reset scenario is a single VU by design. */
-const PARALLELISM: Record<string, number> = { 'rate-per-base': 2, 'rate-per-ip': 1, 'rate-window': 1, 'row-limits': 2, capacity: 4 };
+const PARALLELISM: Record<string, number> = {
+  'rate-per-base': 2,
+  'rate-per-ip': 1,
+  'rate-window': 1,
+  'row-limits': 2,
+  capacity: 4,
+};
 
 function testRunYaml(): string {
   const docs = SCENARIOS.map((s) => {
@@ -32,9 +38,13 @@ spec:
     env:
       - name: TARGET
         valueFrom:
-          secretKeyRef: { name: conformance-target, key: target.json }${s.exhausts ? `
+          secretKeyRef: { name: conformance-target, key: target.json }${
+            s.exhausts
+              ? `
       # Pods start at different moments: give them one window start to burst in (Unix seconds, a multiple of the window).
-      - { name: START_AT, value: "0" }` : ''}
+      - { name: START_AT, value: "0" }`
+              : ''
+          }
     volumeMounts:
       - { name: results, mountPath: /results }
     volumes:

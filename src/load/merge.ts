@@ -23,7 +23,12 @@ async function isNdjson(file: string): Promise<boolean> {
   try {
     for await (const line of rl) {
       if (!line.trim()) continue;
-      try { const j = JSON.parse(line) as { type?: unknown }; return j.type === 'Metric' || j.type === 'Point'; } catch { return false; }
+      try {
+        const j = JSON.parse(line) as { type?: unknown };
+        return j.type === 'Metric' || j.type === 'Point';
+      } catch {
+        return false;
+      }
     }
     return false;
   } finally {
@@ -31,13 +36,23 @@ async function isNdjson(file: string): Promise<boolean> {
   }
 }
 
-interface SampleContext { scenario: string; env: Record<string, string>; p95BudgetMs: number }
+interface SampleContext {
+  scenario: string;
+  env: Record<string, string>;
+  p95BudgetMs: number;
+}
 
 /**
  * A k6 JSON sample file as one instance's results. Its thresholds come from the scenario's
  * options, evaluated as the instances evaluated them: with the same target (shape) and __ENV.
  */
-async function fromSamples(file: string, c: SampleContext, options: Record<string, unknown>, declared: readonly DeclaredMetric[], share: number): Promise<Results> {
+async function fromSamples(
+  file: string,
+  c: SampleContext,
+  options: Record<string, unknown>,
+  declared: readonly DeclaredMetric[],
+  share: number,
+): Promise<Results> {
   const parsed = parseThresholds(options.thresholds);
   const specs = 'specs' in parsed ? parsed.specs : [];
   const got = await ingestNdjson(file, specs, declared);
@@ -46,9 +61,23 @@ async function fromSamples(file: string, c: SampleContext, options: Record<strin
   fillOffered(got.series, scenarios, durationMs, share);
   const thresholds = evaluate(specs, got.registry, durationMs);
   return buildResults({
-    meta: { scenario: c.scenario, clauses: scenarioInfo(c.scenario)?.clauses ?? [], target: targetMeta(c.env), p95BudgetMs: c.p95BudgetMs },
-    engines: ['k6'], instances: 1, registry: got.registry, series: got.series, checks: got.checks, thresholds, options, scenarios,
-    startedAt: Number.isFinite(got.firstMs) ? got.firstMs : Date.now(), durationMs, exitCode: thresholds.some((t) => !t.ok) ? 99 : 0,
+    meta: {
+      scenario: c.scenario,
+      clauses: scenarioInfo(c.scenario)?.clauses ?? [],
+      target: targetMeta(c.env),
+      p95BudgetMs: c.p95BudgetMs,
+    },
+    engines: ['k6'],
+    instances: 1,
+    registry: got.registry,
+    series: got.series,
+    checks: got.checks,
+    thresholds,
+    options,
+    scenarios,
+    startedAt: Number.isFinite(got.firstMs) ? got.firstMs : Date.now(),
+    durationMs,
+    exitCode: thresholds.some((t) => !t.ok) ? 99 : 0,
     errors: got.badLines ? [`${file}: ${got.badLines} unreadable lines`] : [],
   });
 }
@@ -80,10 +109,21 @@ export async function mergeFiles(files: readonly string[], o: MergeOptions): Pro
   if (nd.some(Boolean)) {
     const first = files[nd.indexOf(true)]!;
     if (!o.scenario) throw new Error(`${first} is k6 JSON output: give --scenario to know its thresholds`);
-    if (!o.target && !o.targetFile) throw new Error(`${first} is k6 JSON output: give the --target-file (secrets may be left out) or --target the instances ran with; ${o.scenario}'s options depend on it`);
-    const env = { ...targetForOptions({ ...(o.target ? { url: o.target } : {}), ...(o.targetFile ? { file: o.targetFile } : {}) }), P95_BUDGET_MS: String(o.p95BudgetMs), ...(o.env ?? {}) };
+    if (!o.target && !o.targetFile)
+      throw new Error(
+        `${first} is k6 JSON output: give the --target-file (secrets may be left out) or --target the instances ran with; ${o.scenario}'s options depend on it`,
+      );
+    const env = {
+      ...targetForOptions({ ...(o.target ? { url: o.target } : {}), ...(o.targetFile ? { file: o.targetFile } : {}) }),
+      P95_BUDGET_MS: String(o.p95BudgetMs),
+      ...(o.env ?? {}),
+    };
     const ready = await readOptions((await bundleScenario(o.scenario)).code, env, LOAD_DIR);
-    sampled = { c: { scenario: o.scenario, env, p95BudgetMs: o.p95BudgetMs }, options: JSON.parse(ready.options) as Record<string, unknown>, declared: ready.metrics };
+    sampled = {
+      c: { scenario: o.scenario, env, p95BudgetMs: o.p95BudgetMs },
+      options: JSON.parse(ready.options) as Record<string, unknown>,
+      declared: ready.metrics,
+    };
   }
   // k6 JSON does not say which segment a file ran: together the files offered the whole schedule once.
   const share = 1 / Math.max(1, nd.filter(Boolean).length);
@@ -91,7 +131,11 @@ export async function mergeFiles(files: readonly string[], o: MergeOptions): Pro
     if (nd[i]) parts.push(await fromSamples(f, sampled!.c, sampled!.options, sampled!.declared, share));
     else {
       let raw: unknown;
-      try { raw = JSON.parse(readFileSync(f, 'utf8')); } catch (e) { throw new Error(`${f}: ${(e as Error).message}`); }
+      try {
+        raw = JSON.parse(readFileSync(f, 'utf8'));
+      } catch (e) {
+        throw new Error(`${f}: ${(e as Error).message}`);
+      }
       parts.push(parseResults(raw, f));
     }
   }

@@ -42,10 +42,19 @@ test.beforeAll(async () => {
   srv = await stubServer();
   for (let i = 0; i < 2; i++) {
     const out = await runScript(SCRIPT, { URL: srv.url });
-    parts.push(resultsOfRun(out, { scenario: 'report-test', clauses: ['RATE-3'], target: { url: srv.url, edition: 'self-hosted', api_version: '6.2' }, p95BudgetMs: 500 }));
+    parts.push(
+      resultsOfRun(out, {
+        scenario: 'report-test',
+        clauses: ['RATE-3'],
+        target: { url: srv.url, edition: 'self-hosted', api_version: '6.2' },
+        p95BudgetMs: 500,
+      }),
+    );
   }
 });
-test.afterAll(async () => { await srv.close(); });
+test.afterAll(async () => {
+  await srv.close();
+});
 
 test('the HTML report draws every chart that has data in chromium, offline, without console errors; the others are one line each', async () => {
   const w = writeReports(join(dir, 'one'), parts[0]!);
@@ -56,7 +65,8 @@ test('the HTML report draws every chart that has data in chromium, offline, with
   // A 3-s run: 100-ms buckets; three URLs, so a chart per endpoint; 429s by key; the generator's health.
   expect(parts[0]!.series.widthMs).toBe(100);
   expect(r.canvases.map((c) => c.id)).toEqual(cd.charts.map((c) => c.id));
-  for (const id of ['rate', 'latency', 'endpoints', 'share429', 'generator']) expect(r.canvases.map((c) => c.id)).toContain(id);
+  for (const id of ['rate', 'latency', 'endpoints', 'share429', 'generator'])
+    expect(r.canvases.map((c) => c.id)).toContain(id);
   for (const c of r.canvases) expect(c.inked, `canvas ${c.id} is blank`).toBeGreaterThan(1000);
   expect(r.empty.length).toBe(cd.empty.length);
   expect(html).toMatch(/<th>p95 ms<\/th>/);
@@ -64,13 +74,21 @@ test('the HTML report draws every chart that has data in chromium, offline, with
 });
 
 test('a half-second burst: points every 100 ms, no empty chart frame — charts with nothing to show are one line saying why', async () => {
-  const out = await runScript(`
+  const out = await runScript(
+    `
     import http from 'k6/http';
     import { sleep } from 'k6';
     export const options = { scenarios: { burst: { executor: 'shared-iterations', vus: 10, iterations: 300, maxDuration: '10s' } } };
     // 30 iterations per VU of at least 15 ms each: about half a second however fast the stub answers.
-    export default function () { http.get(__ENV.URL + '/', { tags: { name: 'ping' } }); sleep(0.015); }`, { URL: srv.url });
-  const res = resultsOfRun(out, { scenario: 'burst', clauses: [], target: { url: srv.url, edition: 'self-hosted', api_version: '6.2' }, p95BudgetMs: 500 });
+    export default function () { http.get(__ENV.URL + '/', { tags: { name: 'ping' } }); sleep(0.015); }`,
+    { URL: srv.url },
+  );
+  const res = resultsOfRun(out, {
+    scenario: 'burst',
+    clauses: [],
+    target: { url: srv.url, edition: 'self-hosted', api_version: '6.2' },
+    p95BudgetMs: 500,
+  });
   const w = writeReports(join(dir, 'burst'), res);
   const cd = chartData(res);
   expect(cd.labels.length).toBeGreaterThan(1);
@@ -78,11 +96,13 @@ test('a half-second burst: points every 100 ms, no empty chart frame — charts 
   const r = await renderReport(w.html, join(dir, 'burst.png'));
   for (const c of r.canvases) expect(c.inked, `canvas ${c.id} is blank`).toBeGreaterThan(1000);
   expect(r.canvases.map((c) => c.id)).not.toContain('errors');
-  expect(r.empty).toEqual(expect.arrayContaining([
-    'Errors: No request failed and none met a transport error.',
-    '429 share per key: No request was answered 429.',
-    'p95 latency per endpoint: One endpoint (ping): its latency is the chart above.',
-  ]));
+  expect(r.empty).toEqual(
+    expect.arrayContaining([
+      'Errors: No request failed and none met a transport error.',
+      '429 share per key: No request was answered 429.',
+      'p95 latency per endpoint: One endpoint (ping): its latency is the chart above.',
+    ]),
+  );
   expect(r.problems).toEqual([]);
 });
 
@@ -96,7 +116,10 @@ test('JUnit: one testcase per threshold, with the measured value and the clause'
 
 test('merge: counters are summed, percentiles recomputed from merged histograms, thresholds re-judged', () => {
   const m = mergeResults(parts, 500);
-  const sum = (r: Results, name: string) => { const s = r.metrics.find((x) => x.name === name)!.sink; return s.type === 'counter' ? s.sum : NaN; };
+  const sum = (r: Results, name: string) => {
+    const s = r.metrics.find((x) => x.name === name)!.sink;
+    return s.type === 'counter' ? s.sum : NaN;
+  };
   expect(m.instances).toBe(2);
   expect(sum(m, 'http_reqs')).toBe(sum(parts[0]!, 'http_reqs') + sum(parts[1]!, 'http_reqs'));
   expect(m.series.buckets.reduce((a, b) => a + b.reqs, 0)).toBe(sum(m, 'http_reqs'));
@@ -105,8 +128,14 @@ test('merge: counters are summed, percentiles recomputed from merged histograms,
   const p1 = parts[1]!.thresholds.find((x) => x.selector === 'http_reqs{key:base-1}')!.measured;
   expect(t.measured).toBe(p0 + p1);
   // Large trends live in HDR histograms: merged percentiles equal those of the union, within HDR precision.
-  const a = new TrendSink(), b = new TrendSink(), all: number[] = [];
-  for (let i = 0; i < 30_000; i++) { const v = (i % 997) * 1.7 + (i % 3); (i % 2 ? a : b).add(v); all.push(v); }
+  const a = new TrendSink(),
+    b = new TrendSink(),
+    all: number[] = [];
+  for (let i = 0; i < 30_000; i++) {
+    const v = (i % 997) * 1.7 + (i % 3);
+    (i % 2 ? a : b).add(v);
+    all.push(v);
+  }
   a.merge(b);
   all.sort((x, y) => x - y);
   const exact = all[Math.floor(0.95 * (all.length - 1))]!;
@@ -122,12 +151,18 @@ test('emitted bundles are ES2017 (acorn), import only k6 modules, and come with 
     const code = readFileSync(f, 'utf8');
     expect(() => acorn.parse(code, { ecmaVersion: 2017, sourceType: 'module' }), f).not.toThrow();
     const imports = [...code.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
-    expect(imports.every((s) => s === 'k6' || s!.startsWith('k6/')), `${f} imports ${imports.join(', ')}`).toBe(true);
+    expect(
+      imports.every((s) => s === 'k6' || s!.startsWith('k6/')),
+      `${f} imports ${imports.join(', ')}`,
+    ).toBe(true);
     expect(code).not.toMatch(/\?\.|\?\?|\.\.\.[A-Za-z_$]/);
     // The facts they read are small; a schema library inlined by accident makes every VU's init slow.
     expect(code.length, `${f} is ${code.length} bytes`).toBeLessThan(40_000);
   }
-  const yaml = readFileSync(files.find((f) => f.endsWith('.yaml'))!, 'utf8');
+  const yaml = readFileSync(
+    files.find((f) => f.endsWith('.yaml'))!,
+    'utf8',
+  );
   expect(yaml).toContain('kind: TestRun');
   expect(yaml).toMatch(/parallelism: \d+/);
   // Sanity of the acorn check itself: ES2018 syntax is refused.

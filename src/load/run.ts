@@ -61,14 +61,20 @@ interface LoadRunOptions {
   find?: { slo: Slo; bounds: SearchBounds };
 }
 
-export interface LoadRunResult { results: Results; written: Written; exitCode: number; engine: 'k6' | 'builtin' }
+export interface LoadRunResult {
+  results: Results;
+  written: Written;
+  exitCode: number;
+  engine: 'k6' | 'builtin';
+}
 
 /** The limits a self-started server takes from its environment (§8.4), told to the script the same way. */
 function embeddedLimits(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const s of LIMIT_SETTINGS) {
     const v = env[s.env];
-    if (v && Number(v) > 0 && (s.rateClass === 'gateway' || s.rateClass === 'account')) out[s.rateClass === 'gateway' ? 'LIMIT_GATEWAY' : 'LIMIT_ACCOUNT'] = v;
+    if (v && Number(v) > 0 && (s.rateClass === 'gateway' || s.rateClass === 'account'))
+      out[s.rateClass === 'gateway' ? 'LIMIT_GATEWAY' : 'LIMIT_ACCOUNT'] = v;
   }
   return out;
 }
@@ -80,11 +86,14 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const sourceIps = parseSourceAddresses(o.sourceIps);
   const tuple = executionTuple(o.segment, o.segmentSequence);
   if (o.find && tuple.split) throw new Error(SPLIT_SEARCH);
-  const k6 = o.engine === 'builtin' ? undefined : o.k6 ?? findK6();
+  const k6 = o.engine === 'builtin' ? undefined : (o.k6 ?? findK6());
   if (o.engine === 'k6' && !k6) throw new Error('--engine k6: no k6 on PATH; give --k6 PATH');
   const target = await resolveTarget({
-    ...(o.target ? { url: o.target } : {}), ...(o.targetFile ? { file: o.targetFile } : {}),
-    windowSeconds: o.serverWindowSeconds ?? 5, unlimited: info?.unlimited ?? false, ...(o.serverEnv ? { serverEnv: o.serverEnv } : {}),
+    ...(o.target ? { url: o.target } : {}),
+    ...(o.targetFile ? { file: o.targetFile } : {}),
+    windowSeconds: o.serverWindowSeconds ?? 5,
+    unlimited: info?.unlimited ?? false,
+    ...(o.serverEnv ? { serverEnv: o.serverEnv } : {}),
   });
   try {
     const env: Record<string, string> = {
@@ -100,11 +109,24 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     const engine = k6 ? 'k6' : 'built-in';
     // One trust for both engines: the built-in one gets the CAs, k6 a bundle of them (SSL_CERT_FILE).
     const caFile = o.caFile ?? target.descriptor.ca_file;
-    const trust: TlsTrust = { insecure: o.insecure === true || options.insecureSkipTLSVerify === true, ...(caFile ? { caFile } : {}) };
+    const trust: TlsTrust = {
+      insecure: o.insecure === true || options.insecureSkipTLSVerify === true,
+      ...(caFile ? { caFile } : {}),
+    };
     const { ca } = tlsConnectOptions(trust);
     const tls = target.descriptor.url.startsWith('https:') ? trustWords(trust) : undefined;
     try {
-      const a = announce({ scenario: bundle.name, info, url: target.descriptor.url, edition: target.descriptor.edition, engine, options, env, tuple, ...(tls ? { tls } : {}) });
+      const a = announce({
+        scenario: bundle.name,
+        info,
+        url: target.descriptor.url,
+        edition: target.descriptor.edition,
+        engine,
+        options,
+        env,
+        tuple,
+        ...(tls ? { tls } : {}),
+      });
       // A search's rate and duration are its own (announced below), not the scenario's schedule.
       for (const l of o.find ? a.lines.slice(0, 2) : a.lines) log(`conformance load: ${l}`);
       const refusal = needsConfirmation(info, a, o.yes === true);
@@ -115,25 +137,68 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     }
     if (o.find) {
       const { slo, bounds } = o.find;
-      log(`conformance load: capacity search: from ${bounds.startRate} it/s, doubling then bisecting to ${bounds.precisionPct} %, never above ${bounds.maxRate} it/s, steps of ${bounds.stepSeconds} s, at most ${bounds.maxDurationMs / 1000} s and ${bounds.maxSteps} steps; SLO p95 ≤ ${slo.p95Ms} ms, failed requests ≤ ${slo.errorPct} %`);
+      log(
+        `conformance load: capacity search: from ${bounds.startRate} it/s, doubling then bisecting to ${bounds.precisionPct} %, never above ${bounds.maxRate} it/s, steps of ${bounds.stepSeconds} s, at most ${bounds.maxDurationMs / 1000} s and ${bounds.maxSteps} steps; SLO p95 ≤ ${slo.p95Ms} ms, failed requests ≤ ${slo.errorPct} %`,
+      );
       const f = await findCapacity({
-        ...(k6 ? { k6 } : {}), bundleCode: bundle.code, scriptDir: LOAD_DIR, options, declared: ready.metrics, env, sourceIps, log, slo, bounds,
-        ...(o.insecure ? { insecure: true } : {}), ...(o.hosts ? { hosts: o.hosts } : {}), ...(o.hostsOnly ? { hostsOnly: true } : {}),
+        ...(k6 ? { k6 } : {}),
+        bundleCode: bundle.code,
+        scriptDir: LOAD_DIR,
+        options,
+        declared: ready.metrics,
+        env,
+        sourceIps,
+        log,
+        slo,
+        bounds,
+        ...(o.insecure ? { insecure: true } : {}),
+        ...(o.hosts ? { hosts: o.hosts } : {}),
+        ...(o.hostsOnly ? { hostsOnly: true } : {}),
       });
       const results = resultsOfSearch(f.out, f.search, {
-        scenario: bundle.name, clauses: o.clauses ?? info?.clauses ?? [],
-        target: { url: target.descriptor.url, edition: target.descriptor.edition, api_version: target.descriptor.api_version }, p95BudgetMs: slo.p95Ms,
+        scenario: bundle.name,
+        clauses: o.clauses ?? info?.clauses ?? [],
+        target: {
+          url: target.descriptor.url,
+          edition: target.descriptor.edition,
+          api_version: target.descriptor.api_version,
+        },
+        p95BudgetMs: slo.p95Ms,
       });
       return { results, written: writeReports(o.reportDir, results), exitCode: f.out.exitCode, engine: f.out.engine };
     }
-    const split = { ...(o.segment ? { segment: o.segment } : {}), ...(o.segmentSequence ? { segmentSequence: o.segmentSequence } : {}), ...(o.outJson ? { outJson: o.outJson } : {}), ...(o.noThresholds ? { noThresholds: true } : {}) };
+    const split = {
+      ...(o.segment ? { segment: o.segment } : {}),
+      ...(o.segmentSequence ? { segmentSequence: o.segmentSequence } : {}),
+      ...(o.outJson ? { outJson: o.outJson } : {}),
+      ...(o.noThresholds ? { noThresholds: true } : {}),
+    };
     let out: RunOutcome;
     if (k6) {
-      out = await runK6({ k6, bundleCode: bundle.code, options, declared: ready.metrics, env, sourceIps, log, ...split, ...(o.insecure ? { insecure: true } : {}), ...(trust.caFile ? { caFile: trust.caFile } : {}) });
+      out = await runK6({
+        k6,
+        bundleCode: bundle.code,
+        options,
+        declared: ready.metrics,
+        env,
+        sourceIps,
+        log,
+        ...split,
+        ...(o.insecure ? { insecure: true } : {}),
+        ...(trust.caFile ? { caFile: trust.caFile } : {}),
+      });
     } else {
       out = await runBuiltin({
-        bundleCode: bundle.code, scriptDir: LOAD_DIR, env, sourceIps, log, ...split,
-        ...(o.insecure ? { insecureSkipTLSVerify: true } : {}), ...(ca ? { ca } : {}), ...(o.hosts ? { hosts: o.hosts } : {}), ...(o.hostsOnly ? { hostsOnly: true } : {}),
+        bundleCode: bundle.code,
+        scriptDir: LOAD_DIR,
+        env,
+        sourceIps,
+        log,
+        ...split,
+        ...(o.insecure ? { insecureSkipTLSVerify: true } : {}),
+        ...(ca ? { ca } : {}),
+        ...(o.hosts ? { hosts: o.hosts } : {}),
+        ...(o.hostsOnly ? { hostsOnly: true } : {}),
       });
       const m = out.vus;
       if (m?.mode === 'awaited') log(`conformance load: VUs shared ${m.threads} thread(s), their calls awaited`);
@@ -145,8 +210,14 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
       else writeFileSync(resolvePath(k), scrub(v));
     }
     const results = resultsOfRun(out, {
-      scenario: bundle.name, clauses: o.clauses ?? info?.clauses ?? [],
-      target: { url: target.descriptor.url, edition: target.descriptor.edition, api_version: target.descriptor.api_version, ...(tls ? { tls } : {}) },
+      scenario: bundle.name,
+      clauses: o.clauses ?? info?.clauses ?? [],
+      target: {
+        url: target.descriptor.url,
+        edition: target.descriptor.edition,
+        api_version: target.descriptor.api_version,
+        ...(tls ? { tls } : {}),
+      },
       p95BudgetMs: o.p95BudgetMs ?? 500,
     });
     const written = writeReports(o.reportDir, results);
@@ -157,11 +228,15 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
 }
 
 /** Why a split run does not search: told to a user who asks for both. */
-export const SPLIT_SEARCH = '--find-capacity cannot run as one instance of a split run (--execution-segment): each instance would pick its next rate from its own share and the instances would not step together. '
-  + 'Search distributed capacity in two parts: run the fixed staircase of the capacity scenario (PEAK_RATE, STEPS, HOLD_SECONDS) on every instance with --no-thresholds --out json=FILE, '
-  + 'then `conformance load merge` adds the instances second by second and reports the knee (the highest rate held, and why the next was not). See load/README.md, "Finding capacity".';
+export const SPLIT_SEARCH =
+  '--find-capacity cannot run as one instance of a split run (--execution-segment): each instance would pick its next rate from its own share and the instances would not step together. ' +
+  'Search distributed capacity in two parts: run the fixed staircase of the capacity scenario (PEAK_RATE, STEPS, HOLD_SECONDS) on every instance with --no-thresholds --out json=FILE, ' +
+  'then `conformance load merge` adds the instances second by second and reports the knee (the highest rate held, and why the next was not). See load/README.md, "Finding capacity".';
 
 /** The run was refused before anything was sent: a usage error, not a harness failure. */
 export class ConfirmationNeeded extends Error {
-  constructor(message: string) { super(message); this.name = 'ConfirmationNeeded'; }
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfirmationNeeded';
+  }
 }

@@ -8,11 +8,21 @@ import { test, expect } from '@playwright/test';
 import { runScript, sinkOf, stubServer, VU_MODES, type StubServer } from './test-helpers.js';
 
 let srv: StubServer;
-test.beforeAll(async () => { srv = await stubServer(); });
-test.afterAll(async () => { await srv.close(); });
+test.beforeAll(async () => {
+  srv = await stubServer();
+});
+test.afterAll(async () => {
+  await srv.close();
+});
 
-const counterOf = (out: Awaited<ReturnType<typeof runScript>>, sel: string) => { const s = sinkOf(out, sel); return s?.type === 'counter' ? s.sum : NaN; };
-const rateOf = (out: Awaited<ReturnType<typeof runScript>>, sel: string) => { const s = sinkOf(out, sel); return s?.type === 'rate' ? [s.trues, s.total] : [NaN, NaN]; };
+const counterOf = (out: Awaited<ReturnType<typeof runScript>>, sel: string) => {
+  const s = sinkOf(out, sel);
+  return s?.type === 'counter' ? s.sum : NaN;
+};
+const rateOf = (out: Awaited<ReturnType<typeof runScript>>, sel: string) => {
+  const s = sinkOf(out, sel);
+  return s?.type === 'rate' ? [s.trues, s.total] : [NaN, NaN];
+};
 
 for (const mode of VU_MODES) {
   const run = (code: string, env: Record<string, string> = {}, ips: string[] = []) => runScript(code, env, ips, mode);
@@ -36,7 +46,12 @@ for (const mode of VU_MODES) {
         export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 3, iterations: 5 } },
           thresholds: { 'per_vu{vu:1}': ['count==5'], 'per_vu{vu:2}': ['count==5'], 'per_vu{vu:3}': ['count==5'], 'per_vu{iter:4}': ['count==3'] } };
         export default function () { perVu.add(1, { vu: String(__VU), iter: String(__ITER) }); }`);
-      expect(out.thresholds.map((t) => [t.selector, t.ok])).toEqual([['per_vu{vu:1}', true], ['per_vu{vu:2}', true], ['per_vu{vu:3}', true], ['per_vu{iter:4}', true]]);
+      expect(out.thresholds.map((t) => [t.selector, t.ok])).toEqual([
+        ['per_vu{vu:1}', true],
+        ['per_vu{vu:2}', true],
+        ['per_vu{vu:3}', true],
+        ['per_vu{iter:4}', true],
+      ]);
       expect(counterOf(out, 'iterations')).toBe(15);
     });
 
@@ -97,14 +112,19 @@ for (const mode of VU_MODES) {
         export const options = { thresholds: { 'checks{clause:NONE}': ['rate==1'] } };
         export default function () {}`);
       expect(empty.exitCode).toBe(99); // k6 ≥ 0.38 evaluates an empty rate as 0
-      const bad = await run(`export const options = { thresholds: { http_reqs: ['p(95)<1'] } }; export default function () {}`);
+      const bad = await run(
+        `export const options = { thresholds: { http_reqs: ['p(95)<1'] } }; export default function () {}`,
+      );
       expect(bad.exitCode).toBe(104);
-      const unknown = await run(`export const options = { thresholds: { no_such_metric: ['count==0'] } }; export default function () {}`);
+      const unknown = await run(
+        `export const options = { thresholds: { no_such_metric: ['count==0'] } }; export default function () {}`,
+      );
       expect(unknown.exitCode).toBe(104);
     });
 
     test('http_req_failed: 200–399 expected by default; expectedStatuses via setResponseCallback; a null responseCallback emits nothing', async () => {
-      const out = await run(`
+      const out = await run(
+        `
         import http from 'k6/http';
         export const options = { iterations: 1, thresholds: { 'http_req_failed{name:default}': ['rate==0.5'], 'http_req_failed{name:custom}': ['rate==0'] } };
         export default function () {
@@ -113,14 +133,17 @@ for (const mode of VU_MODES) {
           http.get(__ENV.URL + '/status/500', { tags: { name: 'none' }, responseCallback: null });
           http.setResponseCallback(http.expectedStatuses({ min: 200, max: 299 }, 429));
           http.get(__ENV.URL + '/status/429', { tags: { name: 'custom' } });
-        }`, { URL: srv.url });
+        }`,
+        { URL: srv.url },
+      );
       expect(out.thresholds.every((t) => t.ok)).toBe(true);
       expect(rateOf(out, 'http_req_failed')).toEqual([1, 3]);
       expect(counterOf(out, 'http_reqs')).toBe(4);
     });
 
     test('responses: status, canonical headers, body, json() with a selector, timings; batch keeps order', async () => {
-      const out = await run(`
+      const out = await run(
+        `
         import http from 'k6/http';
         import { check } from 'k6';
         export const options = { iterations: 1, thresholds: { checks: ['rate==1'] } };
@@ -139,13 +162,16 @@ for (const mode of VU_MODES) {
           const bad = http.get(__ENV.URL + '/bad-json');
           let threw = false; try { bad.json(); } catch (e) { threw = true; }
           check(threw, { 'malformed JSON throws in json()': (t) => t === true });
-        }`, { URL: srv.url });
+        }`,
+        { URL: srv.url },
+      );
       expect(out.checks.filter((c) => c.fails > 0)).toEqual([]);
       expect(out.exitCode).toBe(0);
     });
 
     test('a broken target is counted, never a crash: refused connection 1212, timeout 1050', async () => {
-      const out = await run(`
+      const out = await run(
+        `
         import http from 'k6/http';
         import { check } from 'k6';
         export const options = { iterations: 1 };
@@ -153,13 +179,15 @@ for (const mode of VU_MODES) {
           const refused = http.get('http://127.0.0.1:9/');
           const slow = http.get(__ENV.URL + '/slow/2000', { timeout: '200ms' });
           check(null, { refused: () => refused.status === 0 && refused.error_code === 1212, timeout: () => slow.status === 0 && slow.error_code === 1050 });
-        }`, { URL: srv.url });
+        }`,
+        { URL: srv.url },
+      );
       expect(out.exitCode).toBe(0);
       expect(out.checks.every((c) => c.fails === 0)).toBe(true);
       expect(rateOf(out, 'http_req_failed')).toEqual([2, 2]);
     });
 
-    test('setup data reaches every VU and teardown; handleSummary gets k6\'s summary object and its outputs are returned', async () => {
+    test("setup data reaches every VU and teardown; handleSummary gets k6's summary object and its outputs are returned", async () => {
       const out = await run(`
         import { check } from 'k6';
         export const options = { vus: 2, iterations: 4, thresholds: { checks: ['rate==1'] } };
@@ -171,7 +199,14 @@ for (const mode of VU_MODES) {
             its: data.metrics.iterations.values.count, hasDur: typeof data.state.testRunDurationMs, setup: data.setup_data.n, group: data.root_group.checks[0].name }) };
         }`);
       expect(out.errors).toEqual([]);
-      expect(JSON.parse(out.summaryOutputs['summary.json']!)).toEqual({ passes: 4, th: true, its: 4, hasDur: 'number', setup: 3, group: 'setup data' });
+      expect(JSON.parse(out.summaryOutputs['summary.json']!)).toEqual({
+        passes: 4,
+        th: true,
+        its: 4,
+        hasDur: 'number',
+        setup: 3,
+        group: 'setup data',
+      });
     });
 
     test('k6/execution and groups: scenario name, VU ids, group tags and group_duration; exec.test.abort exits 108', async () => {
@@ -193,13 +228,26 @@ for (const mode of VU_MODES) {
 
     test('source addresses: VUs are bound to the given loopback IPs round robin, as k6 --local-ips hands them out', async () => {
       srv.seen.length = 0;
-      const out = await run(`
+      const out = await run(
+        `
         import http from 'k6/http';
         export const options = { scenarios: { s: { executor: 'per-vu-iterations', vus: 4, iterations: 2 } } };
-        export default function () { http.get(__ENV.URL + '/ip?vu=' + __VU); }`, { URL: srv.url }, ['127.0.0.2', '127.0.0.3']);
+        export default function () { http.get(__ENV.URL + '/ip?vu=' + __VU); }`,
+        { URL: srv.url },
+        ['127.0.0.2', '127.0.0.3'],
+      );
       expect(out.exitCode).toBe(0);
-      const byVu = new Map(srv.seen.filter((s) => s.url.startsWith('/ip')).map((s) => [s.url.split('=')[1], s.remote.replace('::ffff:', '')]));
-      expect(Object.fromEntries(byVu)).toEqual({ '1': '127.0.0.2', '2': '127.0.0.3', '3': '127.0.0.2', '4': '127.0.0.3' });
+      const byVu = new Map(
+        srv.seen
+          .filter((s) => s.url.startsWith('/ip'))
+          .map((s) => [s.url.split('=')[1], s.remote.replace('::ffff:', '')]),
+      );
+      expect(Object.fromEntries(byVu)).toEqual({
+        '1': '127.0.0.2',
+        '2': '127.0.0.3',
+        '3': '127.0.0.2',
+        '4': '127.0.0.3',
+      });
     });
   });
 }

@@ -6,7 +6,10 @@ import { test, expect } from '@playwright/test';
 import { executionTuple, globalIndex, parseSegment, segmentString } from './engine/segment.js';
 
 const THIRDS = '0,1/3,2/3,1';
-const tuples = (seq: string) => { const p = seq.split(','); return p.slice(1).map((to, i) => executionTuple(`${p[i]}:${to}`, seq)); };
+const tuples = (seq: string) => {
+  const p = seq.split(',');
+  return p.slice(1).map((to, i) => executionTuple(`${p[i]}:${to}`, seq));
+};
 
 test('segments parse as k6 parses them: fractions, decimals, whole percents, a lone end; bad ones are errors', () => {
   expect(segmentString(parseSegment('1/3:2/3'))).toBe('1/3:2/3');
@@ -23,10 +26,14 @@ test('segments parse as k6 parses them: fractions, decimals, whole percents, a l
 test('10 VUs over thirds: 4, 3, 3 — the first stripe takes the remainder (ScaleInt64)', () => {
   expect(tuples(THIRDS).map((t) => t.scale(10))).toEqual([4, 3, 3]);
   // The stripes: every third index, starting at 0, 1, 2 (LCD 3, offsets [3]).
-  expect(tuples(THIRDS).map((t) => t.sequence.offsets[t.index])).toEqual([[0, 3], [1, 3], [2, 3]]);
+  expect(tuples(THIRDS).map((t) => t.sequence.offsets[t.index])).toEqual([
+    [0, 3],
+    [1, 3],
+    [2, 3],
+  ]);
 });
 
-test('the unequal split of k6\'s comment (½, ¼, ¼): stripes 0 2 4 …, 1 5 9 …, 3 7 11 …, and its ScaleInt64 table', () => {
+test("the unequal split of k6's comment (½, ¼, ¼): stripes 0 2 4 …, 1 5 9 …, 3 7 11 …, and its ScaleInt64 table", () => {
   const [a, b, c] = tuples('0,1/2,3/4,1');
   const first = (t: typeof a) => Array.from({ length: 6 }, (_, n) => globalIndex(t!.stripe(), n));
   expect(first(a)).toEqual([0, 2, 4, 6, 8, 10]);
@@ -41,9 +48,15 @@ test('the unequal split of k6\'s comment (½, ¼, ¼): stripes 0 2 4 …, 1 5 9 
 test('the parts always sum to the whole, and the stripes partition every index exactly once', () => {
   for (const seq of [THIRDS, '0,1/2,3/4,1', '0,0.3,0.5,0.6,0.7,0.8,0.9,1', '0,1/7,3/5,1']) {
     const ts = tuples(seq);
-    for (let v = 0; v <= 200; v++) expect(ts.reduce((a, t) => a + t.scale(v), 0), `${seq} value ${v}`).toBe(v);
+    for (let v = 0; v <= 200; v++)
+      expect(
+        ts.reduce((a, t) => a + t.scale(v), 0),
+        `${seq} value ${v}`,
+      ).toBe(v);
     const seen = new Map<number, number>();
-    ts.forEach((t, i) => { for (let n = 0; n < t.scale(500); n++) seen.set(globalIndex(t.stripe(), n), i); });
+    ts.forEach((t, i) => {
+      for (let n = 0; n < t.scale(500); n++) seen.set(globalIndex(t.stripe(), n), i);
+    });
     expect([...seen.keys()].sort((x, y) => x - y)).toEqual(Array.from({ length: 500 }, (_, i) => i));
   }
 });

@@ -14,34 +14,57 @@ interface ChildServerOptions {
   env: Record<string, string>;
 }
 
-export interface ChildServer { descriptor: TargetDescriptor; close(): Promise<void> }
+export interface ChildServer {
+  descriptor: TargetDescriptor;
+  close(): Promise<void>;
+}
 
 /** Start the server in a child process (from a checkout, tsx loads its TypeScript). */
 export async function startChildServer(o: ChildServerOptions): Promise<ChildServer> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [JSON.stringify(o)], {
-    execArgv: COMPILED ? [] : ['--import', 'tsx'], env: { ...process.env, ...o.env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: COMPILED ? [] : ['--import', 'tsx'],
+    env: { ...process.env, ...o.env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const descriptor = await new Promise<TargetDescriptor>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the reference server did not start within 30 s')), 30_000);
-    child.once('message', (m) => { clearTimeout(timer); resolve(m as TargetDescriptor); });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the reference server exited (${code}) before it started`)); });
+    child.once('message', (m) => {
+      clearTimeout(timer);
+      resolve(m as TargetDescriptor);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the reference server exited (${code}) before it started`));
+    });
   });
   return {
     descriptor,
-    close: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      const t = setTimeout(() => child.kill('SIGKILL'), 5000);
-      child.once('exit', () => { clearTimeout(t); resolve(); });
-      child.kill('SIGTERM');
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
   };
 }
 
 async function main(): Promise<void> {
   const o = JSON.parse(process.argv[2] ?? '{}') as ChildServerOptions;
   const { startServer } = await import('../server/index.js');
-  const srv = await startServer({ host: '127.0.0.1', port: 0, rateWindowSeconds: o.rateWindowSeconds, unlimited: o.unlimited, env: process.env });
-  const stop = () => { void srv.close().finally(() => process.exit(0)); };
+  const srv = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    rateWindowSeconds: o.rateWindowSeconds,
+    unlimited: o.unlimited,
+    env: process.env,
+  });
+  const stop = () => {
+    void srv.close().finally(() => process.exit(0));
+  };
   process.on('SIGTERM', stop);
   process.on('disconnect', stop);
   process.send?.(srv.descriptor);

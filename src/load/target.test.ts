@@ -22,7 +22,11 @@ const ENV = { LIMIT_GATEWAY: '100', LIMIT_ACCOUNT: '120', VUS: '1', ITERATIONS: 
 const HOST = 'staging.conformance.test';
 let srv: ChildServer;
 
-interface Proxy { port: number; requests: number; close(): Promise<void> }
+interface Proxy {
+  port: number;
+  requests: number;
+  close(): Promise<void>;
+}
 
 /** A counting reverse proxy on 127.0.0.1 to the reference server, plain or TLS. */
 async function proxy(tls?: { key: string; cert: string }): Promise<Proxy> {
@@ -30,39 +34,105 @@ async function proxy(tls?: { key: string; cert: string }): Promise<Proxy> {
   const upstream = new URL(srv.descriptor.url);
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     p.requests++;
-    const out = request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (r) => { res.writeHead(r.statusCode ?? 502, r.headers); r.pipe(res); });
-    out.on('error', () => { res.statusCode = 502; res.end(); });
+    const out = request(
+      { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
+    out.on('error', () => {
+      res.statusCode = 502;
+      res.end();
+    });
     req.pipe(out);
   };
   const server = tls ? createHttps(tls, handle) : createHttp(handle);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   p.port = (server.address() as AddressInfo).port;
-  p.close = () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
+  p.close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   return p;
 }
 
 /** A self-signed certificate for 127.0.0.1 and the test host name, made for this run. */
 function certificate(): { key: string; cert: string } {
-  const key = join(dir, 'key.pem'), cert = join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=conformance test',
-    '-addext', `subjectAltName=IP:127.0.0.1,DNS:${HOST}`, '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  const key = join(dir, 'key.pem'),
+    cert = join(dir, 'cert.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=conformance test',
+      '-addext',
+      `subjectAltName=IP:127.0.0.1,DNS:${HOST}`,
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
 }
 
-const descriptor = () => { const f = join(dir, 'target.json'); writeFileSync(f, JSON.stringify(srv.descriptor)); return f; };
+const descriptor = () => {
+  const f = join(dir, 'target.json');
+  writeFileSync(f, JSON.stringify(srv.descriptor));
+  return f;
+};
 /** The CLI in a child process, awaited (not spawnSync: the proxy in this process must keep answering). */
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['bin/conformance.js', 'load', '--engine', 'builtin', ...args, ...Object.entries(ENV).flatMap(([k, v]) => ['--env', `${k}=${v}`])],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '', stderr = '';
-  child.stdout.on('data', (b: Buffer) => { stdout += b; });
-  child.stderr.on('data', (b: Buffer) => { stderr += b; });
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    [
+      'bin/conformance.js',
+      'load',
+      '--engine',
+      'builtin',
+      ...args,
+      ...Object.entries(ENV).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
+    ],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '',
+    stderr = '';
+  child.stdout.on('data', (b: Buffer) => {
+    stdout += b;
+  });
+  child.stderr.on('data', (b: Buffer) => {
+    stderr += b;
+  });
   const timer = setTimeout(() => child.kill('SIGTERM'), 120_000);
-  return new Promise((resolve) => child.on('close', (status) => { clearTimeout(timer); resolve({ status, stdout, stderr }); }));
+  return new Promise((resolve) =>
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    }),
+  );
 }
 
-test.beforeAll(async () => { srv = await startChildServer({ rateWindowSeconds: 3, unlimited: false, env: LIMITS }); });
-test.afterAll(async () => { await srv?.close(); });
+test.beforeAll(async () => {
+  srv = await startChildServer({ rateWindowSeconds: 3, unlimited: false, env: LIMITS });
+});
+test.afterAll(async () => {
+  await srv?.close();
+});
 
 test('a host name that is not loopback: the run announces it, a rate-limit scenario sends nothing without --yes, and runs with it', async () => {
   test.setTimeout(120_000);
@@ -70,12 +140,24 @@ test('a host name that is not loopback: the run announces it, a rate-limit scena
   try {
     const lines: string[] = [];
     const o = {
-      scenario: 'rate-per-base', engine: 'builtin' as const, targetFile: descriptor(), target: `http://${HOST}:${px.port}`, env: ENV,
-      hosts: { [HOST]: '127.0.0.1' }, hostsOnly: true, reportDir: join(dir, 'named'), log: (l: string) => lines.push(l),
+      scenario: 'rate-per-base',
+      engine: 'builtin' as const,
+      targetFile: descriptor(),
+      target: `http://${HOST}:${px.port}`,
+      env: ENV,
+      hosts: { [HOST]: '127.0.0.1' },
+      hostsOnly: true,
+      reportDir: join(dir, 'named'),
+      log: (l: string) => lines.push(l),
     };
-    const refused = await runLoad(o).then(() => null, (e: Error) => e);
+    const refused = await runLoad(o).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(refused).toBeInstanceOf(ConfirmationNeeded);
-    expect(refused!.message).toMatch(/rate-per-base is built to exhaust .* staging\.conformance\.test:\d+ is not loopback: .*--yes/);
+    expect(refused!.message).toMatch(
+      /rate-per-base is built to exhaust .* staging\.conformance\.test:\d+ is not loopback: .*--yes/,
+    );
     expect(px.requests).toBe(0);
     const head = lines.slice(0, 5).join('\n');
     expect(head).toMatch(new RegExp(`target: +http://${HOST.replace(/\./g, '\\.')}:${px.port} — NOT loopback`));
@@ -96,9 +178,18 @@ test('TLS: a self-signed host on 127.0.0.1 runs with --insecure and is refused w
   test.setTimeout(120_000);
   const px = await proxy(certificate());
   try {
-    const args = ['--scenario', 'row-limits', '--target-file', descriptor(), '--target', `https://127.0.0.1:${px.port}`];
+    const args = [
+      '--scenario',
+      'row-limits',
+      '--target-file',
+      descriptor(),
+      '--target',
+      `https://127.0.0.1:${px.port}`,
+    ];
     const ok = await cli([...args, '--insecure', '--report-dir', join(dir, 'tls')]);
-    expect(ok.stderr).toMatch(/^conformance load: target: +https:\/\/127\.0\.0\.1:\d+ — loopback.*TLS certificate NOT verified/);
+    expect(ok.stderr).toMatch(
+      /^conformance load: target: +https:\/\/127\.0\.0\.1:\d+ — loopback.*TLS certificate NOT verified/,
+    );
     expect(ok.status, ok.stderr).toBe(0);
     expect(px.requests).toBeGreaterThan(20);
     const before = px.requests;
@@ -113,8 +204,19 @@ test('TLS: a self-signed host on 127.0.0.1 runs with --insecure and is refused w
 
 test('an IPv4-mapped address [::ffff:127.0.0.1] is a target like any other', async () => {
   const port = new URL(srv.descriptor.url).port;
-  const r = await cli(['--scenario', 'row-limits', '--target-file', descriptor(), '--target', `http://[::ffff:127.0.0.1]:${port}`, '--report-dir', join(dir, 'mapped')]);
+  const r = await cli([
+    '--scenario',
+    'row-limits',
+    '--target-file',
+    descriptor(),
+    '--target',
+    `http://[::ffff:127.0.0.1]:${port}`,
+    '--report-dir',
+    join(dir, 'mapped'),
+  ]);
   expect(r.stderr).toMatch(/target: +http:\/\/\[::ffff:7f00:1\]:\d+|target: +http:\/\/\[::ffff:127\.0\.0\.1\]:\d+/);
   expect(r.status, r.stderr).toBe(0);
-  expect(JSON.parse(readFileSync(join(dir, 'mapped', 'results.json'), 'utf8')).target.url).toMatch(/^http:\/\/\[::ffff:/);
+  expect(JSON.parse(readFileSync(join(dir, 'mapped', 'results.json'), 'utf8')).target.url).toMatch(
+    /^http:\/\/\[::ffff:/,
+  );
 });

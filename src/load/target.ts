@@ -33,10 +33,17 @@ export async function resolveTarget(req: TargetRequest): Promise<LoadTarget> {
     descriptor = readDescriptorFile(req.file, req.url ? { url: req.url } : {});
   } else if (req.url) {
     // A bare URL: scenarios that need bases or an account token will say so.
-    descriptor = TargetDescriptor.parse({ url: req.url, bases: [{ name: 'unknown', uuid: 'unknown', api_token: 'unknown' }] });
+    descriptor = TargetDescriptor.parse({
+      url: req.url,
+      bases: [{ name: 'unknown', uuid: 'unknown', api_token: 'unknown' }],
+    });
     descriptor.bases = [];
   } else {
-    const srv = await startChildServer({ rateWindowSeconds: req.windowSeconds ?? 5, unlimited: req.unlimited ?? false, env: req.serverEnv ?? {} });
+    const srv = await startChildServer({
+      rateWindowSeconds: req.windowSeconds ?? 5,
+      unlimited: req.unlimited ?? false,
+      env: req.serverEnv ?? {},
+    });
     for (const s of descriptorSecrets(srv.descriptor)) registerSecret(s);
     return { descriptor: srv.descriptor, embedded: true, close: () => srv.close() };
   }
@@ -46,7 +53,14 @@ export async function resolveTarget(req: TargetRequest): Promise<LoadTarget> {
 
 /** The environment a script reads its target from (`__ENV.TARGET`): secrets included, never written to a report. */
 export function targetEnv(d: TargetDescriptor): Record<string, string> {
-  const t = { url: d.url, edition: d.edition, api_version: d.api_version, account_token: d.account_token, bases: d.bases, rate_window_seconds: d.rate_window_seconds };
+  const t = {
+    url: d.url,
+    edition: d.edition,
+    api_version: d.api_version,
+    account_token: d.account_token,
+    bases: d.bases,
+    rate_window_seconds: d.rate_window_seconds,
+  };
   return { TARGET: JSON.stringify(t) };
 }
 
@@ -60,6 +74,10 @@ const NOT_GIVEN = 'not-given';
 export function targetForOptions(req: { url?: string; file?: string }): Record<string, string> {
   if (!req.file) return req.url ? { TARGET: JSON.stringify({ url: req.url, bases: [] }) } : {};
   const raw = readJsonFile(req.file, z.record(z.string(), z.unknown()), 'target descriptor');
-  const bases = Array.isArray(raw.bases) ? raw.bases.map((b) => ({ api_token: NOT_GIVEN, ...(b as Record<string, unknown>) })) : raw.bases;
-  return targetEnv(parseDescriptor({ ...raw, bases, ...(req.url ? { url: req.url } : {}) }, `target descriptor ${req.file}`));
+  const bases = Array.isArray(raw.bases)
+    ? raw.bases.map((b) => ({ api_token: NOT_GIVEN, ...(b as Record<string, unknown>) }))
+    : raw.bases;
+  return targetEnv(
+    parseDescriptor({ ...raw, bases, ...(req.url ? { url: req.url } : {}) }, `target descriptor ${req.file}`),
+  );
 }

@@ -3,7 +3,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { runBuiltin, type RunOutcome } from './engine/run.js';
 
-export interface StubServer { url: string; seen: { method: string; url: string; remote: string }[]; close(): Promise<void> }
+export interface StubServer {
+  url: string;
+  seen: { method: string; url: string; remote: string }[];
+  close(): Promise<void>;
+}
 
 /** Routes: /status/NNN, /json, /bad-json, /slow/MS, /echo, /headers; anything else 200 "ok". */
 export async function stubServer(): Promise<StubServer> {
@@ -12,15 +16,39 @@ export async function stubServer(): Promise<StubServer> {
     seen.push({ method: req.method ?? '', url: req.url ?? '', remote: req.socket.remoteAddress ?? '' });
     const u = req.url ?? '/';
     let body = '';
-    req.on('data', (c: Buffer) => { body += c.toString(); });
+    req.on('data', (c: Buffer) => {
+      body += c.toString();
+    });
     req.on('end', () => {
       const status = /^\/status\/(\d{3})/.exec(u);
-      if (status) { res.writeHead(Number(status[1]), { 'content-length': '0' }); res.end(); return; }
-      if (u.startsWith('/json')) { res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '7' }); res.end(JSON.stringify({ a: { b: [1, 2, 3] }, remote: req.socket.remoteAddress })); return; }
-      if (u.startsWith('/bad-json')) { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"a":'); return; }
+      if (status) {
+        res.writeHead(Number(status[1]), { 'content-length': '0' });
+        res.end();
+        return;
+      }
+      if (u.startsWith('/json')) {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '7' });
+        res.end(JSON.stringify({ a: { b: [1, 2, 3] }, remote: req.socket.remoteAddress }));
+        return;
+      }
+      if (u.startsWith('/bad-json')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"a":');
+        return;
+      }
       const slow = /^\/slow\/(\d+)/.exec(u);
-      if (slow) { setTimeout(() => { res.writeHead(200); res.end('late'); }, Number(slow[1])); return; }
-      if (u.startsWith('/echo')) { res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify({ method: req.method, body, headers: req.headers })); return; }
+      if (slow) {
+        setTimeout(() => {
+          res.writeHead(200);
+          res.end('late');
+        }, Number(slow[1]));
+        return;
+      }
+      if (u.startsWith('/echo')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ method: req.method, body, headers: req.headers }));
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');
     });
@@ -28,8 +56,13 @@ export async function stubServer(): Promise<StubServer> {
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   const { port } = srv.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`, seen,
-    close: () => new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); }),
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((r) => {
+        srv.closeAllConnections();
+        srv.close(() => r());
+      }),
   };
 }
 
@@ -41,10 +74,23 @@ type VuModeName = (typeof VU_MODES)[number];
  * Run a k6 script (ES module source, as stock k6 takes it) on the built-in runner; with a
  * mode, the run must have used it (a script that cannot be made awaitable fails here, loudly).
  */
-export async function runScript(code: string, env: Record<string, string> = {}, sourceIps: string[] = [], mode?: VuModeName): Promise<RunOutcome> {
+export async function runScript(
+  code: string,
+  env: Record<string, string> = {},
+  sourceIps: string[] = [],
+  mode?: VuModeName,
+): Promise<RunOutcome> {
   const lines: string[] = [];
-  const out = await runBuiltin({ bundleCode: code, scriptDir: process.cwd(), env, sourceIps, log: (l) => lines.push(l), ...(mode ? { blockingVus: mode === 'blocking', vuThreads: 2 } : {}) });
-  if (mode && out.vus?.mode !== mode) throw new Error(`the run used ${out.vus?.mode} VUs, not ${mode}: ${out.vus?.reason ?? ''}`);
+  const out = await runBuiltin({
+    bundleCode: code,
+    scriptDir: process.cwd(),
+    env,
+    sourceIps,
+    log: (l) => lines.push(l),
+    ...(mode ? { blockingVus: mode === 'blocking', vuThreads: 2 } : {}),
+  });
+  if (mode && out.vus?.mode !== mode)
+    throw new Error(`the run used ${out.vus?.mode} VUs, not ${mode}: ${out.vus?.reason ?? ''}`);
   return out;
 }
 
@@ -57,7 +103,11 @@ export function sinkOf(out: RunOutcome, selector: string) {
   return undefined;
 }
 
-interface Rendered { canvases: { id: string; inked: number }[]; empty: string[]; problems: string[] }
+interface Rendered {
+  canvases: { id: string; inked: number }[];
+  empty: string[];
+  problems: string[];
+}
 
 /**
  * Open an offline report in Debian's chromium and wait for its charts (`window.__chartsRendered`):
@@ -68,24 +118,51 @@ export async function renderReport(file: string, screenshot?: string): Promise<R
   const { chromium } = await import('@playwright/test');
   const { existsSync } = await import('node:fs');
   if (!existsSync('/usr/bin/chromium')) throw new Error('/usr/bin/chromium is missing: apt-get install -y chromium');
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
     const problems: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
     page.on('pageerror', (e) => problems.push(e.message));
-    page.on('request', (r) => { if (!r.url().startsWith('file:')) problems.push(`network request ${r.url()}`); });
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:')) problems.push(`network request ${r.url()}`);
+    });
     await page.goto(`file://${file}`);
-    await page.waitForFunction(() => typeof (globalThis as unknown as { __chartsRendered?: number }).__chartsRendered === 'number');
-    const canvases = await page.$$eval('canvas', (cs) => cs.map((el) => {
-      // No DOM typings in this project: the canvas's shape, as far as this check needs it.
-      const c = el as unknown as { id: string; width: number; height: number; getContext(t: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
-      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
-      let n = 0;
-      for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
-      return { id: c.id, inked: n };
-    }));
-    const empty = await page.$$eval('p.empty', (ps) => ps.map((p) => (p as unknown as { textContent: string }).textContent));
+    await page.waitForFunction(
+      () => typeof (globalThis as unknown as { __chartsRendered?: number }).__chartsRendered === 'number',
+    );
+    const canvases = await page.$$eval('canvas', (cs) =>
+      cs.map((el) => {
+        // No DOM typings in this project: the canvas's shape, as far as this check needs it.
+        const c = el as unknown as {
+          id: string;
+          width: number;
+          height: number;
+          getContext(t: '2d'): {
+            getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+          };
+        };
+        const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+        let n = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+        return { id: c.id, inked: n };
+      }),
+    );
+    const empty = await page.$$eval('p.empty', (ps) =>
+      ps.map((p) => (p as unknown as { textContent: string }).textContent),
+    );
     if (screenshot) await page.screenshot({ fullPage: true, path: screenshot });
     return { canvases, empty, problems };
   } finally {

@@ -11,7 +11,12 @@ import type { Results } from '../reports/results-schema.js';
 import { selectChecks, type Coverage } from './coverage.js';
 import { mergeResults } from './verdict.js';
 
-interface Batchable<T> { item: T; key: string; faults: readonly string[]; titles: readonly string[] }
+interface Batchable<T> {
+  item: T;
+  key: string;
+  faults: readonly string[];
+  titles: readonly string[];
+}
 
 /** Bounds of one batch: long runs balance badly over the pool, and a contaminated batch costs its members a second run. */
 const MAX_MEMBERS = 8;
@@ -24,7 +29,13 @@ const MAX_CHECKS = 150;
 export function formBatches<T>(list: readonly Batchable<T>[]): Batchable<T>[][] {
   const batches: { key: string; titles: Set<string>; members: Batchable<T>[] }[] = [];
   for (const b of [...list].sort((x, y) => y.titles.length - x.titles.length)) {
-    const home = batches.find((g) => g.key === b.key && g.members.length < MAX_MEMBERS && g.titles.size + b.titles.length <= MAX_CHECKS && b.titles.every((t) => !g.titles.has(t)));
+    const home = batches.find(
+      (g) =>
+        g.key === b.key &&
+        g.members.length < MAX_MEMBERS &&
+        g.titles.size + b.titles.length <= MAX_CHECKS &&
+        b.titles.every((t) => !g.titles.has(t)),
+    );
     if (home) {
       home.members.push(b);
       for (const t of b.titles) home.titles.add(t);
@@ -38,7 +49,11 @@ export function formBatches<T>(list: readonly Batchable<T>[]): Batchable<T>[][] 
  * in that run (coverage `cov`) one of them reached another member's fault, or some fault was
  * reached outside any check, or there is no coverage to tell.
  */
-export function contamination(cov: Coverage | undefined, member: { faults: readonly string[]; titles: readonly string[] }, others: readonly { faults: readonly string[] }[]): string | undefined {
+export function contamination(
+  cov: Coverage | undefined,
+  member: { faults: readonly string[]; titles: readonly string[] },
+  others: readonly { faults: readonly string[] }[],
+): string | undefined {
   if (!cov) return 'the batched run recorded no coverage';
   const mine = new Set(member.titles);
   for (const o of others) {

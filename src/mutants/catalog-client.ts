@@ -7,7 +7,22 @@
 import { m, type Mutant } from './mutant.js';
 
 export const CLIENT_MUTANTS: readonly Mutant[] = [
-  m('CLIENT-1', 'column-key-renamed', ['sql-metadata-key-renamed'], 'An SQL answer keyed by column keys names each column in its metadata by a key its rows do not use (the column\'s name): the official client\'s query() loses every value.'),
-  m('CLIENT-1', 'query-options-without-ids', ['sql-metadata-options-without-ids'], 'An SQL answer keyed by column keys lists select options in its metadata without their ids: the official client\'s query() cannot name a single option.'),
-  m('CLIENT-1', 'query-select-names', ['sql-raw-select-names'], 'An SQL answer keyed by column keys carries select cells as option names instead of option ids: the official client\'s query(), which maps ids to names, loses them.'),
+  m(
+    'CLIENT-1',
+    'column-key-renamed',
+    ['sql-metadata-key-renamed'],
+    "An SQL answer keyed by column keys names each column in its metadata by a key its rows do not use (the column's name): the official client's query() loses every value.",
+  ),
+  m(
+    'CLIENT-1',
+    'query-options-without-ids',
+    ['sql-metadata-options-without-ids'],
+    "An SQL answer keyed by column keys lists select options in its metadata without their ids: the official client's query() cannot name a single option.",
+  ),
+  m(
+    'CLIENT-1',
+    'query-select-names',
+    ['sql-raw-select-names'],
+    "An SQL answer keyed by column keys carries select cells as option names instead of option ids: the official client's query(), which maps ids to names, loses them.",
+  ),
 ];

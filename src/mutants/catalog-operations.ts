@@ -8,8 +8,23 @@
 import { m, type Mutant } from './mutant.js';
 
 export const OPERATIONS_MUTANTS: readonly Mutant[] = [
-  m('ROUTE-8', 'team-rename-missing', ['drop:updateTeamInfo'], 'Update Team (team admin) not implemented: PUT /api/v2.1/org/admin/info/ answers the generic 404.'),
+  m(
+    'ROUTE-8',
+    'team-rename-missing',
+    ['drop:updateTeamInfo'],
+    'Update Team (team admin) not implemented: PUT /api/v2.1/org/admin/info/ answers the generic 404.',
+  ),
   // One absence, one verdict (src/harness/offered.ts): AUTH-4, AUTH-5, RATE-1 and SHAPE-8 reach this operation too, and skip it.
-  m('ROUTE-8', 'api-token-update-refused', ['refuse:updateApiToken'], 'Update API-Token not offered: PUT …/api-tokens/{app_name}/ answers 405 (Allow: DELETE), with or without credentials.'),
-  m('SHAPE-8', 'api-token-time-as-number', ['api-token-time-as-number'], 'List API-Tokens gives generated_at as a Unix timestamp (a number) instead of the documented time text.'),
+  m(
+    'ROUTE-8',
+    'api-token-update-refused',
+    ['refuse:updateApiToken'],
+    'Update API-Token not offered: PUT …/api-tokens/{app_name}/ answers 405 (Allow: DELETE), with or without credentials.',
+  ),
+  m(
+    'SHAPE-8',
+    'api-token-time-as-number',
+    ['api-token-time-as-number'],
+    'List API-Tokens gives generated_at as a Unix timestamp (a number) instead of the documented time text.',
+  ),
 ];

@@ -49,7 +49,11 @@ const live = new Set<number>();
 /** Stop every child run (selftest interrupted). */
 export function killAllRuns(signal: NodeJS.Signals = 'SIGINT'): void {
   for (const pid of live) {
-    try { process.kill(-pid, signal); } catch { /* already gone */ }
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      /* already gone */
+    }
   }
 }
 
@@ -64,9 +68,27 @@ const scopesFile = (s: RunSpec) => `${s.reportDir}.fail-fast.json`;
 
 function runArgs(s: RunSpec): string[] {
   return [
-    BIN, 'run', '--edition', s.edition, '--api-version', s.apiVersion, '--report-dir', s.reportDir,
-    '--workers', String(s.workers), '--embedded-window', String(s.window), '--reporter', 'dot',
-    '--request-timeout', String(PATIENCE_SECONDS), '--webhook-wait', String(PATIENCE_SECONDS), '--no-html', '--transcripts', 'none',
+    BIN,
+    'run',
+    '--edition',
+    s.edition,
+    '--api-version',
+    s.apiVersion,
+    '--report-dir',
+    s.reportDir,
+    '--workers',
+    String(s.workers),
+    '--embedded-window',
+    String(s.window),
+    '--reporter',
+    'dot',
+    '--request-timeout',
+    String(PATIENCE_SECONDS),
+    '--webhook-wait',
+    String(PATIENCE_SECONDS),
+    '--no-html',
+    '--transcripts',
+    'none',
     ...s.faults.flatMap((f) => ['--embedded-fault', f]),
     ...(s.grep ? ['--grep', s.grep] : []),
     ...(s.clauses?.length ? ['--clauses', s.clauses.join(',')] : []),
@@ -82,7 +104,11 @@ export function runConformance(s: RunSpec): Promise<RunResult> {
   const log = createWriteStream(s.logFile);
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, runArgs(s), { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0', ...(s.coverageFile ? { CONFHARNESS_TAG_CALLS: '1' } : {}) } });
+    const child = spawn(process.execPath, runArgs(s), {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: '0', ...(s.coverageFile ? { CONFHARNESS_TAG_CALLS: '1' } : {}) },
+    });
     const pid = child.pid!;
     live.add(pid);
     child.stdout.pipe(log, { end: false });
@@ -91,23 +117,51 @@ export function runConformance(s: RunSpec): Promise<RunResult> {
     let hardKill: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {
       timedOut = true;
-      try { process.kill(-pid, 'SIGINT'); } catch { /* gone */ }
-      hardKill = setTimeout(() => { try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ } }, 15_000);
+      try {
+        process.kill(-pid, 'SIGINT');
+      } catch {
+        /* gone */
+      }
+      hardKill = setTimeout(() => {
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }, 15_000);
     }, s.timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
       if (hardKill) clearTimeout(hardKill);
       live.delete(pid);
       // The run is over; Playwright processes it left behind (a crash) go with it.
-      try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
       log.end();
       const r: RunResult = { exitCode: code, durationMs: Date.now() - started, timedOut };
       const file = join(s.reportDir, 'results.json');
-      if (!existsSync(file)) return resolve({ ...r, problem: timedOut ? `timed out after ${Math.round(s.timeoutMs / 1000)} s` : `no results.json (exit ${code}); see ${s.logFile}` });
+      if (!existsSync(file))
+        return resolve({
+          ...r,
+          problem: timedOut
+            ? `timed out after ${Math.round(s.timeoutMs / 1000)} s`
+            : `no results.json (exit ${code}); see ${s.logFile}`,
+        });
       let raw: unknown;
-      try { raw = JSON.parse(readFileSync(file, 'utf8')); } catch (e) { return resolve({ ...r, problem: `results.json unreadable: ${(e as Error).message}` }); }
+      try {
+        raw = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (e) {
+        return resolve({ ...r, problem: `results.json unreadable: ${(e as Error).message}` });
+      }
       const parsed = Results.safeParse(raw);
-      resolve(parsed.success ? { ...r, results: parsed.data } : { ...r, problem: `results.json does not match its schema: ${parsed.error.issues[0]?.message}` });
+      resolve(
+        parsed.success
+          ? { ...r, results: parsed.data }
+          : { ...r, problem: `results.json does not match its schema: ${parsed.error.issues[0]?.message}` },
+      );
     });
   });
 }

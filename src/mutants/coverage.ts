@@ -39,11 +39,17 @@ export interface Coverage {
 
 /** Path segments that may be tokens or ids (long, with a digit) are not kept: coverage files are artefacts. */
 const tokenLike = (s: string) => s.length >= 16 && /\d/.test(s) && /^[A-Za-z0-9_.%-]+$/.test(s);
-const normalise = (path: string) => path.split('/').map((s) => (tokenLike(s) ? ':x' : s)).join('/');
+const normalise = (path: string) =>
+  path
+    .split('/')
+    .map((s) => (tokenLike(s) ? ':x' : s))
+    .join('/');
 
 /** A response cache that never answers (see recordCoverage). */
 class NeverHit<K, V> extends Map<K, V> {
-  override get(): V | undefined { return undefined; }
+  override get(): V | undefined {
+    return undefined;
+  }
 }
 
 /** Record coverage of `servers` (a run's embedded servers); written to `file` when each closes. */
@@ -59,7 +65,10 @@ export function recordCoverage(servers: RunningServer[], file: string): void {
   const callers = servers.map(() => new Set<string>());
   const write = () => {
     const obj = (m: Map<string, Set<string>>) => Object.fromEntries([...m].map(([k, v]) => [k, [...v].sort()]));
-    const perServer = servers.map((s, i) => ({ startup: [...new Set(s.ctx.limits.startupFaults)].sort(), tags: [...callers[i]!].sort() }));
+    const perServer = servers.map((s, i) => ({
+      startup: [...new Set(s.ctx.limits.startupFaults)].sort(),
+      tags: [...callers[i]!].sort(),
+    }));
     const cov: Coverage = { schemaVersion: 1, faults: obj(faults), requests: obj(requests), servers: perServer };
     writeFileSync(file, JSON.stringify(cov, null, 1));
   };
@@ -84,11 +93,17 @@ export function recordCoverage(servers: RunningServer[], file: string): void {
       return tag;
     };
     // CONNECT never reaches the request listeners: Node hands it to `connect` (ROBUST-5).
-    const connectListeners = http.listeners('connect') as ((req: IncomingMessage, socket: Duplex, head: Buffer) => void)[];
+    const connectListeners = http.listeners('connect') as ((
+      req: IncomingMessage,
+      socket: Duplex,
+      head: Buffer,
+    ) => void)[];
     http.removeAllListeners('connect');
     http.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const tag = tagOf(req);
-      als.run(tag, () => { for (const l of connectListeners) l.call(http, req, socket, head); });
+      als.run(tag, () => {
+        for (const l of connectListeners) l.call(http, req, socket, head);
+      });
     });
     http.on('request', (req: IncomingMessage, res: ServerResponse) => {
       const tag = tagOf(req);
@@ -100,22 +115,27 @@ export function recordCoverage(servers: RunningServer[], file: string): void {
       });
     });
     const close = srv.close.bind(srv);
-    srv.close = async () => { write(); await close(); };
+    srv.close = async () => {
+      write();
+      await close();
+    };
   }
 }
 
 export type Selection =
-  | { kind: 'all'; reason: string }
-  | { kind: 'some'; titles: string[] }
-  | { kind: 'none'; reason: string };
+  { kind: 'all'; reason: string } | { kind: 'some'; titles: string[] } | { kind: 'none'; reason: string };
 
 /** A route pattern (`{param}`, `:param`, `*`) as a regular expression over normalised paths. */
 function routeRe(method: string, pattern: string): RegExp {
-  const body = pattern.replace(/\/$/, '').split(/(\{\w+\}|:\w+|\*)/).map((part) => {
-    if (part === '*') return '.*';
-    if (/^(\{\w+\}|:\w+)$/.test(part)) return '[^/]+';
-    return part.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-  }).join('');
+  const body = pattern
+    .replace(/\/$/, '')
+    .split(/(\{\w+\}|:\w+|\*)/)
+    .map((part) => {
+      if (part === '*') return '.*';
+      if (/^(\{\w+\}|:\w+)$/.test(part)) return '[^/]+';
+      return part.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
   return new RegExp(`^${method} ${body}/?$`);
 }
 
@@ -136,11 +156,16 @@ function routesOf(fault: string): RegExp[] | undefined {
  * read) are selected together: a fault met while one builds the shared data reaches them all.
  * `files` maps each check title to its suite file and lists the files whose checks share data.
  */
-interface SharedFiles { fileOf: ReadonlyMap<string, string>; shared: ReadonlySet<string> }
+interface SharedFiles {
+  fileOf: ReadonlyMap<string, string>;
+  shared: ReadonlySet<string>;
+}
 
 export function widen(sel: Selection, files: SharedFiles | undefined): Selection {
   if (sel.kind !== 'some' || !files) return sel;
-  const hit = new Set(sel.titles.map((t) => files.fileOf.get(t)).filter((f): f is string => !!f && files.shared.has(f)));
+  const hit = new Set(
+    sel.titles.map((t) => files.fileOf.get(t)).filter((f): f is string => !!f && files.shared.has(f)),
+  );
   if (hit.size === 0) return sel;
   const titles = new Set(sel.titles);
   for (const [title, file] of files.fileOf) if (hit.has(file)) titles.add(title);
@@ -149,7 +174,13 @@ export function widen(sel: Selection, files: SharedFiles | undefined): Selection
 
 /** Suite files with worker-scoped fixtures (`scope: 'worker'`, or `withWorld` of src/harness/test.ts): their checks share data. */
 export function sharedStateFiles(suitesDir: string): Set<string> {
-  return new Set(readdirSync(suitesDir).filter((f) => f.endsWith(SUITE_SUFFIX) && /scope:\s*['"]worker['"]|\bwithWorld\(/.test(readFileSync(join(suitesDir, f), 'utf8'))));
+  return new Set(
+    readdirSync(suitesDir).filter(
+      (f) =>
+        f.endsWith(SUITE_SUFFIX) &&
+        /scope:\s*['"]worker['"]|\bwithWorld\(/.test(readFileSync(join(suitesDir, f), 'utf8')),
+    ),
+  );
 }
 
 /** The checks a mutant with `faults` can affect, by what they reached in the clean run. */
@@ -166,22 +197,30 @@ export function selectChecks(cov: Coverage, faults: readonly string[]): Selectio
       }
       continue;
     }
-    if (cov.faults[UNTAGGED]?.includes(f)) return { kind: 'all', reason: `${f} is reached outside any check (run setup or background work)` };
+    if (cov.faults[UNTAGGED]?.includes(f))
+      return { kind: 'all', reason: `${f} is reached outside any check (run setup or background work)` };
     // Read at start-up: whatever a server decided then, only a call to that server can show.
     const readBy = (cov.servers ?? []).filter((s) => s.startup.includes(f));
     for (const s of readBy) {
-      if (s.tags.includes(UNTAGGED)) return { kind: 'all', reason: `${f} is read at start-up by a server the run setup called` };
+      if (s.tags.includes(UNTAGGED))
+        return { kind: 'all', reason: `${f} is read at start-up by a server the run setup called` };
       for (const tag of s.tags) if (tag !== SWEEP_TAG) titles.add(tag);
     }
     // The end-of-run sweep comes after every check: a fault it alone meets changes no verdict.
-    const reached = Object.entries(cov.faults).filter(([tag, list]) => tag !== SWEEP_TAG && list.includes(f)).map(([tag]) => tag);
+    const reached = Object.entries(cov.faults)
+      .filter(([tag, list]) => tag !== SWEEP_TAG && list.includes(f))
+      .map(([tag]) => tag);
     if (reached.length === 0 && readBy.length === 0) {
       if (cov.faults[SWEEP_TAG]?.includes(f)) continue;
-      return { kind: 'all', reason: `${f} was never reached in the clean run (read at start-up, or no check gets there)` };
+      return {
+        kind: 'all',
+        reason: `${f} was never reached in the clean run (read at start-up, or no check gets there)`,
+      };
     }
     for (const t of reached) titles.add(t);
   }
-  if (titles.size === 0) return { kind: 'none', reason: `no check of the clean run requested a route ${faults.join(', ')} changes` };
+  if (titles.size === 0)
+    return { kind: 'none', reason: `no check of the clean run requested a route ${faults.join(', ')} changes` };
   return { kind: 'some', titles: [...titles].sort() };
 }
 

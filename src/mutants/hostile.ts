@@ -38,10 +38,16 @@ function ruleFor(rules: readonly Rule[], req: IncomingMessage): Rule | undefined
 
 /** Headers one byte at a time, never finished. */
 function trickle(socket: Socket): void {
-  const head = Buffer.from('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-padding: ' + 'a'.repeat(TRICKLE_MAX));
+  const head = Buffer.from(
+    'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-padding: ' + 'a'.repeat(TRICKLE_MAX),
+  );
   let i = 0;
   const t = setInterval(() => {
-    if (socket.destroyed || i >= head.length) { clearInterval(t); socket.destroy(); return; }
+    if (socket.destroyed || i >= head.length) {
+      clearInterval(t);
+      socket.destroy();
+      return;
+    }
     socket.write(head.subarray(i, ++i));
   }, TRICKLE_MS);
   socket.once('close', () => clearInterval(t));
@@ -63,7 +69,10 @@ function huge(res: ServerResponse): void {
   const pump = () => {
     while (sent < HUGE_BYTES && !res.destroyed) {
       sent += chunk.length;
-      if (!res.write(chunk)) { res.once('drain', pump); return; }
+      if (!res.write(chunk)) {
+        res.once('drain', pump);
+        return;
+      }
     }
     if (!res.destroyed) res.end();
   };
@@ -89,12 +98,16 @@ function misbehave(rule: Rule, req: IncomingMessage, res: ServerResponse, held: 
     case 'huge':
       return huge(res);
     case 'wrong-type':
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><html><body><h1>Welcome</h1><p>Please sign in.</p></body></html>');
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><html><body><h1>Welcome</h1><p>Please sign in.</p></body></html>');
       return;
     case 'redirect-loop': {
       // Two hops that point at each other: a client that follows redirects never ends.
       const here = req.url ?? '/';
-      const next = here.includes('hop=1') ? here.replace(/[?&]hop=1/, '') : `${here}${here.includes('?') ? '&' : '?'}hop=1`;
+      const next = here.includes('hop=1')
+        ? here.replace(/[?&]hop=1/, '')
+        : `${here}${here.includes('?') ? '&' : '?'}hop=1`;
       res.writeHead(302, { location: next, 'content-length': '0' }).end();
       return;
     }
@@ -102,15 +115,25 @@ function misbehave(rule: Rule, req: IncomingMessage, res: ServerResponse, held: 
 }
 
 function proxy(upstream: URL, agent: Agent, req: IncomingMessage, res: ServerResponse): void {
-  const out = upstreamRequest({
-    host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, agent,
-    headers: { ...req.headers, host: upstream.host },
-  }, (up) => {
-    res.writeHead(up.statusCode ?? 502, up.headers);
-    up.pipe(res);
-  });
+  const out = upstreamRequest(
+    {
+      host: upstream.hostname,
+      port: upstream.port,
+      method: req.method,
+      path: req.url,
+      agent,
+      headers: { ...req.headers, host: upstream.host },
+    },
+    (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    },
+  );
   out.on('error', (e) => {
-    if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error_msg: `hostile proxy: upstream ${e.message}` }));
+    if (!res.headersSent)
+      res
+        .writeHead(502, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error_msg: `hostile proxy: upstream ${e.message}` }));
     else res.destroy();
   });
   req.pipe(out);
@@ -129,7 +152,13 @@ export async function startHostile(upstream: string, rules: readonly Rule[]): Pr
     hits[rule.behaviour]++;
     misbehave(rule, req, res, held);
   });
-  server.on('connection', (s) => { sockets.add(s); s.once('close', () => { sockets.delete(s); held.delete(s); }); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.once('close', () => {
+      sockets.delete(s);
+      held.delete(s);
+    });
+  });
   // A hostile target must not crash on a client that hangs up first.
   server.on('clientError', (_e, s) => s.destroy());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

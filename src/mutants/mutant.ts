@@ -18,6 +18,10 @@ export interface Mutant {
   readonly alsoFails?: readonly ClauseId[];
 }
 
-export const m = (clause: ClauseId, id: string, faults: FaultName[], description: string, extra: Partial<Pick<Mutant, 'serverOptions' | 'alsoFails'>> = {}): Mutant =>
-  ({ id, clause, faults, description, ...extra });
-
+export const m = (
+  clause: ClauseId,
+  id: string,
+  faults: FaultName[],
+  description: string,
+  extra: Partial<Pick<Mutant, 'serverOptions' | 'alsoFails'>> = {},
+): Mutant => ({ id, clause, faults, description, ...extra });

@@ -26,7 +26,12 @@ interface Plan {
 }
 
 /** `clean` undefined (no coverage, or --full): every check. */
-export function planRun(m: Mutant, clean: { results?: Results; coverage?: Coverage } | undefined, sharedFiles: ReadonlySet<string>, fullReason: string): Plan {
+export function planRun(
+  m: Mutant,
+  clean: { results?: Results; coverage?: Coverage } | undefined,
+  sharedFiles: ReadonlySet<string>,
+  fullReason: string,
+): Plan {
   let selection: Selection = { kind: 'all', reason: fullReason };
   if (clean?.coverage && clean.results) {
     const fileOf = new Map(clean.results.tests.map((t) => [t.title, t.file]));
@@ -34,15 +39,23 @@ export function planRun(m: Mutant, clean: { results?: Results; coverage?: Covera
   }
   if (selection.kind === 'some') {
     const grep = grepForTitles(selection.titles);
-    if (grep.length <= MAX_GREP) return { selection, grep, clauses: clausesOf(selection.titles), ran: { checks: selection.titles.length } };
+    if (grep.length <= MAX_GREP)
+      return { selection, grep, clauses: clausesOf(selection.titles), ran: { checks: selection.titles.length } };
     selection = { kind: 'all', reason: 'too many checks to name' };
   }
-  return { selection, ran: selection.kind === 'none' ? { checks: 0, why: selection.reason } : { checks: 'all', why: selection.reason } };
+  return {
+    selection,
+    ran: selection.kind === 'none' ? { checks: 0, why: selection.reason } : { checks: 'all', why: selection.reason },
+  };
 }
 
 export function readCoverage(file: string): Coverage | undefined {
   if (!existsSync(file)) return undefined;
-  try { return JSON.parse(readFileSync(file, 'utf8')) as Coverage; } catch { return undefined; }
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Coverage;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Run `f` over `items`, at most `n` at a time, in order of the list. */

@@ -41,13 +41,28 @@ interface SelftestOptions {
   log: (line: string) => void;
 }
 
-interface Combo { edition: Edition; apiVersion: string }
+interface Combo {
+  edition: Edition;
+  apiVersion: string;
+}
 const comboKey = (c: Combo) => `${c.edition}-${c.apiVersion}`;
 
-interface RunInfo { exitCode: number | null; durationMs: number; reportDir: string; problem?: string }
-export interface CleanRunReport extends RunInfo, Combo { label: string; verdict: CleanVerdict; checks: number }
+interface RunInfo {
+  exitCode: number | null;
+  durationMs: number;
+  reportDir: string;
+  problem?: string;
+}
+export interface CleanRunReport extends RunInfo, Combo {
+  label: string;
+  verdict: CleanVerdict;
+  checks: number;
+}
 export interface MutantReport extends RunInfo, Combo {
-  id: string; clause: string; faults: readonly string[]; description: string;
+  id: string;
+  clause: string;
+  faults: readonly string[];
+  description: string;
   verdict: MutantVerdict;
   /** Checks run against the mutant: all, or those that reach its faults (with the reason when all). */
   ran: { checks: number | 'all'; why?: string };
@@ -76,16 +91,30 @@ export interface SelftestReport {
   ok: boolean;
 }
 
-const DEFAULT_COMBOS: Combo[] = [{ edition: 'self-hosted', apiVersion: NEWEST_VERSION }, { edition: 'cloud', apiVersion: NEWEST_VERSION }];
+const DEFAULT_COMBOS: Combo[] = [
+  { edition: 'self-hosted', apiVersion: NEWEST_VERSION },
+  { edition: 'cloud', apiVersion: NEWEST_VERSION },
+];
 
 function comboOf(m: Mutant): Combo {
-  return { edition: m.serverOptions?.edition ?? 'self-hosted', apiVersion: m.serverOptions?.apiVersion ?? NEWEST_VERSION };
+  return {
+    edition: m.serverOptions?.edition ?? 'self-hosted',
+    apiVersion: m.serverOptions?.apiVersion ?? NEWEST_VERSION,
+  };
 }
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 
-interface CleanState { results?: Results; coverage?: Coverage }
-interface Planned { m: Mutant; combo: Combo; base: CleanState; plan: ReturnType<typeof planRun> }
+interface CleanState {
+  results?: Results;
+  coverage?: Coverage;
+}
+interface Planned {
+  m: Mutant;
+  combo: Combo;
+  base: CleanState;
+  plan: ReturnType<typeof planRun>;
+}
 
 const SUITES = join(CODE_ROOT, 'suites');
 
@@ -96,7 +125,15 @@ const SUITES = join(CODE_ROOT, 'suites');
  */
 function clausesAt(combo: Combo, mutants: readonly Mutant[]): { clauses?: string[] } {
   if (DEFAULT_COMBOS.some((c) => comboKey(c) === comboKey(combo))) return {};
-  return { clauses: [...new Set(mutants.filter((m) => comboKey(comboOf(m)) === comboKey(combo)).flatMap((m) => [m.clause, ...(m.alsoFails ?? [])]))] };
+  return {
+    clauses: [
+      ...new Set(
+        mutants
+          .filter((m) => comboKey(comboOf(m)) === comboKey(combo))
+          .flatMap((m) => [m.clause, ...(m.alsoFails ?? [])]),
+      ),
+    ],
+  };
 }
 
 export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
@@ -104,16 +141,30 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
   const sharedFiles = sharedStateFiles(SUITES);
   const combos = new Map<string, Combo>();
   // The whole catalog: both default combos; a subset: only the clean runs its mutants need.
-  if (o.clean) for (const c of [...(o.subset ? [] : DEFAULT_COMBOS), ...o.mutants.map(comboOf)]) combos.set(comboKey(c), c);
+  if (o.clean)
+    for (const c of [...(o.subset ? [] : DEFAULT_COMBOS), ...o.mutants.map(comboOf)]) combos.set(comboKey(c), c);
   const clean: CleanRunReport[] = [];
   const mutants: MutantReport[] = [];
   const cleanStates = new Map<string, CleanState>();
   let done = 0;
   const total = combos.size + o.mutants.length;
-  const run = (label: string, faults: readonly string[], combo: Combo, extra: { grep?: string; clauses?: string[]; coverageFile?: string; failFastScopes?: Record<string, string> } = {}): Promise<RunResult & { reportDir: string }> => {
+  const run = (
+    label: string,
+    faults: readonly string[],
+    combo: Combo,
+    extra: { grep?: string; clauses?: string[]; coverageFile?: string; failFastScopes?: Record<string, string> } = {},
+  ): Promise<RunResult & { reportDir: string }> => {
     const reportDir = join(o.reportDir, 'runs', label);
-    return runConformance({ faults, ...combo, reportDir, logFile: join(o.reportDir, 'logs', `${label}.log`), workers: o.workers, window: o.window, timeoutMs: o.runTimeoutMs, ...extra })
-      .then((r) => ({ ...r, reportDir }));
+    return runConformance({
+      faults,
+      ...combo,
+      reportDir,
+      logFile: join(o.reportDir, 'logs', `${label}.log`),
+      workers: o.workers,
+      window: o.window,
+      timeoutMs: o.runTimeoutMs,
+      ...extra,
+    }).then((r) => ({ ...r, reportDir }));
   };
 
   const cleanJob = async (combo: Combo) => {
@@ -127,13 +178,30 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
     const undecided = results?.tests.filter((t) => t.outcome === 'error').map((t) => t.title) ?? [];
     if (results && !verdict.ok && verdict.broken.every((b) => b.outcome === 'error') && undecided.length) {
       o.log(`      ${label}: ${undecided.length} undecided check(s) — one more try`);
-      const again = await run(`${label}.2`, [], combo, { grep: grepForTitles(undecided), clauses: clausesOf(undecided) });
+      const again = await run(`${label}.2`, [], combo, {
+        grep: grepForTitles(undecided),
+        clauses: clausesOf(undecided),
+      });
       durationMs += again.durationMs;
-      if (again.results) { results = mergeResults(results, again.results); verdict = judgeClean(results); }
+      if (again.results) {
+        results = mergeResults(results, again.results);
+        verdict = judgeClean(results);
+      }
     }
-    clean.push({ label, ...combo, exitCode: r.exitCode, durationMs, reportDir: r.reportDir, problem: r.problem, verdict, checks: results?.tests.length ?? 0 });
+    clean.push({
+      label,
+      ...combo,
+      exitCode: r.exitCode,
+      durationMs,
+      reportDir: r.reportDir,
+      problem: r.problem,
+      verdict,
+      checks: results?.tests.length ?? 0,
+    });
     cleanStates.set(comboKey(combo), { results, coverage: o.full ? undefined : readCoverage(coverageFile) });
-    o.log(`[${++done}/${total}] ${verdict.ok ? 'clean ok ' : 'CLEAN BROKEN'} ${label} (${secs(durationMs)})${verdict.ok ? '' : `: ${verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ')}`}${r.problem ? ` — ${r.problem}` : ''}`);
+    o.log(
+      `[${++done}/${total}] ${verdict.ok ? 'clean ok ' : 'CLEAN BROKEN'} ${label} (${secs(durationMs)})${verdict.ok ? '' : `: ${verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ')}`}${r.problem ? ` — ${r.problem}` : ''}`,
+    );
   };
   // The clean runs first: their coverage selects each mutant's checks and lets mutants share runs.
   await pool([...combos.values()], o.parallel, cleanJob);
@@ -141,14 +209,37 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
   const planned: Planned[] = o.mutants.map((m) => {
     const combo = comboOf(m);
     const base = cleanStates.get(comboKey(combo)) ?? {};
-    return { m, combo, base, plan: planRun(m, o.full ? undefined : base, sharedFiles, o.full ? 'full selftest' : 'no clean coverage') };
+    return {
+      m,
+      combo,
+      base,
+      plan: planRun(m, o.full ? undefined : base, sharedFiles, o.full ? 'full selftest' : 'no clean coverage'),
+    };
   });
 
   const report = (p: Planned, r: RunInfo, verdict: MutantVerdict, attempts: number, batch?: string) => {
-    mutants.push({ id: p.m.id, clause: p.m.clause, faults: p.m.faults, description: p.m.description, ...p.combo, exitCode: r.exitCode, durationMs: r.durationMs, reportDir: r.reportDir, problem: r.problem, verdict, ran: p.plan.ran, attempts, ...(batch ? { batch } : {}) });
-    const extra = verdict.collateral.length ? ` — also broke ${verdict.collateral.map((c) => `${c.clause} (${c.outcome})`).join(', ')}` : '';
+    mutants.push({
+      id: p.m.id,
+      clause: p.m.clause,
+      faults: p.m.faults,
+      description: p.m.description,
+      ...p.combo,
+      exitCode: r.exitCode,
+      durationMs: r.durationMs,
+      reportDir: r.reportDir,
+      problem: r.problem,
+      verdict,
+      ran: p.plan.ran,
+      attempts,
+      ...(batch ? { batch } : {}),
+    });
+    const extra = verdict.collateral.length
+      ? ` — also broke ${verdict.collateral.map((c) => `${c.clause} (${c.outcome})`).join(', ')}`
+      : '';
     const checks = p.plan.ran.checks === 'all' ? 'all checks' : `${p.plan.ran.checks} check(s)`;
-    o.log(`[${++done}/${total}] ${verdict.status.padEnd(9)} ${p.m.clause} ${p.m.id} (${checks}, ${batch ? `with ${batch}` : secs(r.durationMs)})${extra}${r.problem ? ` — ${r.problem}` : ''}`);
+    o.log(
+      `[${++done}/${total}] ${verdict.status.padEnd(9)} ${p.m.clause} ${p.m.id} (${checks}, ${batch ? `with ${batch}` : secs(r.durationMs)})${extra}${r.problem ? ` — ${r.problem}` : ''}`,
+    );
   };
 
   /**
@@ -160,7 +251,8 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
     if (o.full) return undefined;
     const map: Record<string, string> = {};
     for (const p of group) {
-      const titles = p.plan.selection.kind === 'some' ? p.plan.selection.titles : (p.base.results?.tests.map((t) => t.title) ?? []);
+      const titles =
+        p.plan.selection.kind === 'some' ? p.plan.selection.titles : (p.base.results?.tests.map((t) => t.title) ?? []);
       for (const t of titles) map[t] = p.m.id;
     }
     return map;
@@ -169,16 +261,21 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
   const solo = async (p: Planned) => {
     const { selection, grep, clauses } = p.plan;
     const attempt = async (label: string) => {
-      const r: RunResult & { reportDir: string } = selection.kind === 'none'
-        ? { exitCode: null, durationMs: 0, timedOut: false, results: p.base.results, reportDir: '' }
-        : await run(label, p.m.faults, p.combo, { grep, clauses, failFastScopes: scopes([p]) });
-      const results = r.results && selection.kind === 'some' && p.base.results ? mergeResults(p.base.results, r.results) : r.results;
+      const r: RunResult & { reportDir: string } =
+        selection.kind === 'none'
+          ? { exitCode: null, durationMs: 0, timedOut: false, results: p.base.results, reportDir: '' }
+          : await run(label, p.m.faults, p.combo, { grep, clauses, failFastScopes: scopes([p]) });
+      const results =
+        r.results && selection.kind === 'some' && p.base.results ? mergeResults(p.base.results, r.results) : r.results;
       return { r, verdict: judgeMutant(p.m, results, p.base.results) };
     };
     let { r, verdict } = await attempt(p.m.id);
     let attempts = 1;
     const spent = r.durationMs;
-    if ((verdict.status === 'undecided' || (verdict.status === 'no-results' && !r.timedOut)) && selection.kind !== 'none') {
+    if (
+      (verdict.status === 'undecided' || (verdict.status === 'no-results' && !r.timedOut)) &&
+      selection.kind !== 'none'
+    ) {
       o.log(`      ${p.m.id}: ${verdict.status} — one more try`);
       ({ r, verdict } = await attempt(`${p.m.id}.2`));
       attempts = 2;
@@ -190,14 +287,27 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
   const together = async (group: Planned[], label: string) => {
     const titles = group.flatMap((p) => (p.plan.selection.kind === 'some' ? p.plan.selection.titles : []));
     const coverageFile = join(o.reportDir, 'runs', `${label}.coverage.json`);
-    const r = await run(label, [...new Set(group.flatMap((p) => p.m.faults))], group[0]!.combo, { grep: grepForTitles(titles), clauses: clausesOf(titles), coverageFile, failFastScopes: scopes(group) });
+    const r = await run(label, [...new Set(group.flatMap((p) => p.m.faults))], group[0]!.combo, {
+      grep: grepForTitles(titles),
+      clauses: clausesOf(titles),
+      coverageFile,
+      failFastScopes: scopes(group),
+    });
     const cov = readCoverage(coverageFile);
     const again: Planned[] = [];
     for (const p of group) {
       const own = p.plan.selection.kind === 'some' ? p.plan.selection.titles : [];
-      const tainted = contamination(cov, { faults: p.m.faults, titles: own }, group.filter((q) => q !== p).map((q) => q.m));
-      const verdict = r.results && p.base.results ? judgeMutant(p.m, memberResults(p.base.results, r.results, own), p.base.results) : undefined;
-      const clear = verdict && verdict.status === 'killed' && !verdict.collateral.length && !verdict.undecidedElsewhere.length;
+      const tainted = contamination(
+        cov,
+        { faults: p.m.faults, titles: own },
+        group.filter((q) => q !== p).map((q) => q.m),
+      );
+      const verdict =
+        r.results && p.base.results
+          ? judgeMutant(p.m, memberResults(p.base.results, r.results, own), p.base.results)
+          : undefined;
+      const clear =
+        verdict && verdict.status === 'killed' && !verdict.collateral.length && !verdict.undecidedElsewhere.length;
       if (!tainted && clear) report(p, r, verdict, 1, label);
       else {
         o.log(`      ${p.m.id}: ${tainted ?? `${verdict?.status ?? 'no results'} in ${label}`} — run alone`);
@@ -210,10 +320,17 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
   // Longest first (every check, then the most checks), so no long run is left for the end.
   const weight = (p: Planned) => (p.plan.ran.checks === 'all' ? Infinity : p.plan.ran.checks);
   const batchable = planned.filter((p) => o.batch && p.plan.selection.kind === 'some' && p.base.coverage);
-  const groups = formBatches(batchable.map((p) => ({ item: p, key: comboKey(p.combo), faults: p.m.faults, titles: p.plan.selection.kind === 'some' ? p.plan.selection.titles : [] })))
-    .map((g) => g.map((b) => b.item));
-  const jobs: Planned[][] = [...planned.filter((p) => !batchable.includes(p)).map((p) => [p]), ...groups]
-    .sort((a, b) => Math.max(...b.map(weight)) - Math.max(...a.map(weight)) || b.length - a.length);
+  const groups = formBatches(
+    batchable.map((p) => ({
+      item: p,
+      key: comboKey(p.combo),
+      faults: p.m.faults,
+      titles: p.plan.selection.kind === 'some' ? p.plan.selection.titles : [],
+    })),
+  ).map((g) => g.map((b) => b.item));
+  const jobs: Planned[][] = [...planned.filter((p) => !batchable.includes(p)).map((p) => [p]), ...groups].sort(
+    (a, b) => Math.max(...b.map(weight)) - Math.max(...a.map(weight)) || b.length - a.length,
+  );
   let batches = 0;
   await pool(jobs, o.parallel, (g) => (g.length === 1 ? solo(g[0]!) : together(g, `batch-${++batches}`)));
 
@@ -224,12 +341,23 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
   clean.sort((a, b) => a.label.localeCompare(b.label));
   const killed = mutants.filter((m) => m.verdict.status === 'killed').length;
   const warned = mutants.filter((m) => m.verdict.status === 'warned').length;
-  const survivors = mutants.filter((m) => m.verdict.status !== 'killed' && m.verdict.status !== 'warned').map((m) => m.id);
+  const survivors = mutants
+    .filter((m) => m.verdict.status !== 'killed' && m.verdict.status !== 'warned')
+    .map((m) => m.id);
   const collateral = mutants.filter((m) => m.verdict.collateral.length).map((m) => m.id);
   return {
-    schemaVersion: 1, startedAt: new Date(started).toISOString(), wallMs: Date.now() - started,
-    parallel: o.parallel, workers: o.workers, rateWindowSeconds: o.window, selection: o.full || !o.clean ? 'full' : 'coverage',
-    score: { killed, warned, total: mutants.length }, clean, mutants, survivors, collateral,
+    schemaVersion: 1,
+    startedAt: new Date(started).toISOString(),
+    wallMs: Date.now() - started,
+    parallel: o.parallel,
+    workers: o.workers,
+    rateWindowSeconds: o.window,
+    selection: o.full || !o.clean ? 'full' : 'coverage',
+    score: { killed, warned, total: mutants.length },
+    clean,
+    mutants,
+    survivors,
+    collateral,
     // A mutant that fails a clause beyond its own and its declared overlaps is a check (or a mutant) that judges too much.
     ok: survivors.length === 0 && collateral.length === 0 && clean.every((c) => c.verdict.ok),
   };

@@ -14,12 +14,15 @@ const HISTORY: HarnessRelease[] = [
   { version: now, added: ['ROUTE-8'], renamed: {} },
 ];
 
-test('a clause split since the baseline\'s version maps to every clause that carries it; new clauses are named', () => {
+test("a clause split since the baseline's version maps to every clause that carries it; new clauses are named", () => {
   expect(mapClause('OLD-1', '0.0.9', now, HISTORY)).toEqual(['SHAPE-1', 'SHAPE-2']);
   expect(mapClause('SHAPE-3', '0.0.9', now, HISTORY)).toEqual(['SHAPE-3']);
   expect(clausesAddedSince('0.0.9', now, HISTORY)).toEqual(['ROUTE-8']);
   const file = join(mkdtempSync(join(tmpdir(), 'bl-')), 'b.json');
-  writeFileSync(file, JSON.stringify({ harness_version: '0.0.9', expected_failures: { 'OLD-1': 'split since', 'SHAPE-3': 'kept' } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ harness_version: '0.0.9', expected_failures: { 'OLD-1': 'split since', 'SHAPE-3': 'kept' } }),
+  );
   const b = readBaseline(file, HISTORY);
   expect(b.expected).toEqual({ 'SHAPE-1': 'split since', 'SHAPE-2': 'split since', 'SHAPE-3': 'kept' });
   expect(b.mapped).toEqual({ 'OLD-1': ['SHAPE-1', 'SHAPE-2'] });

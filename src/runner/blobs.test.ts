@@ -18,7 +18,10 @@ test('a blob report comes back without the secret, in any form, and without dire
   const zip = new JSZip();
   const events = [
     { method: 'onTestEnd', params: { result: { errors: [{ message: `expected ${SECRET}` }] } } },
-    { method: 'onAttach', params: { attachments: [{ name: 'x', base64: Buffer.from(`body ${SECRET} body`).toString('base64') }] } },
+    {
+      method: 'onAttach',
+      params: { attachments: [{ name: 'x', base64: Buffer.from(`body ${SECRET} body`).toString('base64') }] },
+    },
     { method: 'onStdIO', params: { buffer: Buffer.from(`out ${SECRET}`).toString('base64') } },
   ];
   zip.file('report.jsonl', events.map((e) => JSON.stringify(e)).join('\n'));
@@ -48,7 +51,9 @@ test('the terminal pipe redacts secrets learnt from the secrets file, also when 
   const from = new PassThrough();
   const to = new PassThrough();
   let out = '';
-  to.on('data', (d: Buffer) => { out += d; });
+  to.on('data', (d: Buffer) => {
+    out += d;
+  });
   const done = pipeRedacted(from, to, secrets);
   from.write(`a ${learnt.slice(0, 10)}`);
   from.write(`${learnt.slice(10)} b\nc`);

@@ -28,16 +28,19 @@ function redactEvent(v: unknown, key = ''): unknown {
 }
 
 function redactJsonl(text: string): string {
-  return text.split('\n').map((line) => {
-    if (!line.trim()) return line;
-    // Most events hold no secret and no encoded bytes: one scan of the line says so.
-    if (!ENCODED.test(line) && !mayHoldSecret(line)) return line;
-    try {
-      return JSON.stringify(redactEvent(JSON.parse(line)));
-    } catch {
-      return redactText(line);
-    }
-  }).join('\n');
+  return text
+    .split('\n')
+    .map((line) => {
+      if (!line.trim()) return line;
+      // Most events hold no secret and no encoded bytes: one scan of the line says so.
+      if (!ENCODED.test(line) && !mayHoldSecret(line)) return line;
+      try {
+        return JSON.stringify(redactEvent(JSON.parse(line)));
+      } catch {
+        return redactText(line);
+      }
+    })
+    .join('\n');
 }
 
 /** Rewrite one blob zip without secrets; returns how many entries changed. */

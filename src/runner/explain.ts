@@ -15,9 +15,11 @@ const HERE = import.meta.dirname;
 
 /** What a failure in each family usually means for an implementation (a reading aid: the clause and the check's violation are the verdict). */
 const FAILURE_MEANS: Record<string, string> = {
-  ROUTE: 'a route or method clients call is missing or answers as if absent (404/405): clients written for the real service break at once',
+  ROUTE:
+    'a route or method clients call is missing or answers as if absent (404/405): clients written for the real service break at once',
   GONE: 'a route the service removed is still offered: clients may depend on something the real service no longer has',
-  SHAPE: 'an answer\'s JSON differs from the real service\'s (a field missing, a type or a form different): clients that parse it misread or crash',
+  SHAPE:
+    "an answer's JSON differs from the real service's (a field missing, a type or a form different): clients that parse it misread or crash",
   SIZE: 'a size limit is not the documented one: clients that page or batch by it lose rows, or their batches are refused',
   SQL: 'the SQL endpoint treats input unlike the real service (parameters spliced, bad filters accepted): a correctness or security fault',
   AUTH: 'a credential is accepted or refused unlike the real service: clients cannot sign in, or calls that must be refused are not',
@@ -25,14 +27,16 @@ const FAILURE_MEANS: Record<string, string> = {
   ACCT: 'an account or team operation lacks a field or a filter clients use',
   HOOK: 'a change is not announced to a registered webhook: clients that rely on webhooks must poll instead',
   BASE: 'a structure operation (views, columns, tables, links, big data, locks, comments) loses or changes data unlike the real service',
-  CLIENT: 'a method of the official JavaScript client does not work against the implementation: its users meet the failure as is',
-  ROBUST: 'malformed or concurrent input makes the implementation fail (5xx, reset, hang, lost or duplicated writes) where the real service answers a 4xx or stays consistent',
+  CLIENT:
+    'a method of the official JavaScript client does not work against the implementation: its users meet the failure as is',
+  ROBUST:
+    'malformed or concurrent input makes the implementation fail (5xx, reset, hang, lost or duplicated writes) where the real service answers a 4xx or stays consistent',
 };
 
 /** What a failing check's evidence class makes of the failure (src/spec/evidence.ts). */
 const EVIDENCE_MEANS: Record<EvidenceClass, string> = {
   spec: 'the implementation breaks the specification',
-  documented: 'the implementation differs from the real service\'s documented API',
+  documented: "the implementation differs from the real service's documented API",
   recorded: 'the implementation answers unlike an answer recorded from the real service',
   client: 'an official client that depends on this breaks against the implementation',
   inferred: 'our own reasoning only (HTTP semantics, robustness): an assertion warning, a failure only with --strict',
@@ -50,28 +54,64 @@ function evidenceLines(id: ClauseId, listed: readonly ListedCheck[]): string[] {
   ];
 }
 
-interface ListedCheck { title: string; project: string; evidence?: string }
+interface ListedCheck {
+  title: string;
+  project: string;
+  evidence?: string;
+}
 
 /** The checks of a clause, as Playwright lists them from the suites. */
 function checksOf(id: ClauseId): ListedCheck[] {
-  const r = spawnSync(process.execPath, [require.resolve('@playwright/test/cli'), 'test', '--config', join(HERE, 'playwright.config.ts'), '--list', '--reporter=json', '--grep', grepFor(id, undefined)!], {
-    encoding: 'utf8', env: { ...process.env, CONFHARNESS_TERMINAL_REPORTER: 'dot' }, maxBuffer: 64 * 1024 * 1024,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      require.resolve('@playwright/test/cli'),
+      'test',
+      '--config',
+      join(HERE, 'playwright.config.ts'),
+      '--list',
+      '--reporter=json',
+      '--grep',
+      grepFor(id, undefined)!,
+    ],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, CONFHARNESS_TERMINAL_REPORTER: 'dot' },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   let doc: { suites?: Suite[] };
-  try { doc = JSON.parse(r.stdout) as { suites?: Suite[] }; } catch { throw new Error(`could not list the checks of ${id}: ${(r.stderr || r.stdout).split('\n')[0]}`); }
+  try {
+    doc = JSON.parse(r.stdout) as { suites?: Suite[] };
+  } catch {
+    throw new Error(`could not list the checks of ${id}: ${(r.stderr || r.stdout).split('\n')[0]}`);
+  }
   const out: ListedCheck[] = [];
   const walk = (s: Suite) => {
-    for (const sp of s.specs ?? []) out.push({ title: sp.title, project: sp.tests?.[0]?.projectName ?? '', evidence: sp.tests?.[0]?.annotations?.find((a) => a.type === 'evidence')?.description });
+    for (const sp of s.specs ?? [])
+      out.push({
+        title: sp.title,
+        project: sp.tests?.[0]?.projectName ?? '',
+        evidence: sp.tests?.[0]?.annotations?.find((a) => a.type === 'evidence')?.description,
+      });
     for (const c of s.suites ?? []) walk(c);
   };
   for (const s of doc.suites ?? []) walk(s);
   return out;
 }
-interface Suite { specs?: { title: string; tests?: { projectName: string; annotations?: { type: string; description?: string }[] }[] }[]; suites?: Suite[] }
+interface Suite {
+  specs?: {
+    title: string;
+    tests?: { projectName: string; annotations?: { type: string; description?: string }[] }[];
+  }[];
+  suites?: Suite[];
+}
 
 function meaning(evidence: string | undefined): string {
   const cls = evidence?.split(':')[0] as EvidenceClass | undefined;
-  return cls && cls in EVIDENCE_MEANS ? EVIDENCE_MEANS[cls] : 'the implementation does not behave as the clause says (see the evidence of each assertion)';
+  return cls && cls in EVIDENCE_MEANS
+    ? EVIDENCE_MEANS[cls]
+    : 'the implementation does not behave as the clause says (see the evidence of each assertion)';
 }
 
 /** The explanation of a clause, as lines; an unknown ID is an error naming the near ones. */
@@ -80,7 +120,9 @@ export function explain(id: string, checks: (id: ClauseId) => ListedCheck[] = ch
   const family = wanted.split('-')[0];
   if (!isClauseId(wanted)) {
     const near = CLAUSES.filter((c) => c.family === family).map((c) => c.id);
-    throw new Error(`${id}: not a clause ID${near.length ? ` (the ${family} clauses: ${near.join(', ')})` : ' (the clause table: spec/clauses.md, spec/clauses-extended.md)'}`);
+    throw new Error(
+      `${id}: not a clause ID${near.length ? ` (the ${family} clauses: ${near.join(', ')})` : ' (the clause table: spec/clauses.md, spec/clauses-extended.md)'}`,
+    );
   }
   const c = clause(wanted);
   const listed = checks(wanted);
@@ -93,16 +135,20 @@ export function explain(id: string, checks: (id: ClauseId) => ListedCheck[] = ch
     ...evidenceLines(wanted, listed),
     '',
     `checks (${listed.length}):`,
-    ...listed.map((t) => [
-      `  - ${t.title}${t.project === 'rate' ? ' [rate phase]' : ''}`,
-      ...(t.evidence ? [`      evidence: ${t.evidence}`] : []),
-      `      a failure means: ${meaning(t.evidence)} — it does not hold that ${t.title.slice(c.id.length + 1)}`,
-    ].join('\n')),
+    ...listed.map((t) =>
+      [
+        `  - ${t.title}${t.project === 'rate' ? ' [rate phase]' : ''}`,
+        ...(t.evidence ? [`      evidence: ${t.evidence}`] : []),
+        `      a failure means: ${meaning(t.evidence)} — it does not hold that ${t.title.slice(c.id.length + 1)}`,
+      ].join('\n'),
+    ),
     '',
     `a failure of ${c.family} usually means: ${means}.`,
     '',
     'run just this clause:',
     `  conformance run --target-file target.json --clauses ${c.id}`,
-    ...(listed.length ? [`  one check: conformance run --target-file target.json --clauses ${c.id} --grep '<words of its title>'`] : []),
+    ...(listed.length
+      ? [`  one check: conformance run --target-file target.json --clauses ${c.id} --grep '<words of its title>'`]
+      : []),
   ];
 }

@@ -20,17 +20,50 @@ const C = 'ROUTE-4 ping answers';
 
 function runFinish(baseline: Record<string, string>, flags: Record<string, unknown> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'finish-'));
-  writeFileSync(join(dir, 'results.json'), JSON.stringify(fakeResults([['SHAPE-1', A, 'fail'], ['SHAPE-1', B, 'fail'], ['ROUTE-4', C, 'pass']])));
+  writeFileSync(
+    join(dir, 'results.json'),
+    JSON.stringify(
+      fakeResults([
+        ['SHAPE-1', A, 'fail'],
+        ['SHAPE-1', B, 'fail'],
+        ['ROUTE-4', C, 'pass'],
+      ]),
+    ),
+  );
   const file = join(dir, 'baseline.json');
   writeFileSync(file, JSON.stringify({ expected_failures: baseline }));
-  const o = parseRunOptions({ ...runDefaults(), html: false, baseline: file, ...flags, ...(flags.writeBaseline === true ? { writeBaseline: file } : {}) });
+  const o = parseRunOptions({
+    ...runDefaults(),
+    html: false,
+    baseline: file,
+    ...flags,
+    ...(flags.writeBaseline === true ? { writeBaseline: file } : {}),
+  });
   const err = process.stderr.write;
   let said = '';
-  process.stderr.write = ((s: string) => { said += s; return true; }) as typeof process.stderr.write;
+  process.stderr.write = ((s: string) => {
+    said += s;
+    return true;
+  }) as typeof process.stderr.write;
   try {
-    const out = finish({ o, reportDir: dir, workDir: dir, info: { startedAt: new Date().toISOString(), selected: ['SHAPE-1', 'ROUTE-4'] }, interrupted: false, timings: [], phases: [] });
+    const out = finish({
+      o,
+      reportDir: dir,
+      workDir: dir,
+      info: { startedAt: new Date().toISOString(), selected: ['SHAPE-1', 'ROUTE-4'] },
+      interrupted: false,
+      timings: [],
+      phases: [],
+    });
     const results = Results.parse(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')));
-    return { ...out, results, said, file, md: readFileSync(join(dir, 'clauses.md'), 'utf8'), junit: readFileSync(join(dir, 'junit.xml'), 'utf8') };
+    return {
+      ...out,
+      results,
+      said,
+      file,
+      md: readFileSync(join(dir, 'clauses.md'), 'utf8'),
+      junit: readFileSync(join(dir, 'junit.xml'), 'utf8'),
+    };
   } finally {
     process.stderr.write = err;
   }
@@ -60,7 +93,9 @@ test('a check entry forgives that check only: the other is new, exit 1, JUnit co
 test('an entry that now passes is stale: exit 1 naming it, unless --allow-stale-baseline', () => {
   const stale = runFinish({ 'SHAPE-1': 'known', [C]: 'was broken' });
   expect(stale.exitCode).toBe(1);
-  expect(stale.said).toMatch(/stale baseline entry: remove "ROUTE-4 ping answers" from .*baseline\.json \(it passes now\)/);
+  expect(stale.said).toMatch(
+    /stale baseline entry: remove "ROUTE-4 ping answers" from .*baseline\.json \(it passes now\)/,
+  );
   expect(stale.results.verdict).toEqual({ exitCode: 1, text: 'FAILED (stale baseline entries)' });
   expect(failures(stale.junit)).toBe(1);
   expect(stale.junit).toMatch(/<failure type="stale-baseline"/);
@@ -75,5 +110,8 @@ test('--write-baseline over an existing file only removes stale entries; --updat
   expect(JSON.parse(readFileSync(only.file, 'utf8')).expected_failures).toEqual({ [A]: 'known' });
   expect(only.said).toMatch(/1 new failure\(s\) not added \(SHAPE-1 number column\) — add them with --update-baseline/);
   const updated = runFinish({ [A]: 'known', [C]: 'was broken' }, { writeBaseline: true, updateBaseline: true });
-  expect(JSON.parse(readFileSync(updated.file, 'utf8')).expected_failures).toEqual({ [A]: 'known', [B]: 'fail: because' });
+  expect(JSON.parse(readFileSync(updated.file, 'utf8')).expected_failures).toEqual({
+    [A]: 'known',
+    [B]: 'fail: because',
+  });
 });

@@ -23,10 +23,18 @@ import { applyBaseline, readBaseline, writeBaseline } from './baseline.js';
 import type { RunOptions } from './options.js';
 import { scrubSecrets } from './scrub.js';
 
-export interface RunOutcome { exitCode: number; reportDir: string; results?: Results }
+export interface RunOutcome {
+  exitCode: number;
+  reportDir: string;
+  results?: Results;
+}
 export type Timings = [string, number][];
 /** A Playwright phase as the runner saw it end. */
-export interface PhaseEnd { phase: string; exitCode: number; /** Why it did not run, when its process could not be started. */ error?: string }
+export interface PhaseEnd {
+  phase: string;
+  exitCode: number;
+  /** Why it did not run, when its process could not be started. */ error?: string;
+}
 export type RunInfo = Omit<Results['run'], 'durationMs'>;
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -44,26 +52,43 @@ function phaseErrors(r: Results, phases: readonly PhaseEnd[]): RunError[] {
   const out: RunError[] = [];
   for (const p of phases) {
     // A check a hard assertion warning stopped is Playwright's failure, and the harness's pass with a warning.
-    const notPassed = r.tests.filter((t) => t.project === p.phase && (t.outcome === 'fail' || (t.outcome === 'error' && t.cause !== 'vacuous-pass') || t.assertionWarnings?.length)).length;
+    const notPassed = r.tests.filter(
+      (t) =>
+        t.project === p.phase &&
+        (t.outcome === 'fail' || (t.outcome === 'error' && t.cause !== 'vacuous-pass') || t.assertionWarnings?.length),
+    ).length;
     if (p.error) out.push({ phase: p.phase, reason: `the ${p.phase} phase did not run: ${p.error}` });
-    else if (p.exitCode !== 0 && p.exitCode !== 1) out.push({ phase: p.phase, reason: `the ${p.phase} phase ended with exit code ${p.exitCode} (the test runner broke or was killed)` });
-    else if (p.exitCode === 1 && notPassed === 0 && r.runErrors.length === 0) out.push({ phase: p.phase, reason: `the ${p.phase} phase ended with exit code 1 although every check of it passed or was skipped` });
+    else if (p.exitCode !== 0 && p.exitCode !== 1)
+      out.push({
+        phase: p.phase,
+        reason: `the ${p.phase} phase ended with exit code ${p.exitCode} (the test runner broke or was killed)`,
+      });
+    else if (p.exitCode === 1 && notPassed === 0 && r.runErrors.length === 0)
+      out.push({
+        phase: p.phase,
+        reason: `the ${p.phase} phase ended with exit code 1 although every check of it passed or was skipped`,
+      });
   }
   return out;
 }
 
 /** Selected clauses that no check covered: the run was asked to judge them and did not. */
 function uncoveredErrors(r: Results, selected: readonly string[]): RunError[] {
-  return r.clauses.filter((c) => selected.includes(c.id) && c.outcome === 'not covered')
+  return r.clauses
+    .filter((c) => selected.includes(c.id) && c.outcome === 'not covered')
     .map((c) => ({ reason: `clause ${c.id} was selected but no check of it ran (not covered)` }));
 }
 
 function emptyResults(info: RunInfo): Results {
   return {
-    schemaVersion: RESULTS_SCHEMA_VERSION, tool: identity(),
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    tool: identity(),
     run: { ...info, durationMs: Date.now() - Date.parse(info.startedAt) },
     totals: { pass: 0, fail: 0, skip: 0, error: 0, tests: 0, assertionWarnings: 0 },
-    runErrors: [], warnings: [], clauses: clauseTable([]), tests: [],
+    runErrors: [],
+    warnings: [],
+    clauses: clauseTable([]),
+    tests: [],
   };
 }
 
@@ -71,13 +96,25 @@ function emptyResults(info: RunInfo): Results {
 function byClause(r: Results, outcome: 'fail' | 'error'): string {
   const n = new Map<string, number>();
   for (const t of r.tests) if (t.outcome === outcome) n.set(t.clause ?? t.title, (n.get(t.clause ?? t.title) ?? 0) + 1);
-  const rank = (c: string) => { const i = CLAUSES.findIndex((x) => x.id === c); return i < 0 ? CLAUSES.length : i; };
-  return [...n].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b)).map(([c, k]) => `${c} (${k})`).join(', ');
+  const rank = (c: string) => {
+    const i = CLAUSES.findIndex((x) => x.id === c);
+    return i < 0 ? CLAUSES.length : i;
+  };
+  return [...n]
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .map(([c, k]) => `${c} (${k})`)
+    .join(', ');
 }
 
 /** Checks with assertion warnings, with their count and first message. */
 function assertionWarningsByCheck(r: Results): string {
-  return r.tests.filter((t) => t.assertionWarnings?.length).map((t) => `${t.title.split(' ')[0]} (${t.assertionWarnings!.length}: ${t.assertionWarnings![0]!.message.split('\n')[0]!.slice(0, 160)})`).join('; ');
+  return r.tests
+    .filter((t) => t.assertionWarnings?.length)
+    .map(
+      (t) =>
+        `${t.title.split(' ')[0]} (${t.assertionWarnings!.length}: ${t.assertionWarnings![0]!.message.split('\n')[0]!.slice(0, 160)})`,
+    )
+    .join('; ');
 }
 
 function verdictOf(r: Results, exitCode: number, interrupted = false): string {
@@ -86,7 +123,8 @@ function verdictOf(r: Results, exitCode: number, interrupted = false): string {
   if (r.runErrors.length) return 'INCOMPLETE (run errors)';
   if (exitCode === 0) return r.baseline?.known.length ? 'PASSED (known failures only)' : 'PASSED';
   if (exitCode === 1) return r.baseline && !r.baseline.new.length ? 'FAILED (stale baseline entries)' : 'FAILED';
-  if (r.warnings.some((w) => w.accountChanged)) return r.totals.fail ? 'FAILED (account left changed)' : 'ACCOUNT LEFT CHANGED';
+  if (r.warnings.some((w) => w.accountChanged))
+    return r.totals.fail ? 'FAILED (account left changed)' : 'ACCOUNT LEFT CHANGED';
   return r.totals.fail ? 'FAILED (and undecided checks)' : 'UNDECIDED (harness errors)';
 }
 
@@ -94,11 +132,20 @@ function verdictOf(r: Results, exitCode: number, interrupted = false): string {
 function baselineUpgradeLines(b: NonNullable<Results['baseline']>): string[] {
   const out: string[] = [];
   const mapped = Object.entries(b.mapped ?? {});
-  if (mapped.length) out.push(`baseline of harness ${b.harnessVersion}: clauses renamed or split since — ${mapped.map(([o, n]) => `${o} → ${n.join(', ')}`).join('; ')}`);
+  if (mapped.length)
+    out.push(
+      `baseline of harness ${b.harnessVersion}: clauses renamed or split since — ${mapped.map(([o, n]) => `${o} → ${n.join(', ')}`).join('; ')}`,
+    );
   const since = b.newSince;
   const newFailing = since ? b.new.filter((id) => since.clauses.includes(id)) : [];
-  if (since?.clauses.length) out.push(`new since the baseline's harness ${b.harnessVersion}: clauses ${since.clauses.join(', ')}${newFailing.length ? ` — of the new failures, ${newFailing.join(', ')} did not exist then` : ''}`);
-  if (since?.checks?.length) out.push(`new since the baseline: ${since.checks.length} check(s) it did not list, e.g. ${since.checks.slice(0, 3).join('; ')}`);
+  if (since?.clauses.length)
+    out.push(
+      `new since the baseline's harness ${b.harnessVersion}: clauses ${since.clauses.join(', ')}${newFailing.length ? ` — of the new failures, ${newFailing.join(', ')} did not exist then` : ''}`,
+    );
+  if (since?.checks?.length)
+    out.push(
+      `new since the baseline: ${since.checks.length} check(s) it did not list, e.g. ${since.checks.slice(0, 3).join('; ')}`,
+    );
   return out;
 }
 
@@ -109,29 +156,53 @@ function baselineLines(b: NonNullable<Results['baseline']>, allowStale: boolean)
     `baseline: ${knownChecks} known and ${b.newChecks.length} new failing check(s); clauses ${b.known.length} known [${b.known.join(', ')}], ${b.new.length} new [${b.new.join(', ')}], ${b.fixed.length} fixed [${b.fixed.join(', ')}]`,
     ...b.newChecks.slice(0, 10).map((t) => `new failure: ${t}`),
   ];
-  for (const e of b.entries.filter((x) => x.kind === 'clause' && x.forgives)) lines.push(`baseline: clause entry ${e.entry} forgives ${e.forgives} failing check(s) — name them to forgive no more`);
-  for (const s of b.stale) lines.push(`${allowStale ? 'stale baseline entry (allowed)' : 'stale baseline entry'}: remove "${s}" from ${b.file} (it passes now)`);
+  for (const e of b.entries.filter((x) => x.kind === 'clause' && x.forgives))
+    lines.push(
+      `baseline: clause entry ${e.entry} forgives ${e.forgives} failing check(s) — name them to forgive no more`,
+    );
+  for (const s of b.stale)
+    lines.push(
+      `${allowStale ? 'stale baseline entry (allowed)' : 'stale baseline entry'}: remove "${s}" from ${b.file} (it passes now)`,
+    );
   return lines;
 }
 
-function summaryLines(r: Results, exitCode: number, reportDir: string, timings: Timings, o: Pick<RunOptions, 'html' | 'allowStaleBaseline'>, interrupted = false): string[] {
+function summaryLines(
+  r: Results,
+  exitCode: number,
+  reportDir: string,
+  timings: Timings,
+  o: Pick<RunOptions, 'html' | 'allowStaleBaseline'>,
+  interrupted = false,
+): string[] {
   const t = r.totals;
   const rel = relative(process.cwd(), reportDir) || '.';
   const where = `  reports: ${rel.startsWith('..') ? reportDir : rel}/ (clauses.md, results.json, junit.xml${o.html ? ', html/index.html' : ''})`;
   const pre = r.runErrors.find((e) => e.phase === PREFLIGHT);
   if (pre) return [`conformance: ${pre.reason}`, where];
-  const lines = [`conformance: ${verdictOf(r, exitCode, interrupted)} — ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped (${t.tests} checks), ${t.assertionWarnings} assertion warning${t.assertionWarnings === 1 ? '' : 's'}${r.run.strict ? ' (--strict)' : ''}`];
+  const lines = [
+    `conformance: ${verdictOf(r, exitCode, interrupted)} — ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped (${t.tests} checks), ${t.assertionWarnings} assertion warning${t.assertionWarnings === 1 ? '' : 's'}${r.run.strict ? ' (--strict)' : ''}`,
+  ];
   for (const e of r.runErrors) lines.push(`  run error${e.phase ? ` (${e.phase})` : ''}: ${e.reason}`);
   if (t.fail) lines.push(`  failed (the target breaks the clause): ${byClause(r, 'fail')}`);
   if (t.error) lines.push(`  errors (the harness could not decide): ${byClause(r, 'error')}`);
-  if (t.assertionWarnings) lines.push(`  assertion warnings (evidence only inferred: not failures; --strict fails them): ${assertionWarningsByCheck(r)}`);
-  for (const w of r.warnings) lines.push(`  warning: ${w.check}: ${w.what}${w.accountChanged ? ' — the account was left changed' : ''}`);
+  if (t.assertionWarnings)
+    lines.push(
+      `  assertion warnings (evidence only inferred: not failures; --strict fails them): ${assertionWarningsByCheck(r)}`,
+    );
+  for (const w of r.warnings)
+    lines.push(`  warning: ${w.check}: ${w.what}${w.accountChanged ? ' — the account was left changed' : ''}`);
   const b = r.baseline;
   if (b) lines.push(...baselineLines(b, o.allowStaleBaseline).map((l) => `  ${l}`));
   if (b) lines.push(...baselineUpgradeLines(b).map((l) => `  ${l}`));
   const uncovered = r.clauses.filter((c) => c.outcome === 'not covered').length;
   if (uncovered) lines.push(`  not covered by any selected check: ${uncovered} of ${r.clauses.length} clauses`);
-  if (r.run.limits) lines.push(`  rate limits held to: ${Object.entries(r.run.limits.values).map(([k, v]) => `${k} ${v ?? 'unlimited'}`).join(', ')} (${r.run.limits.source})`);
+  if (r.run.limits)
+    lines.push(
+      `  rate limits held to: ${Object.entries(r.run.limits.values)
+        .map(([k, v]) => `${k} ${v ?? 'unlimited'}`)
+        .join(', ')} (${r.run.limits.source})`,
+    );
   lines.push(where);
   if (timings.length) lines.push(`  time: ${timings.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
   return lines;
@@ -139,9 +210,15 @@ function summaryLines(r: Results, exitCode: number, reportDir: string, timings: 
 
 /** What `--write-baseline` did to the file, said once. */
 function baselineWritten(file: string, c: ReturnType<typeof writeBaseline>): void {
-  const parts = [c.added.length ? `added ${c.added.length}` : '', c.removed.length ? `removed ${c.removed.length} stale (${c.removed.join('; ')})` : ''].filter(Boolean);
+  const parts = [
+    c.added.length ? `added ${c.added.length}` : '',
+    c.removed.length ? `removed ${c.removed.length} stale (${c.removed.join('; ')})` : '',
+  ].filter(Boolean);
   log(`conformance: baseline ${file}: ${parts.join(', ') || 'unchanged'}`);
-  if (c.refused.length) log(`conformance: baseline ${file}: ${c.refused.length} new failure(s) not added (${c.refused.slice(0, 3).join('; ')}${c.refused.length > 3 ? '; …' : ''}) — add them with --update-baseline`);
+  if (c.refused.length)
+    log(
+      `conformance: baseline ${file}: ${c.refused.length} new failure(s) not added (${c.refused.slice(0, 3).join('; ')}${c.refused.length > 3 ? '; …' : ''}) — add them with --update-baseline`,
+    );
 }
 
 interface FinishInput {
@@ -168,12 +245,24 @@ export function finish(p: FinishInput): RunOutcome {
   results.runErrors.push(...phaseErrors(results, p.phases));
   if (p.mergeError) results.runErrors.push({ reason: p.mergeError });
   results.warnings.push(...(p.warnings ?? []));
-  if (p.preflight) results.runErrors.push({ phase: PREFLIGHT, reason: `preflight failed, no check ran: ${p.preflight}` });
-  else if (interrupted) results.runErrors.push({ reason: 'the run was interrupted (SIGINT/SIGTERM): the reports cover the checks that finished' });
-  else if (results.totals.tests === 0 && results.runErrors.length === 0) results.runErrors.push({ reason: 'no check matches the selection (--clauses/--grep): nothing was judged' });
+  if (p.preflight)
+    results.runErrors.push({ phase: PREFLIGHT, reason: `preflight failed, no check ran: ${p.preflight}` });
+  else if (interrupted)
+    results.runErrors.push({
+      reason: 'the run was interrupted (SIGINT/SIGTERM): the reports cover the checks that finished',
+    });
+  else if (results.totals.tests === 0 && results.runErrors.length === 0)
+    results.runErrors.push({ reason: 'no check matches the selection (--clauses/--grep): nothing was judged' });
   else results.runErrors.push(...uncoveredErrors(results, p.info.selected ?? []));
-  const judged = o.baseline ? applyBaseline(results, readBaseline(o.baseline)) : { newFailures: results.tests.filter((t) => t.outcome === 'fail').map((t) => t.title), stale: [] };
-  const exitCode = exitCodeOf(results, judged.newFailures, judged.stale.length > 0 && !o.allowStaleBaseline, interrupted);
+  const judged = o.baseline
+    ? applyBaseline(results, readBaseline(o.baseline))
+    : { newFailures: results.tests.filter((t) => t.outcome === 'fail').map((t) => t.title), stale: [] };
+  const exitCode = exitCodeOf(
+    results,
+    judged.newFailures,
+    judged.stale.length > 0 && !o.allowStaleBaseline,
+    interrupted,
+  );
   // One verdict: every report below is written from these results, the exit code among them.
   results.verdict = { exitCode, text: verdictOf(results, exitCode, interrupted) };
   writeFileSync(file, JSON.stringify(results, null, 2));

@@ -31,7 +31,12 @@ export async function sweepTables(target: Target, match: (name: string) => boole
     let tables: string[];
     try {
       const r = await target.gw(i, 'GET', 'metadata/');
-      if (r.status !== 200) { sweep.problems.push(`${label}: cannot list its tables: GET metadata/ answered ${r.status}: ${r.text.slice(0, 160)}`); continue; }
+      if (r.status !== 200) {
+        sweep.problems.push(
+          `${label}: cannot list its tables: GET metadata/ answered ${r.status}: ${r.text.slice(0, 160)}`,
+        );
+        continue;
+      }
       tables = (r.json<{ metadata?: { tables?: { name: string }[] } }>().metadata?.tables ?? []).map((t) => t.name);
     } catch (e) {
       sweep.problems.push(`${label}: cannot list its tables: ${(e as Error).message}`);
@@ -41,7 +46,10 @@ export async function sweepTables(target: Target, match: (name: string) => boole
       try {
         const d = await target.gw(i, 'DELETE', 'tables/', { json: { table_name: name } });
         if (d.status === 200) sweep.removed.push(name);
-        else sweep.problems.push(`${label}: cannot delete table ${name}: DELETE tables/ answered ${d.status}: ${d.text.slice(0, 160)}`);
+        else
+          sweep.problems.push(
+            `${label}: cannot delete table ${name}: DELETE tables/ answered ${d.status}: ${d.text.slice(0, 160)}`,
+          );
       } catch (e) {
         sweep.problems.push(`${label}: cannot delete table ${name}: ${(e as Error).message}`);
       }
@@ -54,6 +62,13 @@ export function olderThan(name: string, ms: number, now = Date.now()): boolean {
   const m = PREFIX_RE.exec(name);
   if (!m) return false;
   const s = m[1]!;
-  const t = Date.UTC(+s.slice(0, 4), +s.slice(4, 6) - 1, +s.slice(6, 8), +s.slice(8, 10), +s.slice(10, 12), +s.slice(12, 14));
+  const t = Date.UTC(
+    +s.slice(0, 4),
+    +s.slice(4, 6) - 1,
+    +s.slice(6, 8),
+    +s.slice(8, 10),
+    +s.slice(10, 12),
+    +s.slice(12, 14),
+  );
   return now - t >= ms;
 }

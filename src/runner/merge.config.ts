@@ -16,6 +16,18 @@ export default defineConfig({
     [codeFile('src', 'reports', 'results-reporter'), { outputDir: dir }],
     [codeFile('src', 'reports', 'junit-reporter'), { outputFile: join(dir, 'junit.xml') }],
     // `--no-html` (the selftest's many runs need results.json only): no HTML report to build.
-    ...(process.env.CONFHARNESS_NO_HTML ? [] : [['html', { outputFolder: join(dir, 'html', 'playwright'), open: 'never', title: 'Conformance report', noCopyPrompt: true }] as const]),
+    ...(process.env.CONFHARNESS_NO_HTML
+      ? []
+      : [
+          [
+            'html',
+            {
+              outputFolder: join(dir, 'html', 'playwright'),
+              open: 'never',
+              title: 'Conformance report',
+              noCopyPrompt: true,
+            },
+          ] as const,
+        ]),
   ],
 });

@@ -7,7 +7,16 @@ const camel = (k: string) => k.replace(/-([a-z])/g, (_, c: string) => c.toUpperC
 
 test('no option has a default in both RUN_OPTIONS and the schema; the defaults alone parse', () => {
   const shape = RunOptions.shape as Record<string, z.ZodType>;
-  const twice = Object.entries(RUN_OPTIONS).filter(([, d]) => 'default' in d).map(([k]) => camel(k)).filter((k) => shape[k] instanceof z.ZodDefault);
+  const twice = Object.entries(RUN_OPTIONS)
+    .filter(([, d]) => 'default' in d)
+    .map(([k]) => camel(k))
+    .filter((k) => shape[k] instanceof z.ZodDefault);
   expect(twice).toEqual([]);
-  expect(parseRunOptions(runDefaults())).toMatchObject({ html: true, reporter: 'progress', transcripts: 'all', rateAlongside: true, workers: 2 });
+  expect(parseRunOptions(runDefaults())).toMatchObject({
+    html: true,
+    reporter: 'progress',
+    transcripts: 'all',
+    rateAlongside: true,
+    workers: 2,
+  });
 });

@@ -12,14 +12,28 @@ import { mergeReports, runRedacted } from './phases.js';
 function end(phases: PhaseEnd[], mergeError?: string) {
   const reportDir = mkdtempSync(join(tmpdir(), 'finish-'));
   const out = finish({
-    o: { html: false } as RunOptions, reportDir, workDir: mkdtempSync(join(tmpdir(), 'finish-work-')), info: { startedAt: new Date().toISOString() },
-    interrupted: false, timings: [], phases, ...(mergeError ? { mergeError } : {}),
+    o: { html: false } as RunOptions,
+    reportDir,
+    workDir: mkdtempSync(join(tmpdir(), 'finish-work-')),
+    info: { startedAt: new Date().toISOString() },
+    interrupted: false,
+    timings: [],
+    phases,
+    ...(mergeError ? { mergeError } : {}),
   });
-  return { exitCode: out.exitCode, reasons: (JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as { runErrors: { reason: string }[] }).runErrors.map((e) => e.reason) };
+  return {
+    exitCode: out.exitCode,
+    reasons: (
+      JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as { runErrors: { reason: string }[] }
+    ).runErrors.map((e) => e.reason),
+  };
 }
 
 test('a merge of the reports that failed is a run error of its own (exit 2), not "no check matches the selection"', () => {
-  const r = end([{ phase: 'functional', exitCode: 0 }], 'merging the phases\' reports failed (Playwright merge-reports ended with exit code 1): the reports are incomplete');
+  const r = end(
+    [{ phase: 'functional', exitCode: 0 }],
+    "merging the phases' reports failed (Playwright merge-reports ended with exit code 1): the reports are incomplete",
+  );
   expect(r.exitCode).toBe(2);
   expect(r.reasons.join('\n')).toContain('merge-reports ended with exit code 1');
   expect(r.reasons.join('\n')).not.toContain('no check matches');
@@ -35,12 +49,20 @@ test('a phase whose process could not be started says why', async () => {
   expect(r.reasons.join('\n')).toMatch(/the functional phase did not run: .*no-such-program-here could not be started/);
 });
 
-test('mergeReports says when Playwright\'s merge-reports failed (a blob report it cannot read)', async () => {
+test("mergeReports says when Playwright's merge-reports failed (a blob report it cannot read)", async () => {
   const work = mkdtempSync(join(tmpdir(), 'finish-merge-'));
   mkdirSync(join(work, 'blobs', 'functional'), { recursive: true });
   const zip = new JSZip().file('report.jsonl', '{"method":"onBlobReportMetadata","params":{"version":999}}\n');
   writeFileSync(join(work, 'blobs', 'functional', 'functional.zip'), await zip.generateAsync({ type: 'nodebuffer' }));
   const secrets = new SecretsFile(join(work, 'secrets'));
-  const problem = await mergeReports(work, join(work, 'report'), { startedAt: new Date().toISOString() }, secrets, false);
-  expect(problem).toMatch(/^merging the phases' reports failed \(Playwright merge-reports ended with exit code [1-9]\d*\)/);
+  const problem = await mergeReports(
+    work,
+    join(work, 'report'),
+    { startedAt: new Date().toISOString() },
+    secrets,
+    false,
+  );
+  expect(problem).toMatch(
+    /^merging the phases' reports failed \(Playwright merge-reports ended with exit code [1-9]\d*\)/,
+  );
 });

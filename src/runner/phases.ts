@@ -28,23 +28,42 @@ export function interruptPhase(): void {
 /** Colours and a terminal width for the children when we have a terminal (their output is piped). */
 function ttyEnv(): NodeJS.ProcessEnv {
   if (!process.stdout.isTTY) return {};
-  return { FORCE_COLOR: process.env.FORCE_COLOR ?? '1', PLAYWRIGHT_FORCE_TTY: String(process.stdout.columns || 100), CONFHARNESS_COLOR: '1' };
+  return {
+    FORCE_COLOR: process.env.FORCE_COLOR ?? '1',
+    PLAYWRIGHT_FORCE_TTY: String(process.stdout.columns || 100),
+    CONFHARNESS_COLOR: '1',
+  };
 }
 
 /** How a child ended: its exit code, and why it did not run when it could not be started. */
-interface ChildEnd { exitCode: number; error?: string }
+interface ChildEnd {
+  exitCode: number;
+  error?: string;
+}
 
 /** Run `command` with its output through the redacting pipe; a child that cannot be started ends with its error. */
-export function runRedacted(command: string, args: string[], env: NodeJS.ProcessEnv, secrets: SecretsFile, quiet = false): Promise<ChildEnd> {
+export function runRedacted(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  secrets: SecretsFile,
+  quiet = false,
+): Promise<ChildEnd> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { env: { ...env, ...ttyEnv() }, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
-    const out = quiet ? (child.stdout.resume(), Promise.resolve()) : pipeRedacted(child.stdout, process.stdout, secrets);
+    const out = quiet
+      ? (child.stdout.resume(), Promise.resolve())
+      : pipeRedacted(child.stdout, process.stdout, secrets);
     const err = pipeRedacted(child.stderr, process.stderr, secrets);
     let code = 1;
     let error: string | undefined;
-    child.on('exit', (c, signal) => { code = c ?? (signal ? 130 : 1); });
-    child.on('error', (e) => { error = `${command} could not be started: ${e.message}`; });
+    child.on('exit', (c, signal) => {
+      code = c ?? (signal ? 130 : 1);
+    });
+    child.on('error', (e) => {
+      error = `${command} could not be started: ${e.message}`;
+    });
     child.on('close', () => {
       running.delete(child);
       void Promise.all([out, err]).then(() => resolve(error ? { exitCode: code || 1, error } : { exitCode: code }));
@@ -52,7 +71,8 @@ export function runRedacted(command: string, args: string[], env: NodeJS.Process
   });
 }
 
-const runNode = (args: string[], env: NodeJS.ProcessEnv, secrets: SecretsFile, quiet = false) => runRedacted(process.execPath, [CLI, ...args], env, secrets, quiet);
+const runNode = (args: string[], env: NodeJS.ProcessEnv, secrets: SecretsFile, quiet = false) =>
+  runRedacted(process.execPath, [CLI, ...args], env, secrets, quiet);
 
 /** Playwright's --grep for a clause pattern and a free regular expression, combined. */
 export function grepFor(clauses: string | undefined, grep: string | undefined): string | undefined {
@@ -63,7 +83,11 @@ export function grepFor(clauses: string | undefined, grep: string | undefined): 
     parts.push(`(?=.*(?:${ids.join('|')})(?![0-9]))`);
   }
   if (grep) {
-    try { new RegExp(grep); } catch (e) { throw new Error(`--grep: ${(e as Error).message}`); }
+    try {
+      new RegExp(grep);
+    } catch (e) {
+      throw new Error(`--grep: ${(e as Error).message}`);
+    }
     parts.push(`(?=.*(?:${grep}))`);
   }
   return parts.length ? `^${parts.join('')}` : undefined;
@@ -94,40 +118,65 @@ interface PhaseEnv {
 }
 
 export function runPhase(phase: Phase, grep: string | undefined, p: PhaseEnv): Promise<ChildEnd> {
-  const args = ['test', '--config', codeFile('src', 'runner', 'playwright.config'), '--project', phase, '--pass-with-no-tests'];
+  const args = [
+    'test',
+    '--config',
+    codeFile('src', 'runner', 'playwright.config'),
+    '--project',
+    phase,
+    '--pass-with-no-tests',
+  ];
   if (grep) args.push('--grep', grep);
-  return runNode(args, {
-    ...process.env,
-    CONFHARNESS_STATE_FILE: p.stateFile,
-    [SECRETS_FILE_ENV]: p.secrets.path,
-    CONFHARNESS_PHASE: phase,
-    CONFHARNESS_WORK_DIR: p.workDir,
-    CONFHARNESS_WORKERS: String(phase === 'rate' ? 1 : p.workers),
-    CONFHARNESS_TEST_TIMEOUT_MS: String(p.testTimeoutMs),
-    CONFHARNESS_TERMINAL_REPORTER: p.reporter,
-    ...(p.othersDoneFile ? { [OTHERS_DONE_ENV]: p.othersDoneFile } : {}),
-  }, p.secrets);
+  return runNode(
+    args,
+    {
+      ...process.env,
+      CONFHARNESS_STATE_FILE: p.stateFile,
+      [SECRETS_FILE_ENV]: p.secrets.path,
+      CONFHARNESS_PHASE: phase,
+      CONFHARNESS_WORK_DIR: p.workDir,
+      CONFHARNESS_WORKERS: String(phase === 'rate' ? 1 : p.workers),
+      CONFHARNESS_TEST_TIMEOUT_MS: String(p.testTimeoutMs),
+      CONFHARNESS_TERMINAL_REPORTER: p.reporter,
+      ...(p.othersDoneFile ? { [OTHERS_DONE_ENV]: p.othersDoneFile } : {}),
+    },
+    p.secrets,
+  );
 }
 
 /** Scrub the phases' blob reports and merge them; what went wrong, when the merge failed (no blob report at all is not a failure of the merge). */
-export async function mergeReports(workDir: string, reportDir: string, runInfo: object, secrets: SecretsFile, html = true): Promise<string | undefined> {
+export async function mergeReports(
+  workDir: string,
+  reportDir: string,
+  runInfo: object,
+  secrets: SecretsFile,
+  html = true,
+): Promise<string | undefined> {
   const all = join(workDir, 'blobs-all');
   mkdirSync(all, { recursive: true });
   for (const phase of ['functional', 'rate']) {
     const dir = join(workDir, 'blobs', phase);
-    if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.endsWith('.zip')) copyFileSync(join(dir, f), join(all, f));
+    if (existsSync(dir))
+      for (const f of readdirSync(dir)) if (f.endsWith('.zip')) copyFileSync(join(dir, f), join(all, f));
   }
   const blobs = readdirSync(all);
   if (blobs.length === 0) return undefined;
   secrets.refresh();
   for (const f of blobs) await scrubBlob(join(all, f));
-  const merged = await runNode(['merge-reports', '--config', codeFile('src', 'runner', 'merge.config'), all], {
-    ...process.env,
-    CONFHARNESS_REPORT_DIR: reportDir,
-    CONFHARNESS_RUN_INFO: JSON.stringify(runInfo),
-    [MERGE_WORK_ENV]: workDir,
-    ...(html ? {} : { CONFHARNESS_NO_HTML: '1' }),
-  }, secrets, true);
+  const merged = await runNode(
+    ['merge-reports', '--config', codeFile('src', 'runner', 'merge.config'), all],
+    {
+      ...process.env,
+      CONFHARNESS_REPORT_DIR: reportDir,
+      CONFHARNESS_RUN_INFO: JSON.stringify(runInfo),
+      [MERGE_WORK_ENV]: workDir,
+      ...(html ? {} : { CONFHARNESS_NO_HTML: '1' }),
+    },
+    secrets,
+    true,
+  );
   if (merged.error) return `merging the phases' reports failed: ${merged.error}`;
-  return merged.exitCode === 0 ? undefined : `merging the phases' reports failed (Playwright merge-reports ended with exit code ${merged.exitCode}): the reports are incomplete`;
+  return merged.exitCode === 0
+    ? undefined
+    : `merging the phases' reports failed (Playwright merge-reports ended with exit code ${merged.exitCode}): the reports are incomplete`;
 }

@@ -25,7 +25,10 @@ export default defineConfig({
   forbidOnly: !!env.CI,
   retries: 0,
   workers: Number(env.CONFHARNESS_WORKERS ?? 2),
-  reporter: [terminal === 'progress' ? progress : [terminal], ['blob', { outputDir: join(work, 'blobs', phase), fileName: `${phase}.zip` }]],
+  reporter: [
+    terminal === 'progress' ? progress : [terminal],
+    ['blob', { outputDir: join(work, 'blobs', phase), fileName: `${phase}.zip` }],
+  ],
   projects: [
     { name: 'functional', testIgnore: `rate${SUITE_SUFFIX}` },
     { name: 'rate', testMatch: `rate${SUITE_SUFFIX}` },

@@ -4,13 +4,23 @@ import { RunState } from '../harness/state.js';
 import { FUNCTIONAL_BASES, splitForRate } from './rate-alongside.js';
 
 const uuid = (i: number) => `${String(i).padStart(8, '0')}-0000-0000-0000-000000000000`;
-const state = (bases: number) => RunState.parse({
-  runId: 'r', tablePrefix: 'cf_r_', edition: 'self-hosted', apiVersion: '6.2',
-  target: { url: 'http://127.0.0.1:9', account_token: 'a'.repeat(40), bases: Array.from({ length: bases }, (_, i) => ({ name: `B${i}`, uuid: uuid(i), api_token: `${i}`.repeat(40) })) },
-  http: { connectMs: 1000, headersMs: 1000, bodyMs: 2000, maxBodyBytes: 1e6 }, sourceIps: ['127.0.0.2', '127.0.0.3'], webhook: { listenHost: '127.0.0.1', listenPort: 0 },
-  limits: { source: 'test', values: { account: 1, gateway: 1, 'auth-token': null } },
-  fixtures: { types: 'cf_r_types', linked: 'cf_r_linked', refused: {} },
-});
+const state = (bases: number) =>
+  RunState.parse({
+    runId: 'r',
+    tablePrefix: 'cf_r_',
+    edition: 'self-hosted',
+    apiVersion: '6.2',
+    target: {
+      url: 'http://127.0.0.1:9',
+      account_token: 'a'.repeat(40),
+      bases: Array.from({ length: bases }, (_, i) => ({ name: `B${i}`, uuid: uuid(i), api_token: `${i}`.repeat(40) })),
+    },
+    http: { connectMs: 1000, headersMs: 1000, bodyMs: 2000, maxBodyBytes: 1e6 },
+    sourceIps: ['127.0.0.2', '127.0.0.3'],
+    webhook: { listenHost: '127.0.0.1', listenPort: 0 },
+    limits: { source: 'test', values: { account: 1, gateway: 1, 'auth-token': null } },
+    fixtures: { types: 'cf_r_types', linked: 'cf_r_linked', refused: {} },
+  });
 
 test('with fewer than four bases the rate family runs last: no split', () => {
   for (const n of [1, 2, 3]) expect(splitForRate(state(n)), `${n} bases`).toBeUndefined();

@@ -16,7 +16,10 @@ export const FUNCTIONAL_BASES = 2;
 /** Fewest bases the rate family needs of its own (RATE-2 compares two). */
 const RATE_BASES = 2;
 
-interface SplitStates { functional: RunState; rate: RunState }
+interface SplitStates {
+  functional: RunState;
+  rate: RunState;
+}
 
 /** The two phases' states when the target's bases allow the rate family beside the others, else undefined. */
 export function splitForRate(state: RunState): SplitStates | undefined {
@@ -24,6 +27,11 @@ export function splitForRate(state: RunState): SplitStates | undefined {
   if (bases.length < FUNCTIONAL_BASES + RATE_BASES) return undefined;
   return {
     functional: { ...state, target: { ...state.target, bases: bases.slice(0, FUNCTIONAL_BASES) } },
-    rate: { ...state, target: { ...state.target, bases: bases.slice(FUNCTIONAL_BASES) }, fixtures: undefined, fixturesProblem: 'the rate family runs beside the others, in bases of its own; the fixture tables are in base 0' },
+    rate: {
+      ...state,
+      target: { ...state.target, bases: bases.slice(FUNCTIONAL_BASES) },
+      fixtures: undefined,
+      fixturesProblem: 'the rate family runs beside the others, in bases of its own; the fixture tables are in base 0',
+    },
   };
 }

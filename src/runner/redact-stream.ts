@@ -17,7 +17,11 @@ export class SecretsFile {
   /** Learn what was appended since the last look. */
   refresh(): void {
     let now = 0;
-    try { now = statSync(this.path).size; } catch { return; }
+    try {
+      now = statSync(this.path).size;
+    } catch {
+      return;
+    }
     if (now !== this.size) this.size = loadSecretsFile(this.path);
   }
 }
@@ -30,7 +34,11 @@ export function pipeRedacted(from: Readable, to: Writable, secrets: SecretsFile)
     secrets.refresh();
     to.write(redactText(text));
   };
-  const flushPartial = () => { timer = undefined; emit(pending); pending = ''; };
+  const flushPartial = () => {
+    timer = undefined;
+    emit(pending);
+    pending = '';
+  };
   from.setEncoding('utf8');
   from.on('data', (chunk: string) => {
     pending += chunk;

@@ -8,9 +8,33 @@ import { resolve } from 'node:path';
 import type { RunOptions } from './options.js';
 
 const REPLAYED = [
-  'targetFile', 'target', 'embeddedWindow', 'embeddedFault', 'admin', 'orgId', 'workspaceId', 'rateWindow', 'edition', 'apiVersion',
-  'strict', 'clauses', 'grep', 'seed', 'transcripts', 'workers', 'rateAlongside', 'sourceIps', 'webhookUrl', 'webhookListen', 'webhookWait',
-  'limitsConfig', 'limitsTargetFile', 'allowPlanChanges', 'requestTimeout', 'maxBodyMb', 'testTimeout',
+  'targetFile',
+  'target',
+  'embeddedWindow',
+  'embeddedFault',
+  'admin',
+  'orgId',
+  'workspaceId',
+  'rateWindow',
+  'edition',
+  'apiVersion',
+  'strict',
+  'clauses',
+  'grep',
+  'seed',
+  'transcripts',
+  'workers',
+  'rateAlongside',
+  'sourceIps',
+  'webhookUrl',
+  'webhookListen',
+  'webhookWait',
+  'limitsConfig',
+  'limitsTargetFile',
+  'allowPlanChanges',
+  'requestTimeout',
+  'maxBodyMb',
+  'testTimeout',
 ] as const satisfies readonly (keyof RunOptions)[];
 type Replayed = Partial<Pick<RunOptions, (typeof REPLAYED)[number]>>;
 

@@ -23,7 +23,10 @@ export interface ReplayRequest {
 }
 
 type Now = 'FIXED' | 'STILL FAILING' | 'NOW ERROR' | 'NOW SKIPPED' | 'NOT RUN';
-interface ReplayOutcome { exitCode: number; lines: string[] }
+interface ReplayOutcome {
+  exitCode: number;
+  lines: string[];
+}
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -31,7 +34,10 @@ function readReport(dir: string): Results {
   const file = join(dir, 'results.json');
   if (!existsSync(file)) throw new Error(`replay: ${file} not found — name the folder of a run's reports`);
   const r = Results.parse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!r.run.options) throw new Error(`replay: ${file} does not record its run's options (written by an older harness): run it again with \`conformance run\``);
+  if (!r.run.options)
+    throw new Error(
+      `replay: ${file} does not record its run's options (written by an older harness): run it again with \`conformance run\``,
+    );
   return r;
 }
 
@@ -39,39 +45,73 @@ function readReport(dir: string): Results {
 export function replayRunOptions(r: Results, req: ReplayRequest, failed: readonly TestResultT[]): RunOptions {
   const recorded = { ...r.run.options } as Record<string, unknown>;
   const given = Object.fromEntries(Object.entries(req.target).filter(([, v]) => v !== undefined));
-  if (given.target || given.targetFile) { delete recorded.target; delete recorded.targetFile; }
-  else if (recorded.target && !recorded.targetFile) throw new Error(`replay: the report's run judged ${String(recorded.target)} with credentials given as flags, which reports never keep: give --target-file (or --target and the credentials) again`);
+  if (given.target || given.targetFile) {
+    delete recorded.target;
+    delete recorded.targetFile;
+  } else if (recorded.target && !recorded.targetFile)
+    throw new Error(
+      `replay: the report's run judged ${String(recorded.target)} with credentials given as flags, which reports never keep: give --target-file (or --target and the credentials) again`,
+    );
   const selection: Record<string, unknown> = {};
   if (!req.all) {
     const clauses = [...new Set(failed.map((t) => t.clause))];
     selection.clauses = clauses.every((c) => c) ? clauses.join(',') : undefined;
     selection.grep = `(?:${failed.map((t) => escapeRe(t.title)).join('|')})$`;
   }
-  return parseRunOptions({ ...runDefaults(), ...recorded, ...given, ...selection, reportDir: req.reportDir, html: req.html });
+  return parseRunOptions({
+    ...runDefaults(),
+    ...recorded,
+    ...given,
+    ...selection,
+    reportDir: req.reportDir,
+    html: req.html,
+  });
 }
 
 function nowOf(before: TestResultT, after: Results | undefined): Now {
-  const t = after?.tests.find((x) => x.title === before.title && x.project === before.project) ?? after?.tests.find((x) => x.title === before.title);
+  const t =
+    after?.tests.find((x) => x.title === before.title && x.project === before.project) ??
+    after?.tests.find((x) => x.title === before.title);
   if (!t) return 'NOT RUN';
-  return t.outcome === 'pass' ? 'FIXED' : t.outcome === 'fail' ? 'STILL FAILING' : t.outcome === 'error' ? 'NOW ERROR' : 'NOW SKIPPED';
+  return t.outcome === 'pass'
+    ? 'FIXED'
+    : t.outcome === 'fail'
+      ? 'STILL FAILING'
+      : t.outcome === 'error'
+        ? 'NOW ERROR'
+        : 'NOW SKIPPED';
 }
 
 export async function replay(req: ReplayRequest, hooks: RunHooks = {}): Promise<ReplayOutcome> {
   const before = readReport(req.report);
   const failed = before.tests.filter((t) => t.outcome === 'fail' || t.outcome === 'error');
-  if (!req.all && failed.length === 0) return { exitCode: 0, lines: [`replay: no check failed or errored in ${req.report}: nothing to run again (--all runs its whole selection)`] };
+  if (!req.all && failed.length === 0)
+    return {
+      exitCode: 0,
+      lines: [
+        `replay: no check failed or errored in ${req.report}: nothing to run again (--all runs its whole selection)`,
+      ],
+    };
   const o = replayRunOptions(before, req, failed);
   const problem = preflight(o);
   if (problem) throw new Error(`replay: ${problem}`);
-  process.stderr.write(`conformance: replay of ${req.report}: ${req.all ? 'its whole selection' : `${failed.length} check(s) that failed or errored`}, seed ${o.seed}, held to ${before.run.apiVersion ?? '?'} ${before.run.edition ?? '?'}\n`);
+  process.stderr.write(
+    `conformance: replay of ${req.report}: ${req.all ? 'its whole selection' : `${failed.length} check(s) that failed or errored`}, seed ${o.seed}, held to ${before.run.apiVersion ?? '?'} ${before.run.edition ?? '?'}\n`,
+  );
   const outcome = await run(o, hooks);
   const after = outcome.results;
   const verdicts = failed.map((t) => ({ t, now: nowOf(t, after) }));
-  const lines = verdicts.map(({ t, now }) => `${now.padEnd(13)} ${t.title}${now === 'NOW ERROR' || now === 'STILL FAILING' ? ` — ${nowMessage(t, after)}` : ''}`);
+  const lines = verdicts.map(
+    ({ t, now }) =>
+      `${now.padEnd(13)} ${t.title}${now === 'NOW ERROR' || now === 'STILL FAILING' ? ` — ${nowMessage(t, after)}` : ''}`,
+  );
   const fixed = verdicts.filter((v) => v.now === 'FIXED').length;
-  lines.push(`replay: ${fixed} of ${verdicts.length} fixed${req.all ? `; the whole selection: exit ${outcome.exitCode}` : ''}`);
+  lines.push(
+    `replay: ${fixed} of ${verdicts.length} fixed${req.all ? `; the whole selection: exit ${outcome.exitCode}` : ''}`,
+  );
   const allFixed = fixed === verdicts.length;
-  const undecided = verdicts.some((v) => v.now === 'NOW ERROR' || v.now === 'NOT RUN') || (outcome.exitCode === 2 && !allFixed);
+  const undecided =
+    verdicts.some((v) => v.now === 'NOW ERROR' || v.now === 'NOT RUN') || (outcome.exitCode === 2 && !allFixed);
   const exitCode = allFixed ? (req.all ? outcome.exitCode : outcome.exitCode === 2 ? 2 : 0) : undecided ? 2 : 1;
   return { exitCode, lines };
 }

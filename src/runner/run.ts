@@ -14,7 +14,15 @@ import { FailFastScopes, RunState } from '../harness/state.js';
 import { readJsonFile } from '../common/json-file.js';
 import { SWEEP_TAG, tagCalls, tagging, Target } from '../harness/target.js';
 import type { StateWarning } from '../harness/outcome.js';
-import { CLAUSES, configuredRateLimits, descriptorSecrets, matchClauses, NEWEST_VERSION, RATE_LIMITS, type Edition } from '../spec/index.js';
+import {
+  CLAUSES,
+  configuredRateLimits,
+  descriptorSecrets,
+  matchClauses,
+  NEWEST_VERSION,
+  RATE_LIMITS,
+  type Edition,
+} from '../spec/index.js';
 import { readBaseline } from './baseline.js';
 import { preflightTarget } from '../harness/preflight.js';
 import { replayOptions } from './replay-options.js';
@@ -34,10 +42,17 @@ const isHttps = (url: string) => url.startsWith('https:');
 async function sweepRun(target: Target): Promise<StateWarning[]> {
   const prefix = target.state.tablePrefix;
   if (tagging()) tagCalls(SWEEP_TAG);
-  const { removed, problems } = await sweepTables(target, (name) => name.startsWith(prefix)).finally(() => tagCalls(undefined));
+  const { removed, problems } = await sweepTables(target, (name) => name.startsWith(prefix)).finally(() =>
+    tagCalls(undefined),
+  );
   if (removed.length) log(`conformance: removed ${removed.length} table(s) of this run`);
-  for (const p of problems) log(`conformance: could not remove this run's tables: ${redactText(p)} (\`conformance clean\` removes them later)`);
-  return problems.map((p) => ({ check: 'end-of-run sweep', what: `${redactText(p)}; \`conformance clean\` removes such tables`, accountChanged: false }));
+  for (const p of problems)
+    log(`conformance: could not remove this run's tables: ${redactText(p)} (\`conformance clean\` removes them later)`);
+  return problems.map((p) => ({
+    check: 'end-of-run sweep',
+    what: `${redactText(p)}; \`conformance clean\` removes such tables`,
+    accountChanged: false,
+  }));
 }
 
 /** The state a phase's workers read: a private file (it holds secrets). */
@@ -81,15 +96,26 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
   const [host, port] = o.webhookListen.split(':');
   const edition = o.edition ?? d.edition;
   return RunState.parse({
-    ...ids, target: d,
+    ...ids,
+    target: d,
     seed: o.seed,
     edition,
     limits: heldLimits(edition, resolved.configuredLimits),
     apiVersion: o.apiVersion ?? d.api_version ?? NEWEST_VERSION,
-    http: { connectMs: 5_000, headersMs: o.requestTimeout * 1000, bodyMs: o.requestTimeout * 2000, maxBodyBytes: Math.round(o.maxBodyMb * 1024 * 1024) },
+    http: {
+      connectMs: 5_000,
+      headersMs: o.requestTimeout * 1000,
+      bodyMs: o.requestTimeout * 2000,
+      maxBodyBytes: Math.round(o.maxBodyMb * 1024 * 1024),
+    },
     tls: trustOf(o, d),
     sourceIps: parseSourceAddresses(o.sourceIps ?? (isLoopbackUrl(d.url) ? DEFAULT_SOURCE_ADDRESSES : 'none')),
-    webhook: { listenHost: host, listenPort: Number(port), publicUrl: o.webhookUrl, waitMs: Math.round(o.webhookWait * 1000) },
+    webhook: {
+      listenHost: host,
+      listenPort: Number(port),
+      publicUrl: o.webhookUrl,
+      waitMs: Math.round(o.webhookWait * 1000),
+    },
     limitsConfig: resolved.limitsConfig,
     allowPlanChanges: o.allowPlanChanges ?? resolved.embedded,
     transcripts: o.transcripts,
@@ -101,8 +127,16 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
 /** What results.json says of the run: the target, what it was held to, and what `replay` needs to run its checks again. */
 function runInfo(o: RunOptions, state: RunState, id: string, embedded: boolean, startedAt: Date): RunInfo {
   return {
-    id, target: state.target.url, edition: state.edition, apiVersion: state.apiVersion, embedded, strict: o.strict, startedAt: startedAt.toISOString(),
-    selected: selectedClauses(o), limits: state.limits, options: replayOptions(o),
+    id,
+    target: state.target.url,
+    edition: state.edition,
+    apiVersion: state.apiVersion,
+    embedded,
+    strict: o.strict,
+    startedAt: startedAt.toISOString(),
+    selected: selectedClauses(o),
+    limits: state.limits,
+    options: replayOptions(o),
     ...(isHttps(state.target.url) ? { tls: trustWords(state.tls) } : {}),
   };
 }
@@ -111,7 +145,10 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
   const startedAt = new Date();
   const timings: Timings = [];
   let lapStart = Date.now();
-  const lap = (name: string) => { timings.push([name, Date.now() - lapStart]); lapStart = Date.now(); };
+  const lap = (name: string) => {
+    timings.push([name, Date.now() - lapStart]);
+    lapStart = Date.now();
+  };
   const reportDir = resolve(o.reportDir ?? defaultReportDir(startedAt));
   const workDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
   const secrets = new SecretsFile(join(workDir, 'secrets'));
@@ -121,7 +158,10 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
   let interrupted = false;
   let swept = false;
   const onSignal = (signal: string) => {
-    if (interrupted) { log(`conformance: ${signal} again — still removing this run's tables`); return; }
+    if (interrupted) {
+      log(`conformance: ${signal} again — still removing this run's tables`);
+      return;
+    }
     interrupted = true;
     interruptPhase();
     log(`conformance: ${signal} — stopping the checks, then cleaning up`);
@@ -132,7 +172,11 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
     mkdirSync(reportDir, { recursive: true });
     resolved = await resolveTarget(o, hooks);
     const d = resolved.descriptor;
-    for (const s of [...descriptorSecrets(d), ...(resolved.limitsConfig ? descriptorSecrets(resolved.limitsConfig.target) : [])]) registerSecret(s);
+    for (const s of [
+      ...descriptorSecrets(d),
+      ...(resolved.limitsConfig ? descriptorSecrets(resolved.limitsConfig.target) : []),
+    ])
+      registerSecret(s);
     const ids = newRunId(startedAt);
     const state = stateFor(o, resolved, ids);
     setTrust(state.tls);
@@ -147,14 +191,21 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
       }
     }
     target = new Target(state);
-    log(`conformance: run ${ids.runId} against ${d.url}${resolved.embedded ? ' (embedded reference server)' : ''}, held to ${state.apiVersion} ${state.edition}${tls ? `, ${tls}` : ''}`);
+    log(
+      `conformance: run ${ids.runId} against ${d.url}${resolved.embedded ? ' (embedded reference server)' : ''}, held to ${state.apiVersion} ${state.edition}${tls ? `, ${tls}` : ''}`,
+    );
     try {
       if (!interrupted) state.fixtures = await createFixtures(target, ids.tablePrefix);
       const refused = Object.keys(state.fixtures?.refused ?? {});
-      if (refused.length) log(`conformance: the target refused ${refused.length} column type(s) of the fixture table: ${refused.join(', ')} — only their checks are affected`);
+      if (refused.length)
+        log(
+          `conformance: the target refused ${refused.length} column type(s) of the fixture table: ${refused.join(', ')} — only their checks are affected`,
+        );
     } catch (e) {
       state.fixturesProblem = redactText((e as Error).message);
-      log(`conformance: could not create the fixture tables: ${state.fixturesProblem} — checks that need them will end as errors`);
+      log(
+        `conformance: could not create the fixture tables: ${state.fixturesProblem} — checks that need them will end as errors`,
+      );
     }
     const phases = phasesFor(o.clauses);
     const split = o.rateAlongside && phases.length === 2 ? splitForRate(state) : undefined;
@@ -164,24 +215,40 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
     };
     lap('setup');
     const grep = grepFor(o.clauses, o.grep);
-    const phaseEnv = (phase: Phase) => ({ stateFile: stateFiles[phase], secrets, workDir, workers: o.workers, testTimeoutMs: o.testTimeout * 1000, reporter: o.reporter });
+    const phaseEnv = (phase: Phase) => ({
+      stateFile: stateFiles[phase],
+      secrets,
+      workDir,
+      workers: o.workers,
+      testTimeoutMs: o.testTimeout * 1000,
+      reporter: o.reporter,
+    });
     const ended: PhaseEnd[] = [];
     if (split && !interrupted) {
-      log(`conformance: the rate family runs beside the others, in bases of its own (${split.rate.target.bases.map((b) => b.name).join(', ')})`);
+      log(
+        `conformance: the rate family runs beside the others, in bases of its own (${split.rate.target.bases.map((b) => b.name).join(', ')})`,
+      );
       const t0 = Date.now();
       const othersDoneFile = join(workDir, 'functional-done');
-      const each = await Promise.all(phases.map(async (phase) => {
-        const end = await runPhase(phase, grep, { ...phaseEnv(phase), ...(phase === 'rate' ? { othersDoneFile } : {}) });
-        if (phase === 'functional') writeFileSync(othersDoneFile, '');
-        return { phase, ...end, ms: Date.now() - t0 };
-      }));
+      const each = await Promise.all(
+        phases.map(async (phase) => {
+          const end = await runPhase(phase, grep, {
+            ...phaseEnv(phase),
+            ...(phase === 'rate' ? { othersDoneFile } : {}),
+          });
+          if (phase === 'functional') writeFileSync(othersDoneFile, '');
+          return { phase, ...end, ms: Date.now() - t0 };
+        }),
+      );
       ended.push(...each);
       lap(phases.join('∥'));
-      log(`conformance: side by side, ${each.map((e) => `${e.phase} took ${(e.ms / 1000).toFixed(1)} s`).join(' and ')}`);
+      log(
+        `conformance: side by side, ${each.map((e) => `${e.phase} took ${(e.ms / 1000).toFixed(1)} s`).join(' and ')}`,
+      );
     } else {
       for (const phase of phases) {
         if (interrupted) break;
-        ended.push({ phase, ...await runPhase(phase, grep, phaseEnv(phase)) });
+        ended.push({ phase, ...(await runPhase(phase, grep, phaseEnv(phase))) });
         lap(phase);
       }
     }
@@ -190,7 +257,17 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
     const left = await sweepRun(target);
     swept = true;
     lap('reports');
-    return finish({ o, reportDir, workDir, info, interrupted, timings, phases: ended, warnings: left, ...(mergeError ? { mergeError } : {}) });
+    return finish({
+      o,
+      reportDir,
+      workDir,
+      info,
+      interrupted,
+      timings,
+      phases: ended,
+      warnings: left,
+      ...(mergeError ? { mergeError } : {}),
+    });
   } finally {
     if (target && !swept) await sweepRun(target);
     await closeAgents();

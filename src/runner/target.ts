@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { parseDescriptor, readDescriptorFile, readLimitsFile } from '../common/descriptor-file.js';
 import { readCaFile, type TlsTrust } from '../client/tls.js';
 import type { RunningServer } from '../server/index.js';
-import { EMULATED_VERSIONS, isEmulatedVersion, LIMIT_SETTINGS, type LimitsFile, type TargetDescriptor, type TargetDescriptorInput } from '../spec/index.js';
+import {
+  EMULATED_VERSIONS,
+  isEmulatedVersion,
+  LIMIT_SETTINGS,
+  type LimitsFile,
+  type TargetDescriptor,
+  type TargetDescriptorInput,
+} from '../spec/index.js';
 import type { RunOptions } from './options.js';
 
 export interface ResolvedTarget {
@@ -50,7 +57,10 @@ function givenDescriptor(o: RunOptions): TargetDescriptor | undefined {
 }
 
 /** Whom the run's clients trust over TLS: --ca-file (or CONFORMANCE_CA_FILE), else the descriptor's `ca_file`; --insecure: nobody is checked. */
-export function trustOf(o: Pick<RunOptions, 'caFile' | 'insecure'>, d: Pick<TargetDescriptor, 'ca_file'> | undefined): TlsTrust {
+export function trustOf(
+  o: Pick<RunOptions, 'caFile' | 'insecure'>,
+  d: Pick<TargetDescriptor, 'ca_file'> | undefined,
+): TlsTrust {
   const caFile = o.caFile ?? d?.ca_file;
   return { insecure: o.insecure, ...(caFile ? { caFile } : {}) };
 }
@@ -60,18 +70,33 @@ export function checkTargetOptions(o: RunOptions): void {
   const d = givenDescriptor(o);
   const trust = trustOf(o, d);
   if (trust.caFile && !trust.insecure) readCaFile(trust.caFile);
-  const credentialFlags = (['username', 'password', 'accountToken', 'base', 'orgId', 'workspaceId', 'admin', 'rateWindow'] as const).filter((k) => o[k] !== undefined);
-  if (!d && credentialFlags.length) throw new Error(`--${credentialFlags[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --target or --target-file (the embedded server brings its own credentials)`);
+  const credentialFlags = (
+    ['username', 'password', 'accountToken', 'base', 'orgId', 'workspaceId', 'admin', 'rateWindow'] as const
+  ).filter((k) => o[k] !== undefined);
+  if (!d && credentialFlags.length)
+    throw new Error(
+      `--${credentialFlags[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --target or --target-file (the embedded server brings its own credentials)`,
+    );
   if (d && o.embeddedFault.length) throw new Error('--embedded-fault applies to the embedded reference server only');
-  if (!d && o.apiVersion && !isEmulatedVersion(o.apiVersion)) throw new Error(`--api-version ${o.apiVersion}: the embedded reference server emulates ${EMULATED_VERSIONS[0]} … ${EMULATED_VERSIONS.at(-1)}; give a --target for older releases`);
+  if (!d && o.apiVersion && !isEmulatedVersion(o.apiVersion))
+    throw new Error(
+      `--api-version ${o.apiVersion}: the embedded reference server emulates ${EMULATED_VERSIONS[0]} … ${EMULATED_VERSIONS.at(-1)}; give a --target for older releases`,
+    );
   if (o.limitsConfig) readLimitsFile(o.limitsConfig);
   if (o.limitsTargetFile) readDescriptorFile(o.limitsTargetFile);
   const edition = o.edition ?? d?.edition;
-  if (edition === 'cloud' && (d?.limits || (o.limitsConfig && !o.limitsTargetFile))) throw new Error('configured limits (--limits-config, a descriptor\'s "limits") apply to the dedicated and self-hosted editions only (§8.4); the run holds the target to cloud');
+  if (edition === 'cloud' && (d?.limits || (o.limitsConfig && !o.limitsTargetFile)))
+    throw new Error(
+      'configured limits (--limits-config, a descriptor\'s "limits") apply to the dedicated and self-hosted editions only (§8.4); the run holds the target to cloud',
+    );
 }
 
 /** Limits for the RATE-7 probe: distinct from every edition's defaults, so a server that ignores the file is caught. */
-const PROBE_LIMITS: Record<string, number> = { base_api_limit_per_minute: 123, account_api_limit_per_minute: 456, auth_token_limit_per_minute: 78 };
+const PROBE_LIMITS: Record<string, number> = {
+  base_api_limit_per_minute: 123,
+  account_api_limit_per_minute: 456,
+  auth_token_limit_per_minute: 78,
+};
 
 /** What a layer above the runner may attach to a run (the runner knows nothing of who does). */
 export interface RunHooks {
@@ -83,16 +108,27 @@ export async function resolveTarget(o: RunOptions, hooks: RunHooks = {}): Promis
   if (o.target || o.targetFile) {
     const descriptor = withFlags(o.targetFile ? readDescriptorFile(o.targetFile) : {}, o);
     let limitsConfig: ResolvedTarget['limitsConfig'];
-    let configuredLimits: ResolvedTarget['configuredLimits'] = descriptor.limits ? { source: 'the target descriptor\'s "limits"', file: descriptor.limits } : undefined;
+    let configuredLimits: ResolvedTarget['configuredLimits'] = descriptor.limits
+      ? { source: 'the target descriptor\'s "limits"', file: descriptor.limits }
+      : undefined;
     if (o.limitsConfig) {
       const file = readLimitsFile(o.limitsConfig);
-      limitsConfig = { file: o.limitsConfig, values: file as Record<string, number>, target: o.limitsTargetFile ? readDescriptorFile(o.limitsTargetFile) : descriptor };
+      limitsConfig = {
+        file: o.limitsConfig,
+        values: file as Record<string, number>,
+        target: o.limitsTargetFile ? readDescriptorFile(o.limitsTargetFile) : descriptor,
+      };
       // Without a separate target for it, the limits file is what the target under test runs with.
       if (!o.limitsTargetFile) configuredLimits ??= { source: `the limits file ${o.limitsConfig}`, file };
     }
     return { descriptor, embedded: false, limitsConfig, configuredLimits, servers: [], tempDirs: [] };
   }
-  const common = { edition: o.edition, apiVersion: o.apiVersion, rateWindowSeconds: o.embeddedWindow, faults: o.embeddedFault ?? [] };
+  const common = {
+    edition: o.edition,
+    apiVersion: o.apiVersion,
+    rateWindowSeconds: o.embeddedWindow,
+    faults: o.embeddedFault ?? [],
+  };
   // Loaded only when needed: the server's modules take a second or two to load.
   const { startServer } = await import('../server/index.js');
   const main = await startServer(common);
@@ -110,5 +146,11 @@ export async function resolveTarget(o: RunOptions, hooks: RunHooks = {}): Promis
   // The layer above may watch the embedded servers (the selftest learns which check reaches which fault).
   hooks.onEmbeddedServers?.([main, probe]);
   const values = Object.fromEntries(LIMIT_SETTINGS.map((s) => [s.key, PROBE_LIMITS[s.key]!]));
-  return { descriptor: main.descriptor, embedded: true, limitsConfig: { file, values, target: probe.descriptor }, servers: [main, probe], tempDirs: [dir] };
+  return {
+    descriptor: main.descriptor,
+    embedded: true,
+    limitsConfig: { file, values, target: probe.descriptor },
+    servers: [main, probe],
+    tempDirs: [dir],
+  };
 }

@@ -37,8 +37,15 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     frameworkErrors: refuseFrameworkError,
   });
   const held = new Set<Duplex>();
-  app.server.on('connect', (req: IncomingMessage, socket: Duplex) => (ctx.faults.has('connect-hangs') ? holdOpen(held, socket) : refuseConnect(req, socket, ctx.faults.has('unknown-method-501'))));
-  app.addHook('preClose', (done) => { for (const s of held) s.destroy(); done(); });
+  app.server.on('connect', (req: IncomingMessage, socket: Duplex) =>
+    ctx.faults.has('connect-hangs')
+      ? holdOpen(held, socket)
+      : refuseConnect(req, socket, ctx.faults.has('unknown-method-501')),
+  );
+  app.addHook('preClose', (done) => {
+    for (const s of held) s.destroy();
+    done();
+  });
   installPipeline(app, ctx);
   registerPublic(app, ctx);
   // Multipart parsing adds hooks to every request of its scope: only the families that take

@@ -10,7 +10,12 @@ import { Store } from './store/store.js';
 import type { Faults } from './faults.js';
 
 /** A base's gateway GET answers by key (URL), and the row list's JSON by row (store/kept-rows.ts). */
-export interface BaseCache { version: number; entries: Map<string, Buffer>; bytes: number; rows: KeptRows }
+export interface BaseCache {
+  version: number;
+  entries: Map<string, Buffer>;
+  bytes: number;
+  rows: KeptRows;
+}
 
 export interface ServerContext extends RowsContext {
   opts: ServerOptions;
@@ -59,7 +64,13 @@ const CACHE_BYTES_PER_BASE = 16 * 1024 * 1024;
  * UTF-8 bytes: a hit is then written as it is, not measured and encoded again per request.
  * `make` is given the base's cache, for what it keeps of its own while the version holds.
  */
-export function cached(ctx: ServerContext, baseUuid: string, version: number, key: string, make: (c: BaseCache) => string): Buffer {
+export function cached(
+  ctx: ServerContext,
+  baseUuid: string,
+  version: number,
+  key: string,
+  make: (c: BaseCache) => string,
+): Buffer {
   let c = ctx.responseCache.get(baseUuid);
   if (!c || c.version !== version) {
     c = { version, entries: new Map(), bytes: 0, rows: noKeptRows() };

@@ -121,5 +121,7 @@ const PLAIN: ReadonlySet<string> = new Set(FAULTS);
 
 export function isFaultName(name: string): name is FaultName {
   const colon = name.indexOf(':');
-  return colon < 0 ? PLAIN.has(name) : (WITH_ARGUMENT as readonly string[]).includes(name.slice(0, colon)) && colon < name.length - 1;
+  return colon < 0
+    ? PLAIN.has(name)
+    : (WITH_ARGUMENT as readonly string[]).includes(name.slice(0, colon)) && colon < name.length - 1;
 }

@@ -18,9 +18,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(input: ServerOptionsInput & { clock?: () => number; env?: NodeJS.ProcessEnv } = {}): Promise<RunningServer> {
+export async function startServer(
+  input: ServerOptionsInput & { clock?: () => number; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunningServer> {
   const opts: ServerOptions = { ...ServerOptions.parse(input), clock: input.clock, env: input.env };
-  if (!isLoopbackHost(opts.host)) throw new Error(`the reference server listens on loopback only (127.0.0.0/8, ::1), not ${opts.host}`);
+  if (!isLoopbackHost(opts.host))
+    throw new Error(`the reference server listens on loopback only (127.0.0.0/8, ::1), not ${opts.host}`);
   const ctx = createContext(opts);
   const app = await buildApp(ctx);
   await app.listen({ host: opts.host, port: opts.port });
@@ -45,7 +48,11 @@ export async function startServer(input: ServerOptionsInput & { clock?: () => nu
   };
   let closed = false;
   return {
-    url, port, descriptor, ctx, app,
+    url,
+    port,
+    descriptor,
+    ctx,
+    app,
     async close() {
       if (closed) return;
       closed = true;

@@ -7,8 +7,21 @@ import { z } from 'zod';
 import { readJsonFile } from '../common/json-file.js';
 import { isFaultName, type FaultName } from './faults.js';
 import {
-  DEFAULT_EDITION, DEFAULT_QUOTA_FORMULA, EDITIONS, LIMIT_SETTINGS, LimitsFile, NEWEST_VERSION, RATE_LIMITS,
-  RATE_WINDOW_SECONDS, behaviourAt, configuredRateLimits, isEmulatedVersion, type Edition, type QuotaFormula, type RateClass, type RateLimits,
+  DEFAULT_EDITION,
+  DEFAULT_QUOTA_FORMULA,
+  EDITIONS,
+  LIMIT_SETTINGS,
+  LimitsFile,
+  NEWEST_VERSION,
+  RATE_LIMITS,
+  RATE_WINDOW_SECONDS,
+  behaviourAt,
+  configuredRateLimits,
+  isEmulatedVersion,
+  type Edition,
+  type QuotaFormula,
+  type RateClass,
+  type RateLimits,
 } from '../spec/index.js';
 
 export const ServerOptions = z.object({
@@ -23,21 +36,37 @@ export const ServerOptions = z.object({
   /** Take the client's address, and the links' scheme, host and port, from a proxy's X-Forwarded-* headers. */
   trustProxy: z.boolean().default(false),
   /** The root URL clients reach the server at (behind a proxy): every link an answer carries starts with it (public-url.ts). */
-  publicUrl: z.url({ protocol: /^https?$/, message: 'an http(s) URL such as https://host:8443' })
-    .refine((u) => { const p = new URL(u); return (p.pathname === '/' || p.pathname === '') && !p.search && !p.hash; }, 'scheme, host and port only: links are built under the root')
-    .transform((u) => u.replace(/\/+$/, '')).optional(),
+  publicUrl: z
+    .url({ protocol: /^https?$/, message: 'an http(s) URL such as https://host:8443' })
+    .refine((u) => {
+      const p = new URL(u);
+      return (p.pathname === '/' || p.pathname === '') && !p.search && !p.hash;
+    }, 'scheme, host and port only: links are built under the root')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
   configFile: z.string().optional(),
   /** Fault switches (src/mutants): deliberate deviations that a suite must detect. */
-  faults: z.array(z.string().transform((name, ctx): FaultName => {
-    if (isFaultName(name)) return name;
-    ctx.addIssue({ code: 'custom', message: `"${name}" is not a fault switch of the reference server (src/server/faults.ts)` });
-    return z.NEVER;
-  })).default([]),
+  faults: z
+    .array(
+      z.string().transform((name, ctx): FaultName => {
+        if (isFaultName(name)) return name;
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${name}" is not a fault switch of the reference server (src/server/faults.ts)`,
+        });
+        return z.NEVER;
+      }),
+    )
+    .default([]),
   /** Webhook delivery: per-attempt timeout and retry back-off (ms). */
   webhookTimeoutMs: z.number().int().positive().default(30_000),
   webhookRetryDelaysMs: z.array(z.number().int().nonnegative()).default([1_000, 5_000, 30_000]),
   /** Base-token lifetime when `exp` is not given (api-shapes §1.1: 3 days). */
-  baseTokenSeconds: z.number().int().positive().default(3 * 24 * 3600),
+  baseTokenSeconds: z
+    .number()
+    .int()
+    .positive()
+    .default(3 * 24 * 3600),
 });
 export type ServerOptionsInput = z.input<typeof ServerOptions>;
 export type ServerOptions = z.output<typeof ServerOptions> & { clock?: () => number; env?: NodeJS.ProcessEnv };
@@ -64,7 +93,10 @@ export function effectiveLimits(opts: ServerOptions): EffectiveLimits {
   const edition: Edition = opts.edition;
   const rate: Record<RateClass, number | null> = { ...RATE_LIMITS[edition] };
   const startupFaults: FaultName[] = [];
-  const startupFault = (name: FaultName) => { startupFaults.push(name); return opts.faults.includes(name); };
+  const startupFault = (name: FaultName) => {
+    startupFaults.push(name);
+    return opts.faults.includes(name);
+  };
   if (edition === 'cloud' && startupFault('auth-token-unlimited-on-cloud')) rate['auth-token'] = null; // mutant: the self-hosted default everywhere
   const sources: EffectiveLimits['sources'] = { account: 'edition', gateway: 'edition', 'auth-token': 'edition' };
   let quota = DEFAULT_QUOTA_FORMULA;
@@ -73,7 +105,10 @@ export function effectiveLimits(opts: ServerOptions): EffectiveLimits {
     const file = readConfigFile(opts.configFile);
     const honoured = customisable && behaviourAt(opts.apiVersion).limitsConfigFile && !startupFault('ignore-config');
     if (honoured) {
-      for (const [cls, v] of Object.entries(configuredRateLimits(file)) as [RateClass, number | null][]) { rate[cls] = v; sources[cls] = 'config'; }
+      for (const [cls, v] of Object.entries(configuredRateLimits(file)) as [RateClass, number | null][]) {
+        rate[cls] = v;
+        sources[cls] = 'config';
+      }
     }
     if (file.monthly_quota) quota = file.monthly_quota;
   }

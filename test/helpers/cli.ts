@@ -12,7 +12,12 @@ import { phasesFor } from '../../src/runner/phases.js';
 export const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'conformance.js');
 
-interface CliResult { code: number | null; stdout: string; stderr: string; output: string }
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  output: string;
+}
 
 interface CliOptions {
   env?: NodeJS.ProcessEnv;
@@ -55,10 +60,21 @@ async function lock(): Promise<() => void> {
       return () => rmSync(LOCK, { force: true });
     } catch {
       let holder = 0;
-      try { holder = Number(readFileSync(LOCK, 'utf8')); } catch { continue; }
+      try {
+        holder = Number(readFileSync(LOCK, 'utf8'));
+      } catch {
+        continue;
+      }
       let alive = holder > 0;
-      try { if (alive) process.kill(holder, 0); } catch { alive = false; }
-      if (!alive) { rmSync(LOCK, { force: true }); continue; }
+      try {
+        if (alive) process.kill(holder, 0);
+      } catch {
+        alive = false;
+      }
+      if (!alive) {
+        rmSync(LOCK, { force: true });
+        continue;
+      }
       if (Date.now() > until) throw new Error(`the lock ${LOCK} is held by process ${holder} for too long`);
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -76,14 +92,29 @@ export async function cli(args: string[], o: CliOptions = {}): Promise<CliResult
 }
 
 function spawnCli(args: string[], o: CliOptions): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && k !== 'GITHUB_STEP_SUMMARY' && !k.startsWith('CONFHARNESS_')));
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('CONFORMANCE_') && k !== 'GITHUB_STEP_SUMMARY' && !k.startsWith('CONFHARNESS_'),
+    ),
+  );
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...env, FORCE_COLOR: '0', ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...env, FORCE_COLOR: '0', ...o.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let output = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d; output += d; });
-    child.stderr.on('data', (d: Buffer) => { stderr += d; output += d; o.onStderr?.(d.toString(), child); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      output += d;
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+      output += d;
+      o.onStderr?.(d.toString(), child);
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 240_000);
     o.onStart?.(child);
     child.on('close', (code) => {
@@ -105,18 +136,30 @@ export interface Served {
 export function serve(args: string[] = []): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'cf-serve-'));
   const dataFile = join(dir, 'data.sqlite');
-  const child = spawn(process.execPath, [BIN, 'serve', '--json', '--rate-window', '3', '--data', dataFile, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const stop = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('close', () => { clearTimeout(kill); resolve(); });
-    child.kill('SIGINT');
+  const child = spawn(process.execPath, [BIN, 'serve', '--json', '--rate-window', '3', '--data', dataFile, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.once('close', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      child.kill('SIGINT');
+    });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => { void stop(); reject(new Error(`serve did not start: ${err}`)); }, 60_000);
-    child.stderr.on('data', (d: Buffer) => { err += d; });
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`serve did not start: ${err}`));
+    }, 60_000);
+    child.stderr.on('data', (d: Buffer) => {
+      err += d;
+    });
     child.stdout.on('data', (d: Buffer) => {
       out += d;
       const nl = out.indexOf('\n');
@@ -127,7 +170,10 @@ export function serve(args: string[] = []): Promise<Served> {
       writeFileSync(file, JSON.stringify(descriptor));
       resolve({ descriptor, file, dataFile, stop });
     });
-    child.on('close', (code) => { clearTimeout(timer); reject(new Error(`serve exited ${code}: ${err}`)); });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited ${code}: ${err}`));
+    });
   });
 }
 

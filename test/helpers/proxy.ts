@@ -20,18 +20,56 @@ export function proxyUnavailable(): string | undefined {
   return undefined;
 }
 
-export interface Certs { ca: string; cert: string; key: string }
+export interface Certs {
+  ca: string;
+  cert: string;
+  key: string;
+}
 
 /** A CA, and a certificate it signs for localhost and 127.0.0.1. */
 export function makeCerts(dir: string): Certs {
   const f = (n: string) => join(dir, n);
   const ssl = (args: string[]) => execFileSync('openssl', args, { stdio: 'pipe', timeout: 20_000 });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  ssl(['req', '-x509', ...ec, '-days', '1', '-subj', '/CN=Conformance Test CA', '-keyout', f('ca.key'), '-out', f('ca.pem'),
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  ssl([
+    'req',
+    '-x509',
+    ...ec,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=Conformance Test CA',
+    '-keyout',
+    f('ca.key'),
+    '-out',
+    f('ca.pem'),
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
   ssl(['req', ...ec, '-subj', '/CN=localhost', '-keyout', f('server.key'), '-out', f('server.csr')]);
-  writeFileSync(f('server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
-  ssl(['x509', '-req', '-in', f('server.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-CAcreateserial', '-days', '1', '-extfile', f('server.ext'), '-out', f('server.pem')]);
+  writeFileSync(
+    f('server.ext'),
+    'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n',
+  );
+  ssl([
+    'x509',
+    '-req',
+    '-in',
+    f('server.csr'),
+    '-CA',
+    f('ca.pem'),
+    '-CAkey',
+    f('ca.key'),
+    '-CAcreateserial',
+    '-days',
+    '1',
+    '-extfile',
+    f('server.ext'),
+    '-out',
+    f('server.pem'),
+  ]);
   return { ca: f('ca.pem'), cert: f('server.pem'), key: f('server.key') };
 }
 
@@ -59,13 +97,19 @@ function siteConfig(port: number, upstreamPort: number, certs: Certs): string {
   ];
   let out = text;
   for (const [re, to] of swaps) {
-    if (!re.test(out)) throw new Error(`examples/deploy/nginx.conf no longer has ${re.source}: update test/helpers/proxy.ts`);
+    if (!re.test(out))
+      throw new Error(`examples/deploy/nginx.conf no longer has ${re.source}: update test/helpers/proxy.ts`);
     out = out.replace(re, to);
   }
   return out;
 }
 
-export interface Proxy { url: string; port: number; stop(): Promise<void>; log(): string }
+export interface Proxy {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+  log(): string;
+}
 
 /** Start nginx in front of 127.0.0.1:upstreamPort; resolves once it accepts connections (at most 10 s). */
 export async function startNginx(dir: string, upstreamPort: number, certs: Certs): Promise<Proxy> {
@@ -76,18 +120,30 @@ export async function startNginx(dir: string, upstreamPort: number, certs: Certs
   chmodSync(dir, 0o755);
   chmodSync(prefix, 0o755);
   const p = (n: string) => join(prefix, n);
-  writeFileSync(p('nginx.conf'), [
-    'daemon off;', 'master_process on;', 'worker_processes 1;', `pid ${p('nginx.pid')};`, `error_log ${p('error.log')} warn;`,
-    'events { worker_connections 256; }',
-    'http {',
-    `  access_log off; default_type application/octet-stream;`,
-    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${p(`${t}_temp`)};`),
-    siteConfig(port, upstreamPort, certs),
-    '}', '',
-  ].join('\n'));
-  const child: ChildProcess = spawn(NGINX, ['-p', prefix, '-c', p('nginx.conf'), '-e', p('error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  writeFileSync(
+    p('nginx.conf'),
+    [
+      'daemon off;',
+      'master_process on;',
+      'worker_processes 1;',
+      `pid ${p('nginx.pid')};`,
+      `error_log ${p('error.log')} warn;`,
+      'events { worker_connections 256; }',
+      'http {',
+      `  access_log off; default_type application/octet-stream;`,
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${p(`${t}_temp`)};`),
+      siteConfig(port, upstreamPort, certs),
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const child: ChildProcess = spawn(NGINX, ['-p', prefix, '-c', p('nginx.conf'), '-e', p('error.log')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
-  child.stderr!.on('data', (b: Buffer) => { stderr += b.toString(); });
+  child.stderr!.on('data', (b: Buffer) => {
+    stderr += b.toString();
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const log = () => `${stderr}${existsSync(p('error.log')) ? readFileSync(p('error.log'), 'utf8') : ''}`;
   const stop = async () => {
@@ -102,11 +158,17 @@ export async function startNginx(dir: string, upstreamPort: number, certs: Certs
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${log()}`);
     const up = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1', () => { s.destroy(); resolve(true); });
+      const s = connect(port, '127.0.0.1', () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once('error', () => resolve(false));
     });
     if (up) break;
-    if (Date.now() > until) { await stop(); throw new Error(`nginx did not listen on 127.0.0.1:${port} within 10 s: ${log()}`); }
+    if (Date.now() > until) {
+      await stop();
+      throw new Error(`nginx did not listen on 127.0.0.1:${port} within 10 s: ${log()}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   return { url: `https://127.0.0.1:${port}`, port, stop, log };

@@ -33,14 +33,18 @@ async function unzip(buf: Buffer): Promise<Map<string, string>> {
 interface HtmlTest {
   title: string;
   annotations: { type: string; description?: string }[];
-  results: { annotations?: { type: string; description?: string }[]; attachments: { name: string; body?: string; path?: string }[] }[];
+  results: {
+    annotations?: { type: string; description?: string }[];
+    attachments: { name: string; body?: string; path?: string }[];
+  }[];
 }
 
 /** Every test of the HTML report. */
 export async function htmlTests(dir: string): Promise<HtmlTest[]> {
   const data = await htmlReportData(dir);
   const tests: HtmlTest[] = [];
-  for (const [name, text] of data) if (name !== 'report.json') tests.push(...(JSON.parse(text) as { tests: HtmlTest[] }).tests);
+  for (const [name, text] of data)
+    if (name !== 'report.json') tests.push(...(JSON.parse(text) as { tests: HtmlTest[] }).tests);
   return tests;
 }
 
@@ -50,11 +54,15 @@ export async function everyArtefact(dir: string): Promise<[string, string][]> {
   const walk = async (d: string) => {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
-      if (statSync(p).isDirectory()) { await walk(p); continue; }
+      if (statSync(p).isDirectory()) {
+        await walk(p);
+        continue;
+      }
       const bytes = readFileSync(p);
       const label = relative(dir, p);
       out.push([label, bytes.toString('utf8')], [`${label} (bytes)`, bytes.toString('latin1')]);
-      if (bytes.subarray(0, 2).toString() === 'PK') for (const [n, t] of await unzip(bytes)) out.push([`${label}!${n}`, t]);
+      if (bytes.subarray(0, 2).toString() === 'PK')
+        for (const [n, t] of await unzip(bytes)) out.push([`${label}!${n}`, t]);
       const m = TEMPLATE.exec(bytes.toString('utf8'));
       if (m) for (const [n, t] of await unzip(Buffer.from(m[1]!, 'base64'))) out.push([`${label}!${n}`, t]);
     }
@@ -79,15 +87,36 @@ function needles(secret: string): string[] {
 export function findSecrets(texts: [string, string][], secrets: readonly string[]): string[] {
   const hits: string[] = [];
   secrets.forEach((s, i) => {
-    for (const n of needles(s)) for (const [label, text] of texts) if (text.includes(n)) hits.push(`${label}: secret #${i} (${n === s ? 'plain' : 'base64'}) ${s.slice(0, 3)}…`);
+    for (const n of needles(s))
+      for (const [label, text] of texts)
+        if (text.includes(n)) hits.push(`${label}: secret #${i} (${n === s ? 'plain' : 'base64'}) ${s.slice(0, 3)}…`);
   });
   return [...new Set(hits)];
 }
 
 /** A results.json of the given checks — [clause, title, outcome] each — for the selftest's verdict tests. */
 export function fakeResults(tests: [string, string, Results['tests'][number]['outcome']][]): Results {
-  const list = tests.map(([clause, title, outcome]) => ({ title, clause, basis: 'spec' as const, family: clause.split('-')[0]!, project: 'functional', file: 'x.spec.ts', outcome, durationMs: 1, message: outcome === 'pass' ? undefined : `${outcome}: because` }));
+  const list = tests.map(([clause, title, outcome]) => ({
+    title,
+    clause,
+    basis: 'spec' as const,
+    family: clause.split('-')[0]!,
+    project: 'functional',
+    file: 'x.spec.ts',
+    outcome,
+    durationMs: 1,
+    message: outcome === 'pass' ? undefined : `${outcome}: because`,
+  }));
   const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: list.length, assertionWarnings: 0 };
   for (const t of list) totals[t.outcome]++;
-  return { schemaVersion: 2, tool: { name: 't', version: '0', specRevision: 's', clauseTableHash: 'c' }, run: { startedAt: '', durationMs: 0 }, totals, runErrors: [], warnings: [], clauses: clauseTable(list), tests: list };
+  return {
+    schemaVersion: 2,
+    tool: { name: 't', version: '0', specRevision: 's', clauseTableHash: 'c' },
+    run: { startedAt: '', durationMs: 0 },
+    totals,
+    runErrors: [],
+    warnings: [],
+    clauses: clauseTable(list),
+    tests: list,
+  };
 }

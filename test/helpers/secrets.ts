@@ -15,8 +15,12 @@ export function serverSecrets(s: Served): string[] {
     walk(seed ? JSON.parse(seed.value) : {});
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
     for (const { name } of tables) {
-      const cols = (db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]).map((c) => c.name).filter((c) => /(^|_)(token|secret)$/i.test(c));
-      for (const c of cols) for (const row of db.prepare(`SELECT "${c}" AS v FROM "${name}"`).all() as { v: unknown }[]) if (typeof row.v === 'string') found.add(row.v);
+      const cols = (db.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[])
+        .map((c) => c.name)
+        .filter((c) => /(^|_)(token|secret)$/i.test(c));
+      for (const c of cols)
+        for (const row of db.prepare(`SELECT "${c}" AS v FROM "${name}"`).all() as { v: unknown }[])
+          if (typeof row.v === 'string') found.add(row.v);
     }
     return [...found].filter((x) => x.length >= 8);
   } finally {

@@ -16,7 +16,10 @@ import { GATEWAY_STRUCTURE } from '../../spec/endpoints/gateway-structure.js';
 import { Undecided } from '../outcome.js';
 import { test } from '../test.js';
 
-interface Group { readonly name: string; readonly endpoints: readonly Endpoint[] }
+interface Group {
+  readonly name: string;
+  readonly endpoints: readonly Endpoint[];
+}
 
 const documented = (rows: readonly Endpoint[]) => rows.filter((e) => e.openapi);
 
@@ -32,10 +35,7 @@ export const GROUPS: readonly Group[] = [
 
 /** How one operation of a group came out. Violations are recorded by the suites' `expect.soft` as they happen. */
 export type OpResult =
-  | { kind: 'pass' }
-  | { kind: 'fail' }
-  | { kind: 'skip'; why: string }
-  | { kind: 'undecided'; why: string };
+  { kind: 'pass' } | { kind: 'fail' } | { kind: 'skip'; why: string } | { kind: 'undecided'; why: string };
 
 /** A recipe or probe that does not apply to this target, with the reason. */
 export class Skip extends Error {}
@@ -58,8 +58,10 @@ export async function settleOne(judge: () => Promise<'pass' | 'fail'>): Promise<
 export function settleGroup(results: readonly (readonly [Endpoint, OpResult])[]): void {
   const info = test.info();
   for (const [ep, r] of results) {
-    if (r.kind === 'skip') info.annotations.push({ type: 'not judged', description: `${ep.operation} (${ep.id}): ${r.why}` });
-    if (r.kind === 'undecided') info.annotations.push({ type: 'undecided', description: `${ep.operation} (${ep.id}): ${r.why}` });
+    if (r.kind === 'skip')
+      info.annotations.push({ type: 'not judged', description: `${ep.operation} (${ep.id}): ${r.why}` });
+    if (r.kind === 'undecided')
+      info.annotations.push({ type: 'undecided', description: `${ep.operation} (${ep.id}): ${r.why}` });
   }
   if (results.some(([, r]) => r.kind === 'fail')) return;
   const undecided = results.filter(([, r]) => r.kind === 'undecided');
@@ -67,18 +69,23 @@ export function settleGroup(results: readonly (readonly [Endpoint, OpResult])[])
     const why = undecided.map(([ep, r]) => `${ep.id}: ${r.kind === 'undecided' ? r.why : ''}`).join('; ');
     throw new Undecided('fixture', `${undecided.length} of ${results.length} operations could not be judged — ${why}`);
   }
-  test.skip(results.every(([, r]) => r.kind === 'skip'), `no operation of the group applies: ${results.map(([ep, r]) => `${ep.id}: ${r.kind === 'skip' ? r.why : ''}`).join('; ')}`);
+  test.skip(
+    results.every(([, r]) => r.kind === 'skip'),
+    `no operation of the group applies: ${results.map(([ep, r]) => `${ep.id}: ${r.kind === 'skip' ? r.why : ''}`).join('; ')}`,
+  );
 }
 
 /** Run `work` over `items`, at most `n` at a time, keeping their order. */
 export async function pooled<T, R>(items: readonly T[], n: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]!);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await work(items[i]!);
+      }
+    }),
+  );
   return out;
 }

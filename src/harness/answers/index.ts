@@ -9,7 +9,13 @@ import { ROW_RECIPES } from './recipes-rows.js';
 import { STRUCTURE_RECIPES } from './recipes-structure.js';
 
 export const RECIPES: Recipes = {
-  ...ROW_RECIPES, ...STRUCTURE_RECIPES, ...BASE_RECIPES, ...AUTH_RECIPES, ...ACCOUNT_RECIPES, ...ADMIN_RECIPES, ...FILE_RECIPES,
+  ...ROW_RECIPES,
+  ...STRUCTURE_RECIPES,
+  ...BASE_RECIPES,
+  ...AUTH_RECIPES,
+  ...ACCOUNT_RECIPES,
+  ...ADMIN_RECIPES,
+  ...FILE_RECIPES,
 };
 
 export { judgeOperation, performRecipe } from './kit.js';

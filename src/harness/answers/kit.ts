@@ -45,12 +45,20 @@ function variantOf(schema: z.ZodType, body: unknown): string | undefined {
   const options = schema.options as readonly z.ZodType[];
   const i = options.findIndex((o) => o.safeParse(body).success);
   if (i < 0) return undefined;
-  const fields = body && typeof body === 'object' && !Array.isArray(body) ? `{${Object.keys(body).join(', ')}}` : Array.isArray(body) ? 'a bare array' : typeof body;
+  const fields =
+    body && typeof body === 'object' && !Array.isArray(body)
+      ? `{${Object.keys(body).join(', ')}}`
+      : Array.isArray(body)
+        ? 'a bare array'
+        : typeof body;
   return `variant ${i + 1} of ${options.length}: ${fields}`;
 }
 
 /** The documented call a recipe made and its answer. */
-interface Made { readonly o: CallOptions; readonly r: Reply }
+interface Made {
+  readonly o: CallOptions;
+  readonly r: Reply;
+}
 
 /** How a recipe's removals are run: the check's `restored` (a failure is a state warning), or the diff's. */
 type Restorer = (what: string, call: () => Promise<Reply>, ok: (r: Reply) => boolean) => Promise<unknown>;
@@ -60,13 +68,22 @@ type Restorer = (what: string, call: () => Promise<Reply>, ok: (r: Reply) => boo
  * that call and its answer. The one code path of SHAPE-8's checks and of `conformance diff`.
  * Throws Skip where the recipe does not apply, Undecided where a fixture failed.
  */
-export async function performRecipe(ep: Endpoint, recipe: Recipe, target: Target, state: RunState, world: World, restore: Restorer = restored): Promise<Made> {
+export async function performRecipe(
+  ep: Endpoint,
+  recipe: Recipe,
+  target: Target,
+  state: RunState,
+  world: World,
+  restore: Restorer = restored,
+): Promise<Made> {
   const why = recipe.needs?.(state);
   if (why) throw new Skip(why);
   let made: Made | undefined;
   const undo: (() => Promise<unknown>)[] = [];
   const kit: Kit = {
-    target, state, world,
+    target,
+    state,
+    world,
     async main(o) {
       if (made) throw new Error(`recipe of ${ep.id} made two documented calls`);
       const r = await target.call({ ...o, expect: [400, 401, 403, 404, 405] });
@@ -90,24 +107,43 @@ export async function performRecipe(ep: Endpoint, recipe: Recipe, target: Target
  * recorded (soft: the group's other operations go on). Throws Skip where the recipe does not
  * apply or the target does not serve the operation at all, Undecided where a fixture failed.
  */
-export async function judgeOperation(ep: Endpoint, recipe: Recipe, target: Target, state: RunState, world: World): Promise<'pass' | 'fail'> {
+export async function judgeOperation(
+  ep: Endpoint,
+  recipe: Recipe,
+  target: Target,
+  state: RunState,
+  world: World,
+): Promise<'pass' | 'fail'> {
   const schema = RESPONSES[ep.id];
   if (!schema) throw new Error(`no documented answer for ${ep.id} in src/spec/responses`);
   const { o, r } = await performRecipe(ep, recipe, target, state, world);
   return judgeAnswer(ep, schema, o, r, target, state);
 }
 
-async function judgeAnswer(ep: Endpoint, schema: z.ZodType, o: CallOptions, r: Reply, target: Target, state: RunState): Promise<'pass' | 'fail'> {
+async function judgeAnswer(
+  ep: Endpoint,
+  schema: z.ZodType,
+  o: CallOptions,
+  r: Reply,
+  target: Target,
+  state: RunState,
+): Promise<'pass' | 'fail'> {
   const what = `${ep.operation} (${o.method ?? 'GET'} ${o.path.split('?')[0]})`;
   const missing = await notOffered(target, state, ep, r, o);
   if (missing) throw new Skip(missing);
   if (r.status < 200 || r.status >= 300) {
-    expect.soft(r.status, `${what}: the documented call answered ${r.status}: ${r.text.slice(0, 300)}`).toBeLessThan(300);
+    expect
+      .soft(r.status, `${what}: the documented call answered ${r.status}: ${r.text.slice(0, 300)}`)
+      .toBeLessThan(300);
     return 'fail';
   }
   let body: unknown;
-  try { body = JSON.parse(r.text); } catch {
-    expect.soft(r.header('content-type') ?? 'none', `${what}: the answer is not JSON: ${r.text.slice(0, 200)}`).toMatch(/json/);
+  try {
+    body = JSON.parse(r.text);
+  } catch {
+    expect
+      .soft(r.header('content-type') ?? 'none', `${what}: the answer is not JSON: ${r.text.slice(0, 200)}`)
+      .toMatch(/json/);
     return 'fail';
   }
   const issues = shapeIssues(schema, body);

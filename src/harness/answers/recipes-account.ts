@@ -25,42 +25,79 @@ const HOOK_URL = 'https://conformance.invalid/shape-8';
 
 /** A webhook of base 0 pointing nowhere, deleted after the check; its id. */
 async function ownWebhook(k: Kit): Promise<string | number> {
-  const r = await k.target.call(acct('POST', 'createWebhook', wsBase(k.state), { multipart: formOf({ url: `${HOOK_URL}/${tag()}` }) }));
+  const r = await k.target.call(
+    acct('POST', 'createWebhook', wsBase(k.state), { multipart: formOf({ url: `${HOOK_URL}/${tag()}` }) }),
+  );
   setupOk(r, 'create a webhook');
-  const id = need(obj(obj(r.json()).webhook).id as string | number | undefined, `the new webhook's answer has no id: ${r.text.slice(0, 200)}`);
+  const id = need(
+    obj(obj(r.json()).webhook).id as string | number | undefined,
+    `the new webhook's answer has no id: ${r.text.slice(0, 200)}`,
+  );
   deleteWebhookLater(k, id);
   return id;
 }
 
 function deleteWebhookLater(k: Kit, id: string | number): void {
-  k.undo(`webhook ${id}`, () => k.target.call(acct('DELETE', 'deleteWebhook', { ...wsBase(k.state), webhook_id: id }, { expect: [404] })));
+  k.undo(`webhook ${id}`, () =>
+    k.target.call(acct('DELETE', 'deleteWebhook', { ...wsBase(k.state), webhook_id: id }, { expect: [404] })),
+  );
 }
 
-const deleteBasePath = (state: RunState) => fillPath(endpoint('deleteBase').path, { workspace_id: state.target.workspace_id! });
+const deleteBasePath = (state: RunState) =>
+  fillPath(endpoint('deleteBase').path, { workspace_id: state.target.workspace_id! });
 
 function deleteBaseLater(k: Kit, name: string): void {
-  k.undo(`base ${name}`, () => k.target.call({ method: 'DELETE', path: deleteBasePath(k.state), auth: 'account', multipart: formOf({ name }), expect: [404] }));
+  k.undo(`base ${name}`, () =>
+    k.target.call({
+      method: 'DELETE',
+      path: deleteBasePath(k.state),
+      auth: 'account',
+      multipart: formOf({ name }),
+      expect: [404],
+    }),
+  );
 }
 
 /** A base of the run's own in the descriptor's workspace, deleted after the check; its name. */
 async function ownBase(k: Kit): Promise<string> {
   const name = `${k.state.tablePrefix}base_${tag()}`;
   deleteBaseLater(k, name);
-  setupOk(await k.target.call(acct('POST', 'createBase', {}, { multipart: formOf({ name, workspace_id: String(k.state.target.workspace_id) }) })), `create base ${name}`);
+  setupOk(
+    await k.target.call(
+      acct(
+        'POST',
+        'createBase',
+        {},
+        { multipart: formOf({ name, workspace_id: String(k.state.target.workspace_id) }) },
+      ),
+    ),
+    `create base ${name}`,
+  );
   return name;
 }
 
 export const ACCOUNT_RECIPES: Recipes = {
-  itemsSearch: { needs: ACCOUNT, async run(k) { await k.main(acct('GET', 'itemsSearch', {}, { query: { query_str: k.target.base(0).name } })); } },
+  itemsSearch: {
+    needs: ACCOUNT,
+    async run(k) {
+      await k.main(acct('GET', 'itemsSearch', {}, { query: { query_str: k.target.base(0).name } }));
+    },
+  },
   externalAppStatus: {
     needs: ACCOUNT,
-    async run(k) { await k.main(acct('PUT', 'externalAppStatus', { app_token: await appToken(k) }, { json: { is_inactive: false } })); },
+    async run(k) {
+      await k.main(
+        acct('PUT', 'externalAppStatus', { app_token: await appToken(k) }, { json: { is_inactive: false } }),
+      );
+    },
   },
   convertBigDataViewToExcel: {
     needs: WORKSPACE,
     async run(k) {
       const t = await k.world.tables(k.target);
-      await k.main(acct('GET', 'convertBigDataViewToExcel', wsBase(k.state), { query: { table_id: t.aId, view_id: t.viewId } }));
+      await k.main(
+        acct('GET', 'convertBigDataViewToExcel', wsBase(k.state), { query: { table_id: t.aId, view_id: t.viewId } }),
+      );
     },
   },
   appendExcelCsvToTable: {
@@ -69,22 +106,55 @@ export const ACCOUNT_RECIPES: Recipes = {
       const t = await k.world.tables(k.target);
       const form = formOf({ dtable_uuid: k.target.base(0).uuid, table_name: t.a.name });
       form.append('file', new Blob([`Name\nimported ${tag()}\n`], { type: 'text/csv' }), 'rows.csv');
-      await k.main(acct('POST', 'appendExcelCsvToTable', { workspace_id: k.state.target.workspace_id! }, { multipart: form }));
+      await k.main(
+        acct('POST', 'appendExcelCsvToTable', { workspace_id: k.state.target.workspace_id! }, { multipart: form }),
+      );
     },
   },
-  listUniversalApps: { needs: ACCOUNT, async run(k) { await k.main(acct('GET', 'listUniversalApps')); } },
+  listUniversalApps: {
+    needs: ACCOUNT,
+    async run(k) {
+      await k.main(acct('GET', 'listUniversalApps'));
+    },
+  },
   // A user that does not exist: the answer lists who was added, and nobody is.
   addAppUsers: {
     needs: ACCOUNT,
-    async run(k) { await k.main(acct('POST', 'addAppUsers', { app_token: await appToken(k) }, { json: { users_info: [{ email: `${k.state.tablePrefix}nobody@example.invalid` }] } })); },
+    async run(k) {
+      await k.main(
+        acct(
+          'POST',
+          'addAppUsers',
+          { app_token: await appToken(k) },
+          { json: { users_info: [{ email: `${k.state.tablePrefix}nobody@example.invalid` }] } },
+        ),
+      );
+    },
   },
-  listAppUsers: { needs: ACCOUNT, async run(k) { await k.main(acct('GET', 'listAppUsers', { app_token: await appToken(k) })); } },
-  listAppInviteLinks: { needs: ACCOUNT, async run(k) { await k.main(acct('GET', 'listAppInviteLinks', { app_token: await appToken(k) })); } },
-  listWebhooks: { needs: WORKSPACE, async run(k) { await k.main(acct('GET', 'listWebhooks', wsBase(k.state))); } },
+  listAppUsers: {
+    needs: ACCOUNT,
+    async run(k) {
+      await k.main(acct('GET', 'listAppUsers', { app_token: await appToken(k) }));
+    },
+  },
+  listAppInviteLinks: {
+    needs: ACCOUNT,
+    async run(k) {
+      await k.main(acct('GET', 'listAppInviteLinks', { app_token: await appToken(k) }));
+    },
+  },
+  listWebhooks: {
+    needs: WORKSPACE,
+    async run(k) {
+      await k.main(acct('GET', 'listWebhooks', wsBase(k.state)));
+    },
+  },
   createWebhook: {
     needs: WORKSPACE,
     async run(k) {
-      const r = await k.main(acct('POST', 'createWebhook', wsBase(k.state), { multipart: formOf({ url: `${HOOK_URL}/${tag()}` }) }));
+      const r = await k.main(
+        acct('POST', 'createWebhook', wsBase(k.state), { multipart: formOf({ url: `${HOOK_URL}/${tag()}` }) }),
+      );
       const id = obj(obj(jsonOf(r)).webhook).id;
       if (typeof id === 'string' || typeof id === 'number') deleteWebhookLater(k, id);
     },
@@ -93,20 +163,42 @@ export const ACCOUNT_RECIPES: Recipes = {
     needs: WORKSPACE,
     async run(k) {
       const id = await ownWebhook(k);
-      await k.main(acct('PUT', 'updateWebhook', { ...wsBase(k.state), webhook_id: id }, { multipart: formOf({ url: `${HOOK_URL}/updated-${tag()}` }) }));
+      await k.main(
+        acct(
+          'PUT',
+          'updateWebhook',
+          { ...wsBase(k.state), webhook_id: id },
+          { multipart: formOf({ url: `${HOOK_URL}/updated-${tag()}` }) },
+        ),
+      );
     },
   },
   deleteWebhook: {
     needs: WORKSPACE,
-    async run(k) { const id = await ownWebhook(k); await k.main(acct('DELETE', 'deleteWebhook', { ...wsBase(k.state), webhook_id: id })); },
+    async run(k) {
+      const id = await ownWebhook(k);
+      await k.main(acct('DELETE', 'deleteWebhook', { ...wsBase(k.state), webhook_id: id }));
+    },
   },
-  listWorkspaces: { needs: ACCOUNT, async run(k) { await k.main(acct('GET', 'listWorkspaces')); } },
+  listWorkspaces: {
+    needs: ACCOUNT,
+    async run(k) {
+      await k.main(acct('GET', 'listWorkspaces'));
+    },
+  },
   createBase: {
     needs: WORKSPACE,
     async run(k) {
       const name = `${k.state.tablePrefix}base_${tag()}`;
       deleteBaseLater(k, name);
-      await k.main(acct('POST', 'createBase', {}, { multipart: formOf({ name, workspace_id: String(k.state.target.workspace_id) }) }));
+      await k.main(
+        acct(
+          'POST',
+          'createBase',
+          {},
+          { multipart: formOf({ name, workspace_id: String(k.state.target.workspace_id) }) },
+        ),
+      );
     },
   },
   copyBaseFromWorkspace: {
@@ -114,13 +206,23 @@ export const ACCOUNT_RECIPES: Recipes = {
     async run(k) {
       const name = await ownBase(k);
       const ws = String(k.state.target.workspace_id);
-      const r = await k.main(acct('POST', 'copyBaseFromWorkspace', {}, { multipart: formOf({ src_workspace_id: ws, name, dst_workspace_id: ws }) }));
+      const r = await k.main(
+        acct(
+          'POST',
+          'copyBaseFromWorkspace',
+          {},
+          { multipart: formOf({ src_workspace_id: ws, name, dst_workspace_id: ws }) },
+        ),
+      );
       const copy = obj(obj(jsonOf(r)).dtable).name;
       if (typeof copy === 'string' && copy !== name) deleteBaseLater(k, copy);
     },
   },
   deleteBase: {
     needs: WORKSPACE,
-    async run(k) { const name = await ownBase(k); await k.main({ method: 'DELETE', path: deleteBasePath(k.state), auth: 'account', multipart: formOf({ name }) }); },
+    async run(k) {
+      const name = await ownBase(k);
+      await k.main({ method: 'DELETE', path: deleteBasePath(k.state), auth: 'account', multipart: formOf({ name }) });
+    },
   },
 };

@@ -33,7 +33,11 @@ async function ownFile(k: Kit, kind: LinkKind): Promise<{ link: UploadLink; path
 }
 
 export const FILE_RECIPES: Recipes = {
-  getUploadLink: { async run(k) { await k.main(api('GET', 'getUploadLink')); } },
+  getUploadLink: {
+    async run(k) {
+      await k.main(api('GET', 'getUploadLink'));
+    },
+  },
   uploadFile: {
     async run(k) {
       // The documented link is Get Upload Link's; the custom folder's goes to the same file server.
@@ -45,11 +49,44 @@ export const FILE_RECIPES: Recipes = {
       deleteLater(k, link, uploadedPath(link, typeof kept === 'string' ? kept : name));
     },
   },
-  getFileDownloadLink: { async run(k) { const f = await ownFile(k, 'asset'); await k.main(api('GET', 'getFileDownloadLink', { query: { path: f.path } })); } },
-  deleteBaseAsset: { async run(k) { const f = await ownFile(k, 'asset'); await k.main(api('DELETE', 'deleteBaseAsset', { query: { path: f.path } })); } },
-  customFolderContent: { async run(k) { await k.main(api('GET', 'customFolderContent', { query: { path: '/' } })); } },
-  customFileMetadata: { async run(k) { const f = await ownFile(k, 'custom'); await k.main(api('GET', 'customFileMetadata', { query: { path: '/', name: f.name } })); } },
-  deleteBaseCustomFolderAsset: { async run(k) { const f = await ownFile(k, 'custom'); await k.main(api('DELETE', 'deleteBaseCustomFolderAsset', { query: { path: f.path } })); } },
-  customUploadLink: { async run(k) { await k.main(api('GET', 'customUploadLink', { query: { path: '/' } })); } },
-  customDownloadLink: { async run(k) { const f = await ownFile(k, 'custom'); await k.main(api('GET', 'customDownloadLink', { query: { path: f.path } })); } },
+  getFileDownloadLink: {
+    async run(k) {
+      const f = await ownFile(k, 'asset');
+      await k.main(api('GET', 'getFileDownloadLink', { query: { path: f.path } }));
+    },
+  },
+  deleteBaseAsset: {
+    async run(k) {
+      const f = await ownFile(k, 'asset');
+      await k.main(api('DELETE', 'deleteBaseAsset', { query: { path: f.path } }));
+    },
+  },
+  customFolderContent: {
+    async run(k) {
+      await k.main(api('GET', 'customFolderContent', { query: { path: '/' } }));
+    },
+  },
+  customFileMetadata: {
+    async run(k) {
+      const f = await ownFile(k, 'custom');
+      await k.main(api('GET', 'customFileMetadata', { query: { path: '/', name: f.name } }));
+    },
+  },
+  deleteBaseCustomFolderAsset: {
+    async run(k) {
+      const f = await ownFile(k, 'custom');
+      await k.main(api('DELETE', 'deleteBaseCustomFolderAsset', { query: { path: f.path } }));
+    },
+  },
+  customUploadLink: {
+    async run(k) {
+      await k.main(api('GET', 'customUploadLink', { query: { path: '/' } }));
+    },
+  },
+  customDownloadLink: {
+    async run(k) {
+      const f = await ownFile(k, 'custom');
+      await k.main(api('GET', 'customDownloadLink', { query: { path: f.path } }));
+    },
+  },
 };

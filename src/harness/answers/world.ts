@@ -13,7 +13,9 @@ export const PICK = { column: 'Pick', options: ['p1', 'p2'] } as const;
 export const SUB = { column: 'Sub', options: ['s1', 's2'] } as const;
 export const LINK_COLUMN = 'Link';
 
-const options = (names: readonly string[]) => ({ options: names.map((name, i) => ({ name, color: '#FFFCB5', textColor: '#202428', id: String(100001 + i) })) });
+const options = (names: readonly string[]) => ({
+  options: names.map((name, i) => ({ name, color: '#FFFCB5', textColor: '#202428', id: String(100001 + i) })),
+});
 
 export interface Tables {
   a: Scratch;
@@ -31,7 +33,12 @@ export interface Tables {
   viewId: string;
 }
 
-interface MetaTable { _id: string; name: string; columns?: { key: string; name: string; data?: { link_id?: unknown } | null }[]; views?: { _id: string; name: string }[] }
+interface MetaTable {
+  _id: string;
+  name: string;
+  columns?: { key: string; name: string; data?: { link_id?: unknown } | null }[];
+  views?: { _id: string; name: string }[];
+}
 
 async function metaTables(target: Target, base = 0): Promise<MetaTable[]> {
   const r = await target.gw(base, 'GET', 'metadata/');
@@ -68,23 +75,52 @@ export class World {
     return this.once('tables', async () => {
       const b = await this.table(target, 'b', [{ column_name: 'Name', column_type: 'text' }]);
       const a = await this.table(target, 'a', [
-        { column_name: 'Name', column_type: 'text' }, { column_name: 'Num', column_type: 'number' },
+        { column_name: 'Name', column_type: 'text' },
+        { column_name: 'Num', column_type: 'number' },
         { column_name: PICK.column, column_type: 'single-select', column_data: options(PICK.options) },
         { column_name: SUB.column, column_type: 'single-select', column_data: options(SUB.options) },
       ]);
-      setupOk(await target.gw(0, 'POST', 'columns/', { json: { table_name: a.name, column_name: LINK_COLUMN, column_type: 'link', column_data: { table: a.name, other_table: b.name } } }), 'add the link column');
+      setupOk(
+        await target.gw(0, 'POST', 'columns/', {
+          json: {
+            table_name: a.name,
+            column_name: LINK_COLUMN,
+            column_type: 'link',
+            column_data: { table: a.name, other_table: b.name },
+          },
+        }),
+        'add the link column',
+      );
       const meta = await metaTables(target);
       const [ma, mb] = [meta.find((t) => t.name === a.name), meta.find((t) => t.name === b.name)];
       const linkId = ma?.columns?.find((c) => c.name === LINK_COLUMN)?.data?.link_id;
-      if (!ma || !mb || typeof linkId !== 'string') throw fixtureMissing('metadata/ does not show the scratch tables or the link column\'s data.link_id');
+      if (!ma || !mb || typeof linkId !== 'string')
+        throw fixtureMissing("metadata/ does not show the scratch tables or the link column's data.link_id");
       const keys = (t: MetaTable) => Object.fromEntries((t.columns ?? []).map((c) => [c.name, c.key]));
-      const [a1, a2, a3] = await appendAll(target, a, [{ Name: 'a1', Num: 1, [PICK.column]: 'p1' }, { Name: 'a2', Num: 2 }, { Name: 'a3', Num: 3 }]);
+      const [a1, a2, a3] = await appendAll(target, a, [
+        { Name: 'a1', Num: 1, [PICK.column]: 'p1' },
+        { Name: 'a2', Num: 2 },
+        { Name: 'a3', Num: 3 },
+      ]);
       const [b1, b2] = await appendAll(target, b, [{ Name: 'b1' }, { Name: 'b2' }]);
       if (!a1 || !a2 || !a3 || !b1 || !b2) throw fixtureMissing('an append answered fewer row ids than rows');
-      setupOk(await target.gw(0, 'POST', 'links/', { json: { table_id: ma._id, other_table_id: mb._id, link_id: linkId, other_rows_ids_map: { [a1]: [b1] } } }), 'POST links/');
+      setupOk(
+        await target.gw(0, 'POST', 'links/', {
+          json: { table_id: ma._id, other_table_id: mb._id, link_id: linkId, other_rows_ids_map: { [a1]: [b1] } },
+        }),
+        'POST links/',
+      );
       return {
-        a, b, aId: ma._id, bId: mb._id, linkId, keys: { a: keys(ma), b: keys(mb) },
-        rows: { a1, a2, a3 }, other: { b1, b2 }, view: ma.views?.[0]?.name ?? 'Default View', viewId: ma.views?.[0]?._id ?? '0000',
+        a,
+        b,
+        aId: ma._id,
+        bId: mb._id,
+        linkId,
+        keys: { a: keys(ma), b: keys(mb) },
+        rows: { a1, a2, a3 },
+        other: { b1, b2 },
+        view: ma.views?.[0]?.name ?? 'Default View',
+        viewId: ma.views?.[0]?._id ?? '0000',
       };
     });
   }
@@ -94,7 +130,10 @@ export class World {
     return this.once('view', async () => {
       const { a } = await this.tables(target);
       const name = `${target.state.tablePrefix}view_${randomBytes(2).toString('hex')}`;
-      setupOk(await target.gw(0, 'POST', 'views/', { query: { table_name: a.name }, json: { name, type: 'table' } }), 'create a view');
+      setupOk(
+        await target.gw(0, 'POST', 'views/', { query: { table_name: a.name }, json: { name, type: 'table' } }),
+        'create a view',
+      );
       return name;
     });
   }
@@ -126,12 +165,17 @@ export class World {
 /** Create a comment on `row` of A and find its id in the row's comment list. */
 export async function addComment(target: Target, t: Tables, row: string, text: string): Promise<string | number> {
   const tag = `${text} ${randomBytes(3).toString('hex')}`;
-  setupOk(await target.gw(0, 'POST', 'comments/', { query: { table_id: t.aId, row_id: row }, json: { comment: tag } }), 'create a row comment');
+  setupOk(
+    await target.gw(0, 'POST', 'comments/', { query: { table_id: t.aId, row_id: row }, json: { comment: tag } }),
+    'create a row comment',
+  );
   const r = await target.gw(0, 'GET', 'comments/', { query: { row_id: row } });
-  setupOk(r, 'list the row\'s comments');
+  setupOk(r, "list the row's comments");
   const body = r.json<unknown>();
-  const list = (Array.isArray(body) ? body : (body as { comment_list?: unknown }).comment_list) as { id?: string | number; comment?: string }[] | undefined;
+  const list = (Array.isArray(body) ? body : (body as { comment_list?: unknown }).comment_list) as
+    { id?: string | number; comment?: string }[] | undefined;
   const id = list?.find((c) => c.comment === tag)?.id;
-  if (id === undefined) throw fixtureMissing(`the row's comment list does not show the comment just made: ${r.text.slice(0, 200)}`);
+  if (id === undefined)
+    throw fixtureMissing(`the row's comment list does not show the comment just made: ${r.text.slice(0, 200)}`);
   return id;
 }

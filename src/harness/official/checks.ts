@@ -14,7 +14,11 @@ import type { OfficialClient } from './session.js';
 import type { TableInfo } from './sdk.js';
 
 export type Row = Record<string, unknown>;
-interface ColumnDef { column_name: string; column_type: string; column_data?: Record<string, unknown> }
+interface ColumnDef {
+  column_name: string;
+  column_type: string;
+  column_data?: Record<string, unknown>;
+}
 
 /** Skip the check unless every one of `methods` is in scope (documented, offered by the release). */
 export function inScope(state: RunState, ...methods: string[]): void {
@@ -31,17 +35,29 @@ export function tableName(state: RunState, label: string): string {
 }
 
 /** Run `fn` on new tables made with the client's addTable; they are dropped afterwards in any case. */
-export async function withTables(c: OfficialClient, target: Target, tables: Record<string, ColumnDef[]>, fn: (names: Record<string, string>) => Promise<void>): Promise<void> {
+export async function withTables(
+  c: OfficialClient,
+  target: Target,
+  tables: Record<string, ColumnDef[]>,
+  fn: (names: Record<string, string>) => Promise<void>,
+): Promise<void> {
   const names = Object.fromEntries(Object.keys(tables).map((label) => [label, tableName(target.state, label)]));
   try {
-    for (const [label, columns] of Object.entries(tables)) await c.setup(`addTable(${label})`, (b) => b.addTable(names[label]!, 'en', columns));
+    for (const [label, columns] of Object.entries(tables))
+      await c.setup(`addTable(${label})`, (b) => b.addTable(names[label]!, 'en', columns));
     await fn(names);
   } finally {
     for (const name of Object.values(names).reverse()) await existingTable(target, name).drop();
   }
 }
 
-export async function withTable(c: OfficialClient, target: Target, label: string, columns: ColumnDef[], fn: (name: string) => Promise<void>): Promise<void> {
+export async function withTable(
+  c: OfficialClient,
+  target: Target,
+  label: string,
+  columns: ColumnDef[],
+  fn: (name: string) => Promise<void>,
+): Promise<void> {
   await withTables(c, target, { [label]: columns }, (names) => fn(names[label]!));
 }
 
@@ -50,7 +66,8 @@ export async function rowsMade(c: OfficialClient, table: string, rows: Row[]): P
   const ids: string[] = [];
   for (const row of rows) {
     const made = await c.setup(`appendRow(${table})`, (b) => b.appendRow(table, row));
-    if (typeof made?._id !== 'string') throw fixtureMissing(`appendRow(${table}) answered no _id: ${JSON.stringify(made).slice(0, 200)}`);
+    if (typeof made?._id !== 'string')
+      throw fixtureMissing(`appendRow(${table}) answered no _id: ${JSON.stringify(made).slice(0, 200)}`);
     ids.push(made._id);
   }
   return ids;
@@ -59,7 +76,8 @@ export async function rowsMade(c: OfficialClient, table: string, rows: Row[]): P
 /** The table as the client's getTableByName gives it, for setup: its id and column keys. */
 export async function tableInfo(c: OfficialClient, name: string): Promise<TableInfo> {
   const t = await c.setup(`getTableByName(${name})`, (b) => b.getTableByName(name));
-  if (!t || !('columns' in t) || !Array.isArray(t.columns)) throw fixtureMissing(`getTableByName(${name}) gave no table with columns`);
+  if (!t || !('columns' in t) || !Array.isArray(t.columns))
+    throw fixtureMissing(`getTableByName(${name}) gave no table with columns`);
   return t as TableInfo;
 }
 
@@ -70,7 +88,8 @@ export function keyOf(t: TableInfo, column: string): string {
 }
 
 /** getTableByName's "no such table": undefined, or `{}` when the base has no tables at all. */
-export const absent = (t: unknown) => t === undefined || (t !== null && typeof t === 'object' && Object.keys(t).length === 0);
+export const absent = (t: unknown) =>
+  t === undefined || (t !== null && typeof t === 'object' && Object.keys(t).length === 0);
 
 /**
  * Row ids of a link cell, sorted; an empty cell is []. From 5.0 a cell is `[{row_id,
@@ -78,9 +97,18 @@ export const absent = (t: unknown) => t === undefined || (t !== null && typeof t
  * to ids through `idOfDisplay`.
  */
 export function linkedIds(cell: unknown, idOfDisplay: Readonly<Record<string, string>> = {}): string[] {
-  if (typeof cell === 'string') return cell === '' ? [] : cell.split(', ').map((v) => idOfDisplay[v] ?? v).sort();
+  if (typeof cell === 'string')
+    return cell === ''
+      ? []
+      : cell
+          .split(', ')
+          .map((v) => idOfDisplay[v] ?? v)
+          .sort();
   if (!Array.isArray(cell)) return [];
-  return cell.map((x) => (x && typeof x === 'object' ? (x as { row_id?: unknown }).row_id : x)).map(String).sort();
+  return cell
+    .map((x) => (x && typeof x === 'object' ? (x as { row_id?: unknown }).row_id : x))
+    .map(String)
+    .sort();
 }
 
 /** Rows by id, each reduced to `columns`. */

@@ -48,14 +48,34 @@ function pathOf(e: AxiosError): string {
 export function failureOf(e: unknown, what: string): Failure {
   if (clientAxios.isAxiosError(e)) {
     const call = `${(e.config?.method ?? '?').toUpperCase()} ${pathOf(e)}`;
-    if (e.response) return { kind: 'answer', message: redactText(`${what}: the client's call ${call} was answered ${e.response.status}: ${bodyOf(e.response.data)}`) };
+    if (e.response)
+      return {
+        kind: 'answer',
+        message: redactText(
+          `${what}: the client's call ${call} was answered ${e.response.status}: ${bodyOf(e.response.data)}`,
+        ),
+      };
     const code = e.code ?? '';
-    if (/maxContentLength/.test(e.message)) return { kind: 'transport', undecided: new Undecided('too-large', `${what}: ${call}: ${e.message}`) };
-    return { kind: 'transport', undecided: new Undecided(TRANSPORT[code] ?? 'network', `${what}: ${call} got no answer: ${[code, e.message].filter(Boolean).join(': ')}`) };
+    if (/maxContentLength/.test(e.message))
+      return { kind: 'transport', undecided: new Undecided('too-large', `${what}: ${call}: ${e.message}`) };
+    return {
+      kind: 'transport',
+      undecided: new Undecided(
+        TRANSPORT[code] ?? 'network',
+        `${what}: ${call} got no answer: ${[code, e.message].filter(Boolean).join(': ')}`,
+      ),
+    };
   }
   // An answer the interceptors could not read (src/harness/official/recording.ts), named with the method.
   if (e instanceof Undecided) return { kind: 'transport', undecided: new Undecided(e.kind, `${what}: ${e.message}`) };
-  if (e instanceof Error) return { kind: 'answer', message: redactText(`${what}: the client failed on the target's answer (${e.name}: ${e.message})`) };
+  if (e instanceof Error)
+    return {
+      kind: 'answer',
+      message: redactText(`${what}: the client failed on the target's answer (${e.name}: ${e.message})`),
+    };
   const own = (e as { error_message?: unknown } | null)?.error_message;
-  return { kind: 'answer', message: redactText(`${what}: the client rejected the call: ${typeof own === 'string' ? own : bodyOf(e)}`) };
+  return {
+    kind: 'answer',
+    message: redactText(`${what}: the client rejected the call: ${typeof own === 'string' ? own : bodyOf(e)}`),
+  };
 }

@@ -20,13 +20,21 @@ function flat(headers: unknown): Record<string, string> {
   const h = headers as { toJSON?: () => Record<string, unknown> } | undefined;
   const obj = typeof h?.toJSON === 'function' ? h.toJSON() : ((headers ?? {}) as Record<string, unknown>);
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(obj)) if (v !== undefined && v !== null && v !== false) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
+  for (const [k, v] of Object.entries(obj))
+    if (v !== undefined && v !== null && v !== false) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
   return out;
 }
 
-const text = (data: unknown): string | undefined => (data === undefined || data === null ? undefined : typeof data === 'string' ? data : JSON.stringify(data));
+const text = (data: unknown): string | undefined =>
+  data === undefined || data === null ? undefined : typeof data === 'string' ? data : JSON.stringify(data);
 
-function record(target: Target, axios: AxiosInstance | AxiosStatic, config: Config, res?: AxiosResponse, error?: AxiosError): void {
+function record(
+  target: Target,
+  axios: AxiosInstance | AxiosStatic,
+  config: Config,
+  res?: AxiosResponse,
+  error?: AxiosError,
+): void {
   target.recorder?.record({
     method: (config.method ?? 'get').toUpperCase(),
     url: axios.getUri(config),
@@ -49,7 +57,11 @@ function unreadable(axios: AxiosInstance | AxiosStatic, res: AxiosResponse): voi
   if (typeof res.data !== 'string' || res.data.trim() === '') return;
   const type = flat(res.headers)['content-type'] ?? '';
   const what = `${(res.config.method ?? 'get').toUpperCase()} ${new URL(axios.getUri(res.config)).pathname}`;
-  if (!/json/i.test(type)) throw new Undecided('content-type', `${what}: status ${res.status} with content type ${JSON.stringify(type)}, not JSON`);
+  if (!/json/i.test(type))
+    throw new Undecided(
+      'content-type',
+      `${what}: status ${res.status} with content type ${JSON.stringify(type)}, not JSON`,
+    );
   throw new Undecided('bad-json', `${what}: status ${res.status}, body is not valid JSON: ${res.data.slice(0, 120)}`);
 }
 
@@ -67,7 +79,8 @@ export function recordCalls(axios: AxiosInstance | AxiosStatic, target: Target, 
     for (const [k, v] of Object.entries(callTagHeader())) config.headers.set(k, v);
     // axios waits forever and reads any size unless told: the run's limits apply, as to every call.
     if (!config.timeout) config.timeout = limits.connectMs + limits.headersMs + limits.bodyMs;
-    if (config.maxContentLength === undefined || config.maxContentLength < 0) config.maxContentLength = limits.maxBodyBytes;
+    if (config.maxContentLength === undefined || config.maxContentLength < 0)
+      config.maxContentLength = limits.maxBodyBytes;
     // The run's TLS trust (--ca-file, --insecure), as for the harness's own calls.
     if (!config.httpsAgent) config.httpsAgent = httpsAgent();
     return config;

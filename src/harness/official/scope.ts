@@ -19,7 +19,8 @@ export function outOfScope(state: RunState, name: string): string | undefined {
   for (const c of m.calls) {
     if (!c.endpoint) continue;
     const ep = endpoint(c.endpoint);
-    if (!offeredAt(ep, state.apiVersion)) return `${name}() calls ${ep.operation} (${ep.method} ${ep.path}), which release ${state.apiVersion} does not offer`;
+    if (!offeredAt(ep, state.apiVersion))
+      return `${name}() calls ${ep.operation} (${ep.method} ${ep.path}), which release ${state.apiVersion} does not offer`;
   }
   return undefined;
 }

@@ -9,10 +9,29 @@ import { createRequire } from 'node:module';
 import type { AxiosInstance, AxiosStatic } from 'axios';
 
 type Row = Record<string, unknown>;
-export interface ColumnInfo { key: string; name: string; type: string; width?: number; frozen?: boolean; data?: Record<string, unknown> | null }
-export interface TableInfo { _id: string; name: string; columns: ColumnInfo[]; views?: { _id: string; name: string }[] }
-export interface ViewInfo { _id?: string; name: string }
-export interface LinkedRecordsQuery { row_id: string; offset?: number; limit?: number }
+export interface ColumnInfo {
+  key: string;
+  name: string;
+  type: string;
+  width?: number;
+  frozen?: boolean;
+  data?: Record<string, unknown> | null;
+}
+export interface TableInfo {
+  _id: string;
+  name: string;
+  columns: ColumnInfo[];
+  views?: { _id: string; name: string }[];
+}
+export interface ViewInfo {
+  _id?: string;
+  name: string;
+}
+export interface LinkedRecordsQuery {
+  row_id: string;
+  offset?: number;
+  limit?: number;
+}
 
 /** The public methods of the client's `Base` class, as lib/base.js and lib/api-gateway.js define them. */
 export interface OfficialBase {
@@ -31,7 +50,11 @@ export interface OfficialBase {
   getMetadata(): Promise<{ tables?: TableInfo[] }>;
   getTables(): Promise<TableInfo[]>;
   getTableByName(name: string): Promise<TableInfo | undefined | Record<string, never>>;
-  addTable(name: string, lang?: string, columns?: { column_name: string; column_type: string; column_data?: unknown }[]): Promise<TableInfo>;
+  addTable(
+    name: string,
+    lang?: string,
+    columns?: { column_name: string; column_type: string; column_data?: unknown }[],
+  ): Promise<TableInfo>;
   renameTable(name: string, newName: string): Promise<unknown>;
   deleteTable(name: string): Promise<unknown>;
   listViews(table: string): Promise<ViewInfo[]>;
@@ -43,16 +66,38 @@ export interface OfficialBase {
   getColumnByName(table: string, column: string): Promise<ColumnInfo | undefined>;
   getColumnsByType(table: string, type: string): Promise<ColumnInfo[]>;
   getColumnLinkId(table: string, column: string): Promise<string>;
-  insertColumn(table: string, name: string, type: string, anchorKey?: string, data?: Record<string, unknown>): Promise<ColumnInfo>;
+  insertColumn(
+    table: string,
+    name: string,
+    type: string,
+    anchorKey?: string,
+    data?: Record<string, unknown>,
+  ): Promise<ColumnInfo>;
   renameColumn(table: string, key: string, newName: string): Promise<ColumnInfo>;
   resizeColumn(table: string, key: string, width: number): Promise<ColumnInfo>;
   freezeColumn(table: string, key: string, frozen: boolean): Promise<ColumnInfo>;
   moveColumn(table: string, key: string, targetKey: string): Promise<ColumnInfo>;
   modifyColumnType(table: string, key: string, type: string): Promise<ColumnInfo>;
   deleteColumn(table: string, key: string): Promise<unknown>;
-  addColumnOptions(table: string, column: string, options: { name: string; color: string; textColor: string }[]): Promise<unknown>;
-  addColumnCascadeSettings(table: string, child: string, parent: string, settings: Record<string, string[]>): Promise<unknown>;
-  listRows(table: string, view?: string, orderBy?: string, desc?: boolean, start?: number, limit?: number): Promise<Row[]>;
+  addColumnOptions(
+    table: string,
+    column: string,
+    options: { name: string; color: string; textColor: string }[],
+  ): Promise<unknown>;
+  addColumnCascadeSettings(
+    table: string,
+    child: string,
+    parent: string,
+    settings: Record<string, string[]>,
+  ): Promise<unknown>;
+  listRows(
+    table: string,
+    view?: string,
+    orderBy?: string,
+    desc?: boolean,
+    start?: number,
+    limit?: number,
+  ): Promise<Row[]>;
   getRow(table: string, rowId: string): Promise<Row>;
   appendRow(table: string, row: Row, applyDefault?: boolean): Promise<Row>;
   insertRow(table: string, row: Row, anchorRowId: string, applyDefault?: boolean): Promise<Row>;
@@ -64,8 +109,18 @@ export interface OfficialBase {
   addLink(linkId: string, table: string, otherTable: string, rowId: string, otherRowId: string): Promise<unknown>;
   removeLink(linkId: string, table: string, otherTable: string, rowId: string, otherRowId: string): Promise<unknown>;
   updateLink(linkId: string, table: string, otherTable: string, rowId: string, otherRowIds: string[]): Promise<unknown>;
-  batchUpdateLinks(linkId: string, tableId: string, otherTableId: string, rowIds: string[], otherRowsIdsMap: Record<string, string[]>): Promise<unknown>;
-  getLinkedRecords(tableId: string, linkColumnKey: string, rows: LinkedRecordsQuery[]): Promise<Record<string, { row_id: string; display_value?: unknown }[]>>;
+  batchUpdateLinks(
+    linkId: string,
+    tableId: string,
+    otherTableId: string,
+    rowIds: string[],
+    otherRowsIdsMap: Record<string, string[]>,
+  ): Promise<unknown>;
+  getLinkedRecords(
+    tableId: string,
+    linkColumnKey: string,
+    rows: LinkedRecordsQuery[],
+  ): Promise<Record<string, { row_id: string; display_value?: unknown }[]>>;
   query(sql: string): Promise<Row[]>;
 }
 

@@ -30,9 +30,15 @@ test.beforeAll(async () => {
     { behaviour: 'huge', path: `${gw}/rows/`, method: 'DELETE' },
   ]);
   const state = RunState.parse({
-    runId: 'r', tablePrefix: 'cf_', target: { ...upstream.descriptor, url: hostile.url }, edition: 'self-hosted', apiVersion: '6.2',
-    http: { connectMs: 1_000, headersMs: 1_000, bodyMs: 1_000, maxBodyBytes: 1024 * 1024 }, sourceIps: [],
-    webhook: { listenHost: '127.0.0.1', listenPort: 0 }, limits: { source: 'test', values: { account: null, gateway: null, 'auth-token': null } },
+    runId: 'r',
+    tablePrefix: 'cf_',
+    target: { ...upstream.descriptor, url: hostile.url },
+    edition: 'self-hosted',
+    apiVersion: '6.2',
+    http: { connectMs: 1_000, headersMs: 1_000, bodyMs: 1_000, maxBodyBytes: 1024 * 1024 },
+    sourceIps: [],
+    webhook: { listenHost: '127.0.0.1', listenPort: 0 },
+    limits: { source: 'test', values: { account: null, gateway: null, 'auth-token': null } },
   });
   target = new Target(state);
 });
@@ -43,7 +49,10 @@ test.afterAll(async () => {
 });
 
 async function undecidedKind(p: Promise<unknown>): Promise<string> {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(e, String(e)).toBeInstanceOf(Undecided);
   return (e as Undecided).kind;
 }
@@ -66,14 +75,28 @@ test('no answer, an unreadable one or an oversized one is undecided with its kin
   target.recorder = new Recorder();
   const c = await OfficialClient.open(target);
   expect(await undecidedKind(c.call('query()', (b) => b.query('SELECT 1')))).toBe('reset');
-  expect(await undecidedKind(c.call('updateLink()', (b) => b.updateLink('x', T, T, 'a', ['b'])))).toBe('timeout-headers');
+  expect(await undecidedKind(c.call('updateLink()', (b) => b.updateLink('x', T, T, 'a', ['b'])))).toBe(
+    'timeout-headers',
+  );
   expect(await undecidedKind(c.call('getMetadata()', (b) => b.getMetadata()))).toBe('bad-json');
   expect(await undecidedKind(c.call('updateRow()', (b) => b.updateRow(T, 'a', { Name: 'x' })))).toBe('content-type');
   expect(await undecidedKind(c.call('deleteRow()', (b) => b.deleteRow(T, 'a')))).toBe('too-large');
   expect(await undecidedKind(c.setup('getMetadata()', (b) => b.getMetadata()))).toBe('bad-json');
-  const refused = await c.call('getRow()', (b) => b.getRow(`${T}_none`, 'a')).then(() => '', (e: Error) => e.message);
-  expect(refused).toMatch(/getRow\(\): the client's call GET \/api-gateway\/api\/v2\/dtables\/[-0-9a-f]+\/rows\/a\/ was answered 4\d\d: \{"error_message"/);
-  const fixture = await c.setup('getRow()', (b) => b.getRow(`${T}_none`, 'a')).then(() => undefined, (e: unknown) => e);
+  const refused = await c
+    .call('getRow()', (b) => b.getRow(`${T}_none`, 'a'))
+    .then(
+      () => '',
+      (e: Error) => e.message,
+    );
+  expect(refused).toMatch(
+    /getRow\(\): the client's call GET \/api-gateway\/api\/v2\/dtables\/[-0-9a-f]+\/rows\/a\/ was answered 4\d\d: \{"error_message"/,
+  );
+  const fixture = await c
+    .setup('getRow()', (b) => b.getRow(`${T}_none`, 'a'))
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   expect(fixture instanceof Undecided && fixture.kind).toBe('fixture');
   expect(target.recorder.exchanges.find((x) => x.url.endsWith('/sql/'))?.error).toMatch(/ECONNRESET/);
 });

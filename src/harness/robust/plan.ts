@@ -14,7 +14,10 @@ import { sampleProbes } from './sample.js';
 
 /** What a row's credential needs of the descriptor: why the run cannot send it, if it cannot. */
 const MISSING: Partial<Record<Credential, (s: RunState) => string | undefined>> = {
-  account: (s) => (s.target.account_token || (s.target.username && s.target.password) ? undefined : 'needs an account (account_token, or username and password)'),
+  account: (s) =>
+    s.target.account_token || (s.target.username && s.target.password)
+      ? undefined
+      : 'needs an account (account_token, or username and password)',
   admin: (s) => (s.target.admin ? undefined : 'needs an admin account (descriptor "admin": true)'),
   'team-admin': (s) => (s.target.admin ? undefined : 'needs a team admin account (descriptor "admin": true)'),
 };
@@ -41,7 +44,8 @@ function leftOut(ep: Endpoint, clause: ClauseId, state: RunState): string | unde
   const missing = MISSING[ep.credential]?.(state);
   if (missing) return missing;
   // Methods the API does not serve change nothing: every row's path is probed. A body may, if a broken target takes it.
-  if (clause !== 'ROBUST-5' && ep.id in UNSCOPED_WRITES) return `${UNSCOPED_WRITES[ep.id]} if a broken target took the request`;
+  if (clause !== 'ROBUST-5' && ep.id in UNSCOPED_WRITES)
+    return `${UNSCOPED_WRITES[ep.id]} if a broken target took the request`;
   return undefined;
 }
 

@@ -22,11 +22,26 @@ interface RawRequest {
   chunked?: boolean;
 }
 
-interface RawAnswer { ok: true; status: number; headers: Headers; body: Buffer; text: string; ms: number }
-interface RawFailure { ok: false; kind: 'reset' | 'timeout' | 'refused' | 'connect-timeout'; message: string; ms: number }
+interface RawAnswer {
+  ok: true;
+  status: number;
+  headers: Headers;
+  body: Buffer;
+  text: string;
+  ms: number;
+}
+interface RawFailure {
+  ok: false;
+  kind: 'reset' | 'timeout' | 'refused' | 'connect-timeout';
+  message: string;
+  ms: number;
+}
 type RawOutcome = RawAnswer | RawFailure;
 
-interface RawLimits { connectMs: number; answerMs: number }
+interface RawLimits {
+  connectMs: number;
+  answerMs: number;
+}
 const DEFAULT_RAW_LIMITS: RawLimits = { connectMs: 5_000, answerMs: 10_000 };
 
 /** The bytes of a request: request line, headers, body. */
@@ -35,9 +50,14 @@ function requestBytes(r: RawRequest, host: string): Buffer {
   // The selftest's coverage tag too (empty unless it records coverage): CONNECT reaches no request listener that could name the check otherwise.
   const headers: Record<string, string> = { host, connection: 'close', ...callTagHeader(), ...r.headers };
   if (r.chunked) headers['transfer-encoding'] = 'chunked';
-  else if (r.body !== undefined || r.contentLength !== undefined) headers['content-length'] = String(r.contentLength ?? body.length);
-  const head = `${r.method} ${r.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
-  const framed = r.chunked ? [Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')] : [body];
+  else if (r.body !== undefined || r.contentLength !== undefined)
+    headers['content-length'] = String(r.contentLength ?? body.length);
+  const head = `${r.method} ${r.path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n')}\r\n\r\n`;
+  const framed = r.chunked
+    ? [Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]
+    : [body];
   return Buffer.concat([Buffer.from(head, 'latin1'), ...framed]);
 }
 
@@ -90,7 +110,9 @@ function rawExchange(url: string, bytes: Buffer, limits: RawLimits = DEFAULT_RAW
     const chunks: Buffer[] = [];
     let connected = false;
     let settled = false;
-    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ...tlsConnectOptions() }) : net.connect(port, host);
+    const socket = secure
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ...tlsConnectOptions() })
+      : net.connect(port, host);
     const settle = (o: RawOutcome) => {
       if (settled) return;
       settled = true;
@@ -100,12 +122,22 @@ function rawExchange(url: string, bytes: Buffer, limits: RawLimits = DEFAULT_RAW
       resolve(o);
     };
     const fail = (kind: RawFailure['kind'], message: string) => settle({ ok: false, kind, message, ms: ms() });
-    const connectTimer = setTimeout(() => fail('connect-timeout', `could not connect within ${limits.connectMs} ms`), limits.connectMs);
+    const connectTimer = setTimeout(
+      () => fail('connect-timeout', `could not connect within ${limits.connectMs} ms`),
+      limits.connectMs,
+    );
     let answerTimer: NodeJS.Timeout | undefined;
     socket.on(secure ? 'secureConnect' : 'connect', () => {
       connected = true;
       clearTimeout(connectTimer);
-      answerTimer = setTimeout(() => fail('timeout', `no whole answer within ${limits.answerMs} ms (${Buffer.concat(chunks).length} bytes arrived)`), limits.answerMs);
+      answerTimer = setTimeout(
+        () =>
+          fail(
+            'timeout',
+            `no whole answer within ${limits.answerMs} ms (${Buffer.concat(chunks).length} bytes arrived)`,
+          ),
+        limits.answerMs,
+      );
       socket.write(bytes, () => undefined);
     });
     socket.on('data', (c: Buffer) => {
@@ -120,7 +152,8 @@ function rawExchange(url: string, bytes: Buffer, limits: RawLimits = DEFAULT_RAW
     socket.on('close', () => {
       const a = complete(Buffer.concat(chunks), true);
       if (a && a.status > 0) settle({ ok: true, ...a, ms: ms() });
-      else fail('reset', `the connection closed ${chunks.length ? 'in the middle of the answer' : 'without an answer'}`);
+      else
+        fail('reset', `the connection closed ${chunks.length ? 'in the middle of the answer' : 'without an answer'}`);
     });
   });
 }

@@ -20,7 +20,11 @@ interface SampleRule {
 
 /** What each clause sends per row; the counts are what keeps the family to a few seconds. */
 const SAMPLE_RULES: Readonly<Partial<Record<ClauseId, SampleRule>>> = {
-  'ROBUST-1': { groups: ['broken-json', 'content-type', 'multipart:no-boundary', 'multipart:unterminated', 'urlencoded'], fields: 0, groupsPerRow: 3 },
+  'ROBUST-1': {
+    groups: ['broken-json', 'content-type', 'multipart:no-boundary', 'multipart:unterminated', 'urlencoded'],
+    fields: 0,
+    groupsPerRow: 3,
+  },
   'ROBUST-2': { groups: ['top-level', 'field-type'], fields: 3, groupsPerRow: 3 },
   'ROBUST-3': { groups: ['depth:over', 'depth:5000', 'size'], fields: 1 },
   'ROBUST-4': { fields: 1, groupsPerRow: 2 },
@@ -28,11 +32,18 @@ const SAMPLE_RULES: Readonly<Partial<Record<ClauseId, SampleRule>>> = {
 };
 
 /** A stable rank of `parts` under `seed`. */
-const rank = (seed: number, ...parts: string[]) => createHash('sha256').update([String(seed), ...parts].join('\u0000')).digest('hex');
+const rank = (seed: number, ...parts: string[]) =>
+  createHash('sha256')
+    .update([String(seed), ...parts].join('\u0000'))
+    .digest('hex');
 
 /** The `n` of `items` ranked first under (seed, key): a seeded choice that no other choice shifts. */
 function choose<T>(seed: number, key: string, items: readonly T[], n: number, id: (t: T) => string): T[] {
-  return [...items].map((t) => ({ t, r: rank(seed, key, id(t)) })).sort((a, b) => (a.r < b.r ? -1 : a.r > b.r ? 1 : 0)).slice(0, n).map((x) => x.t);
+  return [...items]
+    .map((t) => ({ t, r: rank(seed, key, id(t)) }))
+    .sort((a, b) => (a.r < b.r ? -1 : a.r > b.r ? 1 : 0))
+    .slice(0, n)
+    .map((x) => x.t);
 }
 
 /** The row a probe belongs to for sampling: its endpoint, or its path for a method probe (one per path). */
@@ -51,8 +62,18 @@ export function sampleProbes(all: readonly Probe[], clause: ClauseId, seed: numb
     const keep = new Set(choose(seed, `${row} fields`, fields, rule.fields, (f) => f));
     const usable = probes.filter((p) => !p.field || keep.has(p.field));
     const groups = [...new Set(usable.map((p) => `${p.group}\u0000${p.field ?? ''}`))];
-    const picked = rule.groupsPerRow === undefined ? groups : choose(seed, `${row} groups`, groups, rule.groupsPerRow, (g) => g);
-    for (const g of picked) out.push(...choose(seed, `${row} ${g}`, usable.filter((p) => `${p.group}\u0000${p.field ?? ''}` === g), 1, (p) => p.what));
+    const picked =
+      rule.groupsPerRow === undefined ? groups : choose(seed, `${row} groups`, groups, rule.groupsPerRow, (g) => g);
+    for (const g of picked)
+      out.push(
+        ...choose(
+          seed,
+          `${row} ${g}`,
+          usable.filter((p) => `${p.group}\u0000${p.field ?? ''}` === g),
+          1,
+          (p) => p.what,
+        ),
+      );
   }
   return out;
 }

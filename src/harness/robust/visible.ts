@@ -8,7 +8,12 @@ import { fixtureMissing } from '../outcome.js';
 import { countRows, type Scratch } from '../tables.js';
 import type { Target } from '../target.js';
 
-interface TableMeta { _id?: string; name?: string; columns?: { name?: string; type?: string }[]; views?: { name?: string }[] }
+interface TableMeta {
+  _id?: string;
+  name?: string;
+  columns?: { name?: string; type?: string }[];
+  views?: { name?: string }[];
+}
 
 interface Visible {
   /** One line per table: `name [columns] {views}`, sorted. */
@@ -22,16 +27,19 @@ export async function tablesOf(target: Target, base: number): Promise<TableMeta[
   const r = await target.gw(base, 'GET', 'metadata/');
   if (r.status !== 200) throw fixtureMissing(`read the base's metadata: status ${r.status}: ${r.text.slice(0, 200)}`);
   const tables = r.json<{ metadata?: { tables?: TableMeta[] } }>().metadata?.tables;
-  if (!Array.isArray(tables)) throw fixtureMissing('read the base\'s metadata: the answer has no metadata.tables');
+  if (!Array.isArray(tables)) throw fixtureMissing("read the base's metadata: the answer has no metadata.tables");
   return tables;
 }
 
-const line = (t: TableMeta) => `${JSON.stringify(t.name)} [${(t.columns ?? []).map((c) => `${c.name}:${c.type}`).join(', ')}] {${(t.views ?? []).map((v) => v.name).join(', ')}}`;
+const line = (t: TableMeta) =>
+  `${JSON.stringify(t.name)} [${(t.columns ?? []).map((c) => `${c.name}:${c.type}`).join(', ')}] {${(t.views ?? []).map((v) => v.name).join(', ')}}`;
 
 /** What the check's probes must leave as it is: tables not of the run (`runPrefix`), tables of the check (`tag`), the scratch table's row count. */
 export async function visibleState(target: Target, scratch: Scratch, runPrefix: string, tag: string): Promise<Visible> {
   const all = await tablesOf(target, scratch.base);
-  const tables = all.filter((t) => typeof t.name === 'string' && (!t.name.startsWith(runPrefix) || t.name.startsWith(tag)));
+  const tables = all.filter(
+    (t) => typeof t.name === 'string' && (!t.name.startsWith(runPrefix) || t.name.startsWith(tag)),
+  );
   const present = all.some((t) => t.name === scratch.name);
   return { tables: tables.map(line).sort(), scratchRows: present ? await countRows(target, scratch) : 'gone' };
 }
@@ -43,6 +51,10 @@ export function changes(before: Visible, after: Visible): string[] {
   return [
     ...gone.map((t) => `table changed or removed: ${t}`),
     ...added.map((t) => `table changed or added: ${t}`),
-    ...(before.scratchRows !== after.scratchRows ? [`the scratch table had ${before.scratchRows} rows, now ${after.scratchRows === 'gone' ? 'it is gone' : after.scratchRows}`] : []),
+    ...(before.scratchRows !== after.scratchRows
+      ? [
+          `the scratch table had ${before.scratchRows} rows, now ${after.scratchRows === 'gone' ? 'it is gone' : after.scratchRows}`,
+        ]
+      : []),
   ];
 }

@@ -19,7 +19,12 @@ import { renderReport } from '../test-helpers.js';
 test.describe.configure({ mode: 'parallel' });
 
 const dir = mkdtempSync(join(tmpdir(), 'find-capacity-'));
-const cli = (args: string[]) => spawnSync(process.execPath, ['bin/conformance.js', ...args], { encoding: 'utf8', env: { ...process.env }, timeout: 120_000 });
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, ['bin/conformance.js', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env },
+    timeout: 120_000,
+  });
 
 /**
  * SLOTS requests served at a time, each for SERVICE_MS, the rest queued (FIFO). The slots keep
@@ -37,7 +42,14 @@ async function slotServer(slots: number, serviceMs: number) {
     setTimeout(() => res.end('ok'), end - now);
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); }) };
+  return {
+    url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        srv.closeAllConnections();
+        srv.close(() => r());
+      }),
+  };
 }
 
 test('the search converges within ±10 % on a stub whose capacity is known (2 slots × 20 ms = 100 it/s), and names latency', async () => {
@@ -48,10 +60,22 @@ export const options = { scenarios: { capacity: { executor: 'ramping-arrival-rat
 export default function () { http.get(__ENV.URL + '/'); }`;
     const lines: string[] = [];
     const { search, out } = await findCapacity({
-      bundleCode: code, scriptDir: dir, options: {}, env: { URL: stub.url }, log: (l) => lines.push(l),
+      bundleCode: code,
+      scriptDir: dir,
+      options: {},
+      env: { URL: stub.url },
+      log: (l) => lines.push(l),
       // Past capacity the queue grows by (rate / capacity − 1) × 1.5 s a step: 100 ms of p95 over the
       // service time is crossed from 7 % over capacity on, and is a margin for a busy machine's delays.
-      slo: { p95Ms: 120, errorPct: 1 }, bounds: { ...DEFAULT_BOUNDS, startRate: 60, maxRate: 400, stepSeconds: 1.5, precisionPct: 8, maxDurationMs: 40_000 },
+      slo: { p95Ms: 120, errorPct: 1 },
+      bounds: {
+        ...DEFAULT_BOUNDS,
+        startRate: 60,
+        maxRate: 400,
+        stepSeconds: 1.5,
+        precisionPct: 8,
+        maxDurationMs: 40_000,
+      },
     });
     expect(out.exitCode, lines.join('\n')).toBe(0);
     expect(search.stoppedBy, search.why).toBe('converged');
@@ -67,7 +91,9 @@ export default function () { http.get(__ENV.URL + '/'); }`;
 /** A stand-in k6 for a target that holds `capacity` it/s: it logs its arguments and step environment and writes one step's samples. */
 function fakeK6(capacity: number): string {
   const f = join(dir, 'fake-k6');
-  writeFileSync(f, `#!/usr/bin/env node
+  writeFileSync(
+    f,
+    `#!/usr/bin/env node
 const fs = require('fs');
 const rate = Number(process.env.STEP_RATE), secs = Number(process.env.STEP_SECONDS);
 fs.appendFileSync(${JSON.stringify(join(dir, 'steps.jsonl'))}, JSON.stringify({ argv: process.argv.slice(2), env: { STEP_RATE: process.env.STEP_RATE, STEP_SECONDS: process.env.STEP_SECONDS, STEP_VUS: process.env.STEP_VUS, STEP_MAX_VUS: process.env.STEP_MAX_VUS, STEP_GRACE_SECONDS: process.env.STEP_GRACE_SECONDS } }) + '\\n');
@@ -79,24 +105,58 @@ for (let i = 0; i < rate * secs; i++) {
   lines.push(JSON.stringify({ type: 'Point', metric: 'iterations', data: { time, value: 1, tags: { scenario: 'capacity' } } }));
 }
 fs.writeFileSync(out, lines.join('\\n') + '\\n');
-`);
+`,
+  );
   chmodSync(f, 0o755);
   return f;
 }
 
 test('on stock k6: one k6 run per step, each told its step in the environment, --no-thresholds; the report states the figure, SLO and cause, the steps charted', async () => {
-  const r = cli(['load', '--scenario', 'capacity', '--find-capacity', '--k6', fakeK6(190), '--target', 'http://127.0.0.1:9', '--no-preflight', '--step-seconds', '1', '--start-rate', '100',
-    '--max-rate', '800', '--p95-budget', '300', '--max-error-rate', '2', '--report-dir', join(dir, 'k6')]);
+  const r = cli([
+    'load',
+    '--scenario',
+    'capacity',
+    '--find-capacity',
+    '--k6',
+    fakeK6(190),
+    '--target',
+    'http://127.0.0.1:9',
+    '--no-preflight',
+    '--step-seconds',
+    '1',
+    '--start-rate',
+    '100',
+    '--max-rate',
+    '800',
+    '--p95-budget',
+    '300',
+    '--max-error-rate',
+    '2',
+    '--report-dir',
+    join(dir, 'k6'),
+  ]);
   expect(r.status, r.stderr).toBe(0);
-  const steps = readFileSync(join(dir, 'steps.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { argv: string[]; env: Record<string, string> });
-  const res = JSON.parse(readFileSync(join(dir, 'k6', 'results.json'), 'utf8')) as { search: { figure: number; brokeAt: number; cause: string; steps: { rate: number }[] }; capacity: { sustainedRate: number } };
+  const steps = readFileSync(join(dir, 'steps.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { argv: string[]; env: Record<string, string> });
+  const res = JSON.parse(readFileSync(join(dir, 'k6', 'results.json'), 'utf8')) as {
+    search: { figure: number; brokeAt: number; cause: string; steps: { rate: number }[] };
+    capacity: { sustainedRate: number };
+  };
   expect(steps.map((s) => Number(s.env.STEP_RATE))).toEqual(res.search.steps.map((s) => s.rate));
   // Doubling, and the break that would end the climb tried again.
   expect(steps.slice(0, 3).map((s) => s.env.STEP_RATE)).toEqual(['100', '200', '200']);
   const outs = new Set<string>();
   for (const s of steps) {
     const p = planFor(Number(s.env.STEP_RATE), { p95Ms: 300, errorPct: 2 }, 1);
-    expect(s.env).toEqual({ STEP_RATE: String(p.rate), STEP_SECONDS: '1', STEP_VUS: String(p.preAllocatedVUs), STEP_MAX_VUS: String(p.maxVUs), STEP_GRACE_SECONDS: String(p.graceSeconds) });
+    expect(s.env).toEqual({
+      STEP_RATE: String(p.rate),
+      STEP_SECONDS: '1',
+      STEP_VUS: String(p.preAllocatedVUs),
+      STEP_MAX_VUS: String(p.maxVUs),
+      STEP_GRACE_SECONDS: String(p.graceSeconds),
+    });
     expect(s.argv[0]).toBe('run');
     expect(s.argv).toContain('--no-thresholds');
     expect(s.argv.join(' ')).not.toContain('--execution-segment');
@@ -106,17 +166,36 @@ test('on stock k6: one k6 run per step, each told its step in the environment, -
   expect(Math.abs(res.search.figure - 190) / 190).toBeLessThanOrEqual(0.1);
   expect(res.search).toMatchObject({ cause: 'latency' });
   expect(res.capacity.sustainedRate).toBe(res.search.figure);
-  expect(r.stdout).toContain(`capacity found: ${res.search.figure} it/s sustained (p95 ≤ 300 ms, failed requests ≤ 2 %); broke at ${res.search.brokeAt} it/s: p95`);
+  expect(r.stdout).toContain(
+    `capacity found: ${res.search.figure} it/s sustained (p95 ≤ 300 ms, failed requests ≤ 2 %); broke at ${res.search.brokeAt} it/s: p95`,
+  );
   const html = readFileSync(join(dir, 'k6', 'report.html'), 'utf8');
-  expect(html).toContain(`Capacity found: <strong>${res.search.figure} iterations/s</strong> within the SLO (p95 ≤ 300 ms, failed requests ≤ 2 %)`);
+  expect(html).toContain(
+    `Capacity found: <strong>${res.search.figure} iterations/s</strong> within the SLO (p95 ≤ 300 ms, failed requests ≤ 2 %)`,
+  );
   const drawn = await renderReport(join(dir, 'k6', 'report.html'));
   expect(drawn.problems).toEqual([]);
   expect(drawn.canvases.find((c) => c.id === 'search')?.inked).toBeGreaterThan(1000);
-  expect(readFileSync(join(dir, 'k6', 'junit.xml'), 'utf8')).toContain(`<property name="figure" value="${res.search.figure}"/>`);
+  expect(readFileSync(join(dir, 'k6', 'junit.xml'), 'utf8')).toContain(
+    `<property name="figure" value="${res.search.figure}"/>`,
+  );
 });
 
 test('an instance of a split run does not search: refused before anything is sent, pointing at the staircase and load merge', () => {
-  const r = cli(['load', '--scenario', 'capacity', '--find-capacity', '--engine', 'builtin', '--target', 'http://127.0.0.1:9', '--execution-segment', '0:1/2', '--execution-segment-sequence', '0,1/2,1']);
+  const r = cli([
+    'load',
+    '--scenario',
+    'capacity',
+    '--find-capacity',
+    '--engine',
+    'builtin',
+    '--target',
+    'http://127.0.0.1:9',
+    '--execution-segment',
+    '0:1/2',
+    '--execution-segment-sequence',
+    '0,1/2,1',
+  ]);
   expect(r.status).toBe(2);
   expect(r.stderr).toContain('--find-capacity cannot run as one instance of a split run (--execution-segment)');
   expect(r.stderr).toContain('`conformance load merge` adds the instances second by second and reports the knee');

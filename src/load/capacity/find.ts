@@ -42,58 +42,113 @@ const MAX_VUS_CAP = 2000;
 export function planFor(rate: number, slo: Slo, seconds: number): StepPlan {
   const inFlight = (rate * slo.p95Ms) / 1000;
   const pre = Math.min(MAX_VUS_CAP, Math.ceil(inFlight) + 1);
-  return { rate, seconds, preAllocatedVUs: pre, maxVUs: Math.min(MAX_VUS_CAP, Math.max(pre, Math.ceil(2 * inFlight)) + 2), graceSeconds: graceFor(slo) };
+  return {
+    rate,
+    seconds,
+    preAllocatedVUs: pre,
+    maxVUs: Math.min(MAX_VUS_CAP, Math.max(pre, Math.ceil(2 * inFlight)) + 2),
+    graceSeconds: graceFor(slo),
+  };
 }
 
 const graceFor = (slo: Slo) => Math.min(10, Math.max(1, Math.ceil((2 * slo.p95Ms) / 1000)));
 
 function stepEnv(p: StepPlan): Record<string, string> {
-  return { STEP_RATE: String(p.rate), STEP_SECONDS: String(p.seconds), STEP_VUS: String(p.preAllocatedVUs), STEP_MAX_VUS: String(p.maxVUs), STEP_GRACE_SECONDS: String(p.graceSeconds) };
+  return {
+    STEP_RATE: String(p.rate),
+    STEP_SECONDS: String(p.seconds),
+    STEP_VUS: String(p.preAllocatedVUs),
+    STEP_MAX_VUS: String(p.maxVUs),
+    STEP_GRACE_SECONDS: String(p.graceSeconds),
+  };
 }
 
 export async function findCapacity(input: FindInput): Promise<{ out: RunOutcome; search: Search }> {
   const search = new CapacitySearch(input.bounds, input.slo, graceFor(input.slo));
-  const say = (v: Search['steps'][number]) => input.log(`conformance load: step ${search.steps.length}: ${v.rate} it/s for ${v.seconds} s — ${v.ok ? 'held' : 'broke'}: p95 ${v.p95Ms} ms, ${v.errorPct} % failed, ${v.share429Pct} % 429, ${v.dropped} dropped${v.ok ? '' : ` (${v.why})`}`);
+  const say = (v: Search['steps'][number]) =>
+    input.log(
+      `conformance load: step ${search.steps.length}: ${v.rate} it/s for ${v.seconds} s — ${v.ok ? 'held' : 'broke'}: p95 ${v.p95Ms} ms, ${v.errorPct} % failed, ${v.share429Pct} % 429, ${v.dropped} dropped${v.ok ? '' : ` (${v.why})`}`,
+    );
   const out = input.k6 ? await onK6(input, search, say) : await onBuiltin(input, search, say);
   return { out, search: search.result() };
 }
 
-async function onBuiltin(input: FindInput, search: CapacitySearch, say: (v: Search['steps'][number]) => void): Promise<RunOutcome> {
+async function onBuiltin(
+  input: FindInput,
+  search: CapacitySearch,
+  say: (v: Search['steps'][number]) => void,
+): Promise<RunOutcome> {
   let t0 = 0;
-  const judge = (s: StepRun) => judgeStep(s.series, { rate: s.plan.rate, seconds: s.plan.seconds, atMs: s.startedAt - t0, durationMs: s.durationMs }, input.slo);
+  const judge = (s: StepRun) =>
+    judgeStep(
+      s.series,
+      { rate: s.plan.rate, seconds: s.plan.seconds, atMs: s.startedAt - t0, durationMs: s.durationMs },
+      input.slo,
+    );
   const out = await runBuiltin({
-    bundleCode: input.bundleCode, scriptDir: input.scriptDir, env: input.env, log: input.log, noThresholds: true,
-    ...(input.sourceIps ? { sourceIps: input.sourceIps } : {}), ...(input.insecure ? { insecureSkipTLSVerify: true } : {}),
-    ...(input.hosts ? { hosts: input.hosts } : {}), ...(input.hostsOnly ? { hostsOnly: true } : {}),
+    bundleCode: input.bundleCode,
+    scriptDir: input.scriptDir,
+    env: input.env,
+    log: input.log,
+    noThresholds: true,
+    ...(input.sourceIps ? { sourceIps: input.sourceIps } : {}),
+    ...(input.insecure ? { insecureSkipTLSVerify: true } : {}),
+    ...(input.hosts ? { hosts: input.hosts } : {}),
+    ...(input.hostsOnly ? { hostsOnly: true } : {}),
     steps: {
       maxMs: input.bounds.maxDurationMs,
       next: (done) => {
         const last = done[done.length - 1];
         if (done.length === 1) t0 = last!.startedAt;
-        if (last && done.length > search.steps.length) { const v = judge(last); search.record(v, last.durationMs); say(v); }
+        if (last && done.length > search.steps.length) {
+          const v = judge(last);
+          search.record(v, last.durationMs);
+          say(v);
+        }
         const rate = search.next();
         return rate === undefined ? undefined : planFor(rate, input.slo, input.bounds.stepSeconds);
       },
     },
   });
-  if (out.exitCode !== 0) search.fail(`the built-in runner exited ${out.exitCode}${out.errors[0] ? `: ${out.errors[0]}` : ''}`);
+  if (out.exitCode !== 0)
+    search.fail(`the built-in runner exited ${out.exitCode}${out.errors[0] ? `: ${out.errors[0]}` : ''}`);
   return out;
 }
 
-async function onK6(input: FindInput, search: CapacitySearch, say: (v: Search['steps'][number]) => void): Promise<RunOutcome> {
+async function onK6(
+  input: FindInput,
+  search: CapacitySearch,
+  say: (v: Search['steps'][number]) => void,
+): Promise<RunOutcome> {
   const runs: RunOutcome[] = [];
   let exitCode = 0;
   for (let rate = search.next(); rate !== undefined; rate = search.next()) {
     const plan = planFor(rate, input.slo, input.bounds.stepSeconds);
     const started = Date.now();
     const r = await runK6({
-      k6: input.k6!, bundleCode: input.bundleCode, options: input.options, env: { ...input.env, ...stepEnv(plan) }, log: input.log, noThresholds: true,
-      ...(input.declared ? { declared: input.declared } : {}), ...(input.sourceIps ? { sourceIps: input.sourceIps } : {}), ...(input.insecure ? { insecure: true } : {}),
+      k6: input.k6!,
+      bundleCode: input.bundleCode,
+      options: input.options,
+      env: { ...input.env, ...stepEnv(plan) },
+      log: input.log,
+      noThresholds: true,
+      ...(input.declared ? { declared: input.declared } : {}),
+      ...(input.sourceIps ? { sourceIps: input.sourceIps } : {}),
+      ...(input.insecure ? { insecure: true } : {}),
     });
     // k6's own failures (107 script error, 104 options, …) end the search: its steps would measure nothing.
-    if (r.exitCode !== 0 && r.exitCode !== 99) { exitCode = r.exitCode; search.fail(`k6 exited ${r.exitCode}${r.errors[0] ? `: ${r.errors[0]}` : ''}`); runs.push(r); break; }
+    if (r.exitCode !== 0 && r.exitCode !== 99) {
+      exitCode = r.exitCode;
+      search.fail(`k6 exited ${r.exitCode}${r.errors[0] ? `: ${r.errors[0]}` : ''}`);
+      runs.push(r);
+      break;
+    }
     runs.push(r);
-    const v = judgeStep(r.series, { rate, seconds: plan.seconds, atMs: r.startedAt - runs[0]!.startedAt, durationMs: r.durationMs }, input.slo);
+    const v = judgeStep(
+      r.series,
+      { rate, seconds: plan.seconds, atMs: r.startedAt - runs[0]!.startedAt, durationMs: r.durationMs },
+      input.slo,
+    );
     search.record(v, Date.now() - started);
     say(v);
   }
@@ -113,12 +168,27 @@ function joinRuns(runs: readonly RunOutcome[], options: Record<string, unknown>,
     for (const c of r.checks) {
       const k = `${c.group}\u0000${c.name}`;
       const have = checks.get(k);
-      if (have) { have.passes += c.passes; have.fails += c.fails; } else checks.set(k, { ...c });
+      if (have) {
+        have.passes += c.passes;
+        have.fails += c.fails;
+      } else checks.set(k, { ...c });
     }
   }
   const last = runs[runs.length - 1];
   return {
-    engine: 'k6', registry, series, checks: [...checks.values()], thresholds: [], scenarios: [], options, startedAt: t0,
-    durationMs: last ? last.startedAt + last.durationMs - t0 : 0, exitCode, errors: runs.flatMap((r) => r.errors), summaryOutputs: {}, segment: '0:1', parts: {},
+    engine: 'k6',
+    registry,
+    series,
+    checks: [...checks.values()],
+    thresholds: [],
+    scenarios: [],
+    options,
+    startedAt: t0,
+    durationMs: last ? last.startedAt + last.durationMs - t0 : 0,
+    exitCode,
+    errors: runs.flatMap((r) => r.errors),
+    summaryOutputs: {},
+    segment: '0:1',
+    parts: {},
   };
 }

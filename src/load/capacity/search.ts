@@ -20,7 +20,14 @@ export interface SearchBounds {
   maxSteps: number;
 }
 
-export const DEFAULT_BOUNDS: SearchBounds = { startRate: 10, maxRate: 1000, maxDurationMs: 300_000, stepSeconds: 5, precisionPct: 5, maxSteps: 30 };
+export const DEFAULT_BOUNDS: SearchBounds = {
+  startRate: 10,
+  maxRate: 1000,
+  maxDurationMs: 300_000,
+  stepSeconds: 5,
+  precisionPct: 5,
+  maxSteps: 30,
+};
 
 type StoppedBy = Search['stoppedBy'];
 
@@ -37,7 +44,12 @@ export class CapacitySearch {
   private longestMs: number;
   private readonly started: number;
 
-  constructor(readonly bounds: SearchBounds, readonly slo: Slo, graceSeconds: number, private readonly now: () => number = Date.now) {
+  constructor(
+    readonly bounds: SearchBounds,
+    readonly slo: Slo,
+    graceSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {
     this.started = now();
     this.longestMs = (bounds.stepSeconds + graceSeconds) * 1000;
   }
@@ -46,9 +58,16 @@ export class CapacitySearch {
   next(): number | undefined {
     if (this.stopped) return undefined;
     const b = this.bounds;
-    const rate = this.again !== undefined ? this.again : this.bad === undefined
-      ? (this.steps.length === 0 ? Math.min(b.startRate, b.maxRate) : this.good >= b.maxRate ? undefined : Math.min(b.maxRate, this.good * 2))
-      : this.bisect(this.bad.rate);
+    const rate =
+      this.again !== undefined
+        ? this.again
+        : this.bad === undefined
+          ? this.steps.length === 0
+            ? Math.min(b.startRate, b.maxRate)
+            : this.good >= b.maxRate
+              ? undefined
+              : Math.min(b.maxRate, this.good * 2)
+          : this.bisect(this.bad.rate);
     if (rate === undefined) return undefined;
     if (this.steps.length >= b.maxSteps) return this.stop('max-steps');
     if (this.now() - this.started + this.longestMs > b.maxDurationMs) return this.stop('max-duration');
@@ -104,13 +123,22 @@ export class CapacitySearch {
       'max-rate': `; not reached: --max-rate ${b.maxRate} it/s was sustained, raise it to search higher`,
       'max-duration': `; the search stopped at --max-duration ${b.maxDurationMs / 1000} s${this.bad ? ` with the knee between ${this.good} and ${this.bad.rate} it/s` : ', still climbing'}`,
       'max-steps': `; the search stopped after ${b.maxSteps} steps`,
-      generator: this.bad ? '' : `; ${GENERATOR_ADVICE} (it was saturated at ${this.good} it/s while the target still held)`,
+      generator: this.bad
+        ? ''
+        : `; ${GENERATOR_ADVICE} (it was saturated at ${this.good} it/s while the target still held)`,
       'minimum-rate': '; even 1 it/s broke the SLO',
       'engine-error': `; the search ended on an engine error: ${this.engineError}`,
     };
     return {
-      slo: { ...this.slo }, bounds: { ...b }, figure: this.good, brokeAt: this.bad?.rate ?? null, cause: this.bad?.cause ?? (stoppedBy === 'generator' ? 'generator' : null),
-      why: held + broke + end[stoppedBy], stoppedBy, durationMs: this.now() - this.started, steps: [...this.steps],
+      slo: { ...this.slo },
+      bounds: { ...b },
+      figure: this.good,
+      brokeAt: this.bad?.rate ?? null,
+      cause: this.bad?.cause ?? (stoppedBy === 'generator' ? 'generator' : null),
+      why: held + broke + end[stoppedBy],
+      stoppedBy,
+      durationMs: this.now() - this.started,
+      steps: [...this.steps],
     };
   }
 }

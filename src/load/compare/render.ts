@@ -10,9 +10,11 @@ import { MIN_DELTA_MS, type Comparison, type Figure } from './compare.js';
 
 const esc = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
 const num = (n: number | null) => (n === null ? '—' : String(n));
-const change = (f: Figure) => (f.change === null ? '—' : `${f.change > 0 ? '+' : ''}${f.change}${f.unit.startsWith('%') ? ' pt' : ' %'}`);
-const verdict = (f: Figure) => (f.regression ? 'REGRESSION' : f.judged ? 'ok' : f.note ?? 'not judged');
-const where = (f: Figure) => [f.endpoint ? `\`${f.endpoint}\`` : '', f.rate !== null ? `at ${f.rate} it/s` : ''].filter(Boolean).join(' ');
+const change = (f: Figure) =>
+  f.change === null ? '—' : `${f.change > 0 ? '+' : ''}${f.change}${f.unit.startsWith('%') ? ' pt' : ' %'}`;
+const verdict = (f: Figure) => (f.regression ? 'REGRESSION' : f.judged ? 'ok' : (f.note ?? 'not judged'));
+const where = (f: Figure) =>
+  [f.endpoint ? `\`${f.endpoint}\`` : '', f.rate !== null ? `at ${f.rate} it/s` : ''].filter(Boolean).join(' ');
 
 export function headline(c: Comparison): string {
   const gate = c.maxRegressionPct === null ? 'no gate (--max-regression not given)' : `gate ${c.maxRegressionPct} %`;
@@ -20,14 +22,23 @@ export function headline(c: Comparison): string {
 }
 
 export function markdown(c: Comparison): string {
-  const rows = c.figures.map((f) => `| ${f.what} | ${where(f)} | ${num(f.before)} | ${num(f.after)} | ${change(f)} | ${verdict(f)} |`);
+  const rows = c.figures.map(
+    (f) => `| ${f.what} | ${where(f)} | ${num(f.before)} | ${num(f.after)} | ${change(f)} | ${verdict(f)} |`,
+  );
   return [
-    `## Load compare: ${c.scenario}`, '',
+    `## Load compare: ${c.scenario}`,
+    '',
     `Before: \`${c.before.file}\` (${c.before.startedAt}, ${c.before.engine}, ${c.before.instances} instance(s), ${c.before.target})  `,
-    `After: \`${c.after.file}\` (${c.after.startedAt}, ${c.after.engine}, ${c.after.instances} instance(s), ${c.after.target})`, '',
-    `**${headline(c)}**`, '',
-    '| figure | where | before | after | change | verdict |', '|---|---|---|---|---|---|', ...rows, '',
-    `Latency is compared per endpoint at each offered rate both runs had; capacity and p95 are judged in % of the before value (a p95 must also move by ${MIN_DELTA_MS} ms or more), the error share in percentage points.`, '',
+    `After: \`${c.after.file}\` (${c.after.startedAt}, ${c.after.engine}, ${c.after.instances} instance(s), ${c.after.target})`,
+    '',
+    `**${headline(c)}**`,
+    '',
+    '| figure | where | before | after | change | verdict |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Latency is compared per endpoint at each offered rate both runs had; capacity and p95 are judged in % of the before value (a p95 must also move by ${MIN_DELTA_MS} ms or more), the error share in percentage points.`,
+    '',
   ].join('\n');
 }
 
@@ -37,16 +48,45 @@ function charts(c: Comparison): unknown {
   const endpoints = [...new Set(p95.map((f) => f.endpoint!))];
   const rates = [...new Set(p95.map((f) => f.rate))].sort((a, b) => (a ?? 0) - (b ?? 0));
   if (rates.length > 1) {
-    return { id: 'p95', kind: 'line', title: 'p95 per endpoint by offered rate (dashed: before)', x: 'offered iterations/s', labels: rates,
-      sets: endpoints.flatMap((e, i) => (['before', 'after'] as const).map((side) => ({ label: `${e} ${side}`, color: i, dashed: side === 'before', data: rates.map((r) => p95.find((f) => f.endpoint === e && f.rate === r)?.[side] ?? null) }))) };
+    return {
+      id: 'p95',
+      kind: 'line',
+      title: 'p95 per endpoint by offered rate (dashed: before)',
+      x: 'offered iterations/s',
+      labels: rates,
+      sets: endpoints.flatMap((e, i) =>
+        (['before', 'after'] as const).map((side) => ({
+          label: `${e} ${side}`,
+          color: i,
+          dashed: side === 'before',
+          data: rates.map((r) => p95.find((f) => f.endpoint === e && f.rate === r)?.[side] ?? null),
+        })),
+      ),
+    };
   }
-  return { id: 'p95', kind: 'bar', title: 'p95 per endpoint', x: 'endpoint', labels: endpoints,
-    sets: (['before', 'after'] as const).map((side, i) => ({ label: side, color: i, dashed: false, data: endpoints.map((e) => p95.find((f) => f.endpoint === e)?.[side] ?? null) })) };
+  return {
+    id: 'p95',
+    kind: 'bar',
+    title: 'p95 per endpoint',
+    x: 'endpoint',
+    labels: endpoints,
+    sets: (['before', 'after'] as const).map((side, i) => ({
+      label: side,
+      color: i,
+      dashed: false,
+      data: endpoints.map((e) => p95.find((f) => f.endpoint === e)?.[side] ?? null),
+    })),
+  };
 }
 
 function html(c: Comparison): string {
   const data = JSON.stringify(charts(c)).replace(/</g, '\\u003c');
-  const rows = c.figures.map((f) => `<tr class="${f.regression ? 'bad' : ''}"><td>${esc(f.what)}</td><td>${esc(where(f).replace(/`/g, ''))}</td><td>${num(f.before)}</td><td>${num(f.after)}</td><td>${esc(change(f))}</td><td>${esc(verdict(f))}</td></tr>`).join('');
+  const rows = c.figures
+    .map(
+      (f) =>
+        `<tr class="${f.regression ? 'bad' : ''}"><td>${esc(f.what)}</td><td>${esc(where(f).replace(/`/g, ''))}</td><td>${num(f.before)}</td><td>${num(f.after)}</td><td>${esc(change(f))}</td><td>${esc(verdict(f))}</td></tr>`,
+    )
+    .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Load compare: ${esc(c.scenario)}</title>
 <style>body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222}h1{font-size:20px}.chart{border:1px solid #ddd;border-radius:6px;padding:10px;height:340px;position:relative;max-width:1000px}
@@ -69,7 +109,11 @@ ${chartPrelude(data)}
 `;
 }
 
-interface CompareWritten { markdown: string; html: string; json: string }
+interface CompareWritten {
+  markdown: string;
+  html: string;
+  json: string;
+}
 
 export function writeComparison(dir: string, c: Comparison): CompareWritten {
   mkdirSync(dir, { recursive: true });

@@ -13,7 +13,8 @@ import type { CheckTally } from '../metrics/summary.js';
 import type { JsonOut } from './json-out.js';
 
 /** setup() and teardown() samples: in the metrics, as in k6, but not in the load's time series. */
-export const isLifecycle = (tags: Readonly<Record<string, string>>) => tags.group === '::setup' || tags.group === '::teardown';
+export const isLifecycle = (tags: Readonly<Record<string, string>>) =>
+  tags.group === '::setup' || tags.group === '::teardown';
 
 /** What one (metric, tag set) pair feeds. */
 interface Route {
@@ -26,7 +27,12 @@ interface Route {
   json: string;
 }
 
-interface Dictionary { names: string[]; tags: Tags[]; routes: (Route | undefined)[][]; version: number }
+interface Dictionary {
+  names: string[];
+  tags: Tags[];
+  routes: (Route | undefined)[][];
+  version: number;
+}
 
 export class Collector {
   /** Checks by group and name, for the summary's root_group (as k6 reports them). */
@@ -36,7 +42,10 @@ export class Collector {
   out: JsonOut | undefined;
   /** A second series that also gets the samples: the current step's, in a stepped run. */
   step: TimeSeries | undefined;
-  constructor(readonly reg: Registry, readonly series: TimeSeries) {}
+  constructor(
+    readonly reg: Registry,
+    readonly series: TimeSeries,
+  ) {}
 
   declare(list: readonly DeclaredMetric[] | undefined): void {
     for (const m of list ?? []) this.reg.declare(m.name, m.type, m.isTime ? 'time' : 'default');
@@ -46,10 +55,16 @@ export class Collector {
     if (!b) return;
     let d = this.dicts.get(vu);
     if (!d) this.dicts.set(vu, (d = { names: [], tags: [], routes: [], version: this.reg.version }));
-    if (b.reset) { d.tags = []; d.routes = []; }
+    if (b.reset) {
+      d.tags = [];
+      d.routes = [];
+    }
     for (const n of b.names) d.names.push(n);
     for (const t of b.tags) d.tags.push(t);
-    if (d.version !== this.reg.version) { d.routes = []; d.version = this.reg.version; }
+    if (d.version !== this.reg.version) {
+      d.routes = [];
+      d.version = this.reg.version;
+    }
     const data = b.data;
     for (let i = 0; i < data.length; i += 3) {
       const key = data[i]!;
@@ -58,14 +73,21 @@ export class Collector {
       const tags = key - flags * FLAG_SHIFT - metric * TAG_SHIFT;
       const byTags = (d.routes[metric] ??= []);
       const route = (byTags[tags] ??= this.route(d.names[metric]!, d.tags[tags]!));
-      const value = data[i + 1]!, time = data[i + 2]!;
+      const value = data[i + 1]!,
+        time = data[i + 2]!;
       for (let s = 0; s < route.sinks.length; s++) {
         const sink = route.sinks[s]!;
-        if (sink.type === 'gauge') sink.add(value, time); else sink.add(value);
+        if (sink.type === 'gauge') sink.add(value, time);
+        else sink.add(value);
       }
       if (route.json) this.out!.point(route.json, value, time);
-      if (route.iteration) { this.series.iteration(time); this.step?.iteration(time); }
-      else if (route.check) { if (value) route.check.passes++; else route.check.fails++; }
+      if (route.iteration) {
+        this.series.iteration(time);
+        this.step?.iteration(time);
+      } else if (route.check) {
+        if (value) route.check.passes++;
+        else route.check.fails++;
+      }
       if (flags & SAMPLE_REQUEST && route.request) {
         const r = route.request;
         this.series.request(time, value, r.status, r.failed || r.status === 0, r.key, r.name);
@@ -79,11 +101,21 @@ export class Collector {
     if (name === 'checks') {
       const key = `${tags.group ?? ''}\u0000${tags.check ?? ''}`;
       check = this.checks.get(key);
-      if (!check) this.checks.set(key, (check = { group: tags.group ?? '', name: tags.check ?? '', passes: 0, fails: 0 }));
+      if (!check)
+        this.checks.set(key, (check = { group: tags.group ?? '', name: tags.check ?? '', passes: 0, fails: 0 }));
     }
     return {
-      sinks: this.reg.sinksFor(name, tags), iteration: name === 'iterations', check,
-      request: isLifecycle(tags) ? null : { status: Number(tags.status), failed: tags.expected_response === 'false', key: tags.key ?? '(untagged)', name: tags.name ?? tags.url ?? '' },
+      sinks: this.reg.sinksFor(name, tags),
+      iteration: name === 'iterations',
+      check,
+      request: isLifecycle(tags)
+        ? null
+        : {
+            status: Number(tags.status),
+            failed: tags.expected_response === 'false',
+            key: tags.key ?? '(untagged)',
+            name: tags.name ?? tags.url ?? '',
+          },
       json: this.out ? this.out.prefix(name, tags) : '',
     };
   }

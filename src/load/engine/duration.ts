@@ -1,6 +1,15 @@
 /** k6 duration values: Go-style strings (`1m30s`, `500ms`, `2h`) or numbers of milliseconds. */
 
-const UNIT_MS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const UNIT_MS: Readonly<Record<string, number>> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
 
 /** Milliseconds, or undefined for an invalid duration. A bare number string counts as seconds, as k6 reads it. */
 export function parseDuration(v: unknown): number | undefined {

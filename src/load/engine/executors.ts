@@ -22,7 +22,12 @@ export interface ExecContext {
   owner: Map<VU, string>;
 }
 
-interface ExecResult { completed: number; interrupted: boolean; dropped: number; attempted: number }
+interface ExecResult {
+  completed: number;
+  interrupted: boolean;
+  dropped: number;
+  attempted: number;
+}
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, Math.max(0, ms)).unref?.());
 
@@ -35,7 +40,10 @@ async function acquire(ctx: ExecContext, n: number, name: string): Promise<VU[]>
   const got: VU[] = [];
   for (const v of ctx.pool.all) {
     if (got.length >= n) break;
-    if (!v.busy && !v.dead && !ctx.owner.has(v)) { ctx.owner.set(v, name); got.push(v); }
+    if (!v.busy && !v.dead && !ctx.owner.has(v)) {
+      ctx.owner.set(v, name);
+      got.push(v);
+    }
   }
   while (got.length < n) {
     const v = await ctx.pool.spawn();
@@ -50,9 +58,18 @@ function release(ctx: ExecContext, vus: readonly VU[]): void {
 }
 
 /** Wait for the VUs' loops; stop them at `endAt`, interrupt them gracefulStop (plus `extraMs`) later. */
-async function supervise(ctx: ExecContext, vus: VU[], runs: Promise<{ completed: number; interrupted: boolean }>[], endAt: number, graceMs: number, extraMs = 0): Promise<ExecResult> {
+async function supervise(
+  ctx: ExecContext,
+  vus: VU[],
+  runs: Promise<{ completed: number; interrupted: boolean }>[],
+  endAt: number,
+  graceMs: number,
+  extraMs = 0,
+): Promise<ExecResult> {
   let finished = false;
-  const all = Promise.all(runs).finally(() => { finished = true; });
+  const all = Promise.all(runs).finally(() => {
+    finished = true;
+  });
   const watchdog = (async () => {
     await Promise.race([sleep(endAt - Date.now()), ctx.aborted, all]);
     if (finished) return;
@@ -63,7 +80,12 @@ async function supervise(ctx: ExecContext, vus: VU[], runs: Promise<{ completed:
   const res = await all;
   await watchdog;
   const completed = res.reduce((a, r) => a + r.completed, 0);
-  return { completed, interrupted: res.some((r) => r.interrupted), dropped: 0, attempted: completed + res.filter((r) => r.interrupted).length };
+  return {
+    completed,
+    interrupted: res.some((r) => r.interrupted),
+    dropped: 0,
+    attempted: completed + res.filter((r) => r.interrupted).length,
+  };
 }
 
 async function closed(ctx: ExecContext, s: Scenario, part: Part): Promise<ExecResult> {
@@ -74,7 +96,20 @@ async function closed(ctx: ExecContext, s: Scenario, part: Part): Promise<ExecRe
   const counter = new SharedArrayBuffer(4);
   const perVu = s.executor === 'per-vu-iterations' ? part.iterations : Number.MAX_SAFE_INTEGER;
   const total = s.executor === 'shared-iterations' ? part.iterations : 0;
-  const runs = vus.map((v) => v.send({ t: 'run', scenario: ref(s, startedAt), mode: 'loop', iterations: perVu, counter, shared: total > 0, total, stripe: part.stripe, deadline: endAt, setupData: ctx.setupData }));
+  const runs = vus.map((v) =>
+    v.send({
+      t: 'run',
+      scenario: ref(s, startedAt),
+      mode: 'loop',
+      iterations: perVu,
+      counter,
+      shared: total > 0,
+      total,
+      stripe: part.stripe,
+      deadline: endAt,
+      setupData: ctx.setupData,
+    }),
+  );
   const r = await supervise(ctx, vus, runs, endAt, s.gracefulStopMs);
   release(ctx, vus);
   // As k6: iterations an iteration-count executor did not get to by maxDuration are dropped.
@@ -92,21 +127,52 @@ async function arrival(ctx: ExecContext, s: Scenario, part: Part): Promise<ExecR
   const q = new Int32Array(new SharedArrayBuffer(QUEUE_WORDS * 4));
   const sref = ref(s, sentAt);
   const runs: Promise<{ completed: number; interrupted: boolean }>[] = [];
-  const join = (v: VU) => { runs.push(v.send({ t: 'run', scenario: sref, mode: 'queue', queue: q.buffer as SharedArrayBuffer, total, stripe: part.stripe, deadline: sentAt + s.durationMs, setupData: ctx.setupData })); };
+  const join = (v: VU) => {
+    runs.push(
+      v.send({
+        t: 'run',
+        scenario: sref,
+        mode: 'queue',
+        queue: q.buffer as SharedArrayBuffer,
+        total,
+        stripe: part.stripe,
+        deadline: sentAt + s.durationMs,
+        setupData: ctx.setupData,
+      }),
+    );
+  };
   own.forEach(join);
   // k6 starts the clock with its pre-allocated VUs ready: wait (bounded) until each has taken
   // its place in the queue, so start-up latency is not counted as dropped iterations.
-  for (const until = Date.now() + 10_000; Atomics.load(q, QUEUE.idle) < own.length && Date.now() < until;) await sleep(1);
+  for (const until = Date.now() + 10_000; Atomics.load(q, QUEUE.idle) < own.length && Date.now() < until;)
+    await sleep(1);
   const startedAt = Date.now();
   const endAt = startedAt + s.durationMs;
-  let started = 0, dropped = 0, spawning = 0, stopped = false;
-  void ctx.aborted.then(() => { stopped = true; });
+  let started = 0,
+    dropped = 0,
+    spawning = 0,
+    stopped = false;
+  void ctx.aborted.then(() => {
+    stopped = true;
+  });
   const grow = () => {
     // One VU initialises at a time: a worker's start-up is CPU-heavy, and a burst of them would
     // starve the VUs at work and drop more iterations than it saves (pre-allocate instead).
     if (own.length + spawning >= part.maxVUs || spawning > 0) return;
     spawning++;
-    ctx.pool.spawn().then((v) => { ctx.owner.set(v, s.name); own.push(v); if (!stopped && Atomics.load(q, QUEUE.closed) === 0) join(v); }, () => undefined).finally(() => { spawning--; });
+    ctx.pool
+      .spawn()
+      .then(
+        (v) => {
+          ctx.owner.set(v, s.name);
+          own.push(v);
+          if (!stopped && Atomics.load(q, QUEUE.closed) === 0) join(v);
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        spawning--;
+      });
   };
   while (!stopped && started < total) {
     // Iterations due up to the end (the ramping executor's last may fall on it) are started or dropped, never lost.
@@ -115,7 +181,11 @@ async function arrival(ctx: ExecContext, s: Scenario, part: Part): Promise<ExecR
     let granted = 0;
     for (; started < due; started++) {
       // Only this thread takes from `idle` (VUs only add to it), so a positive load stays positive.
-      if (Atomics.load(q, QUEUE.idle) > 0) { Atomics.sub(q, QUEUE.idle, 1); granted++; continue; }
+      if (Atomics.load(q, QUEUE.idle) > 0) {
+        Atomics.sub(q, QUEUE.idle, 1);
+        granted++;
+        continue;
+      }
       dropped++;
       ctx.collector.dropped(s.name, Date.now());
       grow();

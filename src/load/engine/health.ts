@@ -20,7 +20,10 @@ export class HealthSampler {
   /** A second series that also gets the samples: the current step's, in a stepped run. */
   step: TimeSeries | undefined;
 
-  constructor(private readonly series: TimeSeries, private readonly threads: () => Iterable<Worker>) {
+  constructor(
+    private readonly series: TimeSeries,
+    private readonly threads: () => Iterable<Worker>,
+  ) {
     this.delay.enable();
     this.timer = setInterval(() => this.sample(), EVERY_MS);
     this.timer.unref();
@@ -31,7 +34,8 @@ export class HealthSampler {
     const cpu = process.cpuUsage();
     const used = (cpu.user - this.cpu.user + cpu.system - this.cpu.system) / 1000;
     const share = (used / Math.max(1, now - this.at) / availableParallelism()) * 100;
-    this.cpu = cpu; this.at = now;
+    this.cpu = cpu;
+    this.at = now;
     let elu = 0;
     for (const w of this.threads()) {
       const u = w.performance.eventLoopUtilization();

@@ -5,10 +5,23 @@ import { Worker } from 'node:worker_threads';
 import { type Report, type WorkerInit } from '../runtime/protocol.js';
 import { MAILBOX_BYTES } from '../runtime/mailbox.js';
 
-export async function readOptions(bundleCode: string, env: Record<string, string>, scriptDir: string): Promise<ReadyReport> {
+export async function readOptions(
+  bundleCode: string,
+  env: Record<string, string>,
+  scriptDir: string,
+): Promise<ReadyReport> {
   const init: WorkerInit = {
-    code: await toCommonJs(bundleCode), awaited: false, vu: 0, vuInTest: 0, env, mailbox: new SharedArrayBuffer(MAILBOX_BYTES), io: null, testStart: Date.now(),
-    scriptDir, instance: new SharedArrayBuffer(16), options: '{}',
+    code: await toCommonJs(bundleCode),
+    awaited: false,
+    vu: 0,
+    vuInTest: 0,
+    env,
+    mailbox: new SharedArrayBuffer(MAILBOX_BYTES),
+    io: null,
+    testStart: Date.now(),
+    scriptDir,
+    instance: new SharedArrayBuffer(16),
+    options: '{}',
   };
   const worker = new Worker(await workerBundle(), { workerData: init, execArgv: [] });
   try {

@@ -11,7 +11,12 @@ import type { NetOptions } from './net-options.js';
 /** VU slots per I/O thread: one doorbell bit each (the doorbell is 1 + SLOTS/32 words). */
 const SLOTS = 1 << 16;
 
-interface Thread { worker: Worker; bell: SharedArrayBuffer; next: number; free: number[] }
+interface Thread {
+  worker: Worker;
+  bell: SharedArrayBuffer;
+  next: number;
+  free: number[];
+}
 
 export class IoPool {
   private readonly threads: Thread[] = [];
@@ -21,7 +26,10 @@ export class IoPool {
   constructor(workerFile: string, count: number, opts: { maxBodyBytes?: number } = {}) {
     for (let i = 0; i < Math.max(1, count); i++) {
       const bell = new SharedArrayBuffer((BELL.bits + SLOTS / 32) * 4);
-      const init: IoWorkerInit = { bell, ...(opts.maxBodyBytes !== undefined ? { maxBodyBytes: opts.maxBodyBytes } : {}) };
+      const init: IoWorkerInit = {
+        bell,
+        ...(opts.maxBodyBytes !== undefined ? { maxBodyBytes: opts.maxBodyBytes } : {}),
+      };
       const worker = new Worker(workerFile, { workerData: init, execArgv: [], stdout: false, stderr: false });
       worker.unref();
       this.threads.push({ worker, bell, next: 0, free: [] });
@@ -53,22 +61,37 @@ export class IoPool {
 
   /** The run's connection settings (known once its options are), before any VU sends a request. */
   async configure(net: NetOptions): Promise<void> {
-    await Promise.all(this.threads.map((t) => new Promise<void>((resolve) => {
-      const ack = (m: unknown) => { if (m === 'net') { t.worker.off('message', ack); resolve(); } };
-      t.worker.on('message', ack);
-      const cmd: IoCommand = { t: 'net', net };
-      t.worker.postMessage(cmd);
-    })));
+    await Promise.all(
+      this.threads.map(
+        (t) =>
+          new Promise<void>((resolve) => {
+            const ack = (m: unknown) => {
+              if (m === 'net') {
+                t.worker.off('message', ack);
+                resolve();
+              }
+            };
+            t.worker.on('message', ack);
+            const cmd: IoCommand = { t: 'net', net };
+            t.worker.postMessage(cmd);
+          }),
+      ),
+    );
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled(this.threads.map(async (t) => {
-      const closed = new Promise<void>((r) => { t.worker.once('message', () => r()); t.worker.once('exit', () => r()); });
-      const cmd: IoCommand = { t: 'close' };
-      t.worker.postMessage(cmd);
-      // Pools close their sockets first; a thread that does not answer is ended anyway.
-      await Promise.race([closed, new Promise((r) => setTimeout(r, 2000).unref())]);
-      await t.worker.terminate();
-    }));
+    await Promise.allSettled(
+      this.threads.map(async (t) => {
+        const closed = new Promise<void>((r) => {
+          t.worker.once('message', () => r());
+          t.worker.once('exit', () => r());
+        });
+        const cmd: IoCommand = { t: 'close' };
+        t.worker.postMessage(cmd);
+        // Pools close their sockets first; a thread that does not answer is ended anyway.
+        await Promise.race([closed, new Promise((r) => setTimeout(r, 2000).unref())]);
+        await t.worker.terminate();
+      }),
+    );
   }
 }

@@ -7,13 +7,25 @@
  */
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { BELL, CTL, type IoRequest } from '../runtime/protocol.js';
-import { RESP_AT, RESP_BYTES, REQ_AT, readRequests, toIoResult, writeAnswers, writeViaPort, type Answer } from '../runtime/mailbox.js';
+import {
+  RESP_AT,
+  RESP_BYTES,
+  REQ_AT,
+  readRequests,
+  toIoResult,
+  writeAnswers,
+  writeViaPort,
+  type Answer,
+} from '../runtime/mailbox.js';
 import { Reader, Writer } from '../runtime/wire.js';
 import { waitAsync } from '../runtime/wait-async.js';
 import { HttpIo, warmHttp, type WarmServer } from './io.js';
 import type { NetOptions } from './net-options.js';
 
-export interface IoWorkerInit { bell: SharedArrayBuffer; maxBodyBytes?: number }
+export interface IoWorkerInit {
+  bell: SharedArrayBuffer;
+  maxBodyBytes?: number;
+}
 
 /** Main → I/O thread. */
 export type IoCommand =
@@ -42,7 +54,10 @@ let words = 0;
 
 function serve(slot: number): void {
   const vu = vus[slot];
-  if (!vu) { early.add(slot); return; }
+  if (!vu) {
+    early.add(slot);
+    return;
+  }
   const seq = Atomics.load(vu.ctl, CTL.reqSeq);
   if (seq === vu.taken) return;
   vu.taken = seq;
@@ -108,7 +123,14 @@ async function pump(): Promise<void> {
 parentPort!.on('message', (c: IoCommand) => {
   if (c.t === 'vu') {
     const buf = c.mailbox;
-    vus[c.slot] = { ctl: new Int32Array(buf), reqs: new Reader(buf, REQ_AT), answers: new Writer(buf, RESP_AT, RESP_AT + RESP_BYTES), port: c.port, localAddress: c.localAddress, taken: 0 };
+    vus[c.slot] = {
+      ctl: new Int32Array(buf),
+      reqs: new Reader(buf, REQ_AT),
+      answers: new Writer(buf, RESP_AT, RESP_AT + RESP_BYTES),
+      port: c.port,
+      localAddress: c.localAddress,
+      taken: 0,
+    };
     words = Math.max(words, (c.slot >> 5) + 1);
     // The VU may have rung already: its bit was either taken (and remembered) or not yet looked at.
     if (early.delete(c.slot)) serve(c.slot);

@@ -20,9 +20,23 @@ interface IoOptions {
   net?: NetOptions;
 }
 
-interface Target { url: URL; origin: string; path: string; remoteIp: string; remotePort: number }
+interface Target {
+  url: URL;
+  origin: string;
+  path: string;
+  remoteIp: string;
+  remotePort: number;
+}
 
-const ZERO: Timings = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
+const ZERO: Timings = {
+  blocked: 0,
+  connecting: 0,
+  tls_handshaking: 0,
+  sending: 0,
+  waiting: 0,
+  receiving: 0,
+  duration: 0,
+};
 
 export class HttpIo {
   private readonly pools = new Map<string, Pool>();
@@ -39,7 +53,8 @@ export class HttpIo {
     // One timer sweeps request deadlines: cheaper than a timer per request.
     this.sweeper = setInterval(() => {
       const now = performance.now();
-      for (const r of this.inflight) if (now >= r.deadline) r.abort(Object.assign(new Error('request timeout'), { code: 'K6_TIMEOUT' }));
+      for (const r of this.inflight)
+        if (now >= r.deadline) r.abort(Object.assign(new Error('request timeout'), { code: 'K6_TIMEOUT' }));
     }, 50);
     this.sweeper.unref();
   }
@@ -61,8 +76,19 @@ export class HttpIo {
     const key = `${origin}|${localAddress ?? ''}|${owner ?? ''}`;
     let p = this.pools.get(key);
     if (!p) {
-      const connect = { rejectUnauthorized: !this.net.insecure, ...(this.net.ca && !this.net.insecure ? { ca: this.net.ca } : {}), ...(this.lookup ? { lookup: this.lookup } : {}) };
-      p = new Pool(origin, { ...(owner !== undefined ? { connections: 6 } : {}), ...(localAddress ? { localAddress } : {}), keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0, connect });
+      const connect = {
+        rejectUnauthorized: !this.net.insecure,
+        ...(this.net.ca && !this.net.insecure ? { ca: this.net.ca } : {}),
+        ...(this.lookup ? { lookup: this.lookup } : {}),
+      };
+      p = new Pool(origin, {
+        ...(owner !== undefined ? { connections: 6 } : {}),
+        ...(localAddress ? { localAddress } : {}),
+        keepAliveTimeout: 30_000,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+        connect,
+      });
       this.pools.set(key, p);
     }
     return p;
@@ -74,8 +100,15 @@ export class HttpIo {
     if (t) return t;
     try {
       const url = new URL(href);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
-      t = { url, origin: url.origin, path: url.pathname + url.search, remoteIp: url.hostname.replace(/^\[|\]$/g, ''), remotePort: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new Error(`unsupported protocol ${url.protocol}`);
+      t = {
+        url,
+        origin: url.origin,
+        path: url.pathname + url.search,
+        remoteIp: url.hostname.replace(/^\[|\]$/g, ''),
+        remotePort: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+      };
     } catch (e) {
       return `invalid URL: ${(e as Error).message}`;
     }
@@ -86,7 +119,10 @@ export class HttpIo {
   send(req: IoRequest, localAddress: string | undefined, done: (a: Answer) => void, owner?: number): void {
     const t0 = performance.now();
     const target = this.target(req.url);
-    if (typeof target === 'string') { done(failure(target, 1020, ZERO, 0, 0, req)); return; }
+    if (typeof target === 'string') {
+      done(failure(target, 1020, ZERO, 0, 0, req));
+      return;
+    }
     let sent = req.method.length + req.url.length + 12;
     const h = req.headers;
     if (Array.isArray(h)) for (let i = 0; i < h.length; i += 2) sent += h[i]!.length + h[i + 1]!.length + 4;
@@ -96,14 +132,26 @@ export class HttpIo {
     this.inflight.add(x);
     try {
       this.pool(target.origin, localAddress, owner).dispatch(
-        { origin: target.origin, path: target.path, method: req.method, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs }, x);
+        {
+          origin: target.origin,
+          path: target.path,
+          method: req.method,
+          headers: req.headers,
+          body: req.body,
+          headersTimeout: req.timeoutMs,
+          bodyTimeout: req.timeoutMs,
+        },
+        x,
+      );
     } catch (e) {
       x.finish(e as Error);
     }
   }
 
   /** An exchange is over: it no longer needs its deadline watched. */
-  settled(x: Exchange): void { this.inflight.delete(x); }
+  settled(x: Exchange): void {
+    this.inflight.delete(x);
+  }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
@@ -130,14 +178,22 @@ class Exchange {
   private controller: { abort(reason: Error): void } | undefined;
   private pendingAbort: Error | undefined;
 
-  constructor(private readonly io: HttpIo, private readonly req: IoRequest, private readonly target: Target, private readonly sent: number, private readonly t0: number, private readonly done: (a: Answer) => void) {
+  constructor(
+    private readonly io: HttpIo,
+    private readonly req: IoRequest,
+    private readonly target: Target,
+    private readonly sent: number,
+    private readonly t0: number,
+    private readonly done: (a: Answer) => void,
+  ) {
     this.deadline = t0 + req.timeoutMs;
     this.tStart = t0;
     this.chunks = req.responseType !== 'none' ? [] : null;
   }
 
   abort(e: Error): void {
-    if (this.controller) this.controller.abort(e); else this.pendingAbort = e;
+    if (this.controller) this.controller.abort(e);
+    else this.pendingAbort = e;
     this.finish(e);
   }
 
@@ -148,21 +204,33 @@ class Exchange {
   }
 
   onResponseStart(_c: unknown, code: number, hs: RawHeaders, msg?: string): void {
-    this.tFirst = performance.now(); this.status = code; this.statusText = msg ?? '';
+    this.tFirst = performance.now();
+    this.status = code;
+    this.statusText = msg ?? '';
     // Kept as undici gave them; canonical names are made only if someone reads them (mailbox.ts headerPairs).
-    for (const k in hs) { const v = hs[k]; this.size += k.length + 4 + (Array.isArray(v) ? v.join(', ').length : String(v ?? '').length); }
+    for (const k in hs) {
+      const v = hs[k];
+      this.size += k.length + 4 + (Array.isArray(v) ? v.join(', ').length : String(v ?? '').length);
+    }
     this.headers = hs;
   }
 
   onResponseData(c: { abort(reason: Error): void }, chunk: Buffer): void {
     this.size += chunk.length;
     const max = this.io.maxBody;
-    if (this.size > max) { c.abort(Object.assign(new Error(`response body larger than ${max} bytes`), { code: 'K6_TOO_LARGE' })); return; }
+    if (this.size > max) {
+      c.abort(Object.assign(new Error(`response body larger than ${max} bytes`), { code: 'K6_TOO_LARGE' }));
+      return;
+    }
     if (this.chunks) this.chunks.push(chunk);
   }
 
-  onResponseEnd(): void { this.finish(); }
-  onResponseError(_c: unknown, e: Error): void { this.finish(e); }
+  onResponseEnd(): void {
+    this.finish();
+  }
+  onResponseError(_c: unknown, e: Error): void {
+    this.finish(e);
+  }
 
   finish(err?: Error): void {
     if (this.finished) return;
@@ -170,38 +238,92 @@ class Exchange {
     this.io.settled(this);
     const end = performance.now();
     const first = this.tFirst || end;
-    const timings: Timings = { blocked: this.tStart - this.t0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: first - this.tStart, receiving: end - first, duration: end - this.tStart };
-    if (err) { this.done(failure(err.message, errorCode(err), timings, this.sent, this.size, this.req)); return; }
+    const timings: Timings = {
+      blocked: this.tStart - this.t0,
+      connecting: 0,
+      tls_handshaking: 0,
+      sending: 0,
+      waiting: first - this.tStart,
+      receiving: end - first,
+      duration: end - this.tStart,
+    };
+    if (err) {
+      this.done(failure(err.message, errorCode(err), timings, this.sent, this.size, this.req));
+      return;
+    }
     this.done({
-      status: this.status, statusText: this.statusText ? `${this.status} ${this.statusText}` : String(this.status), proto: 'HTTP/1.1', headers: this.headers,
-      chunks: this.chunks, responseType: this.req.responseType, timings, error: '', errorCode: 0,
-      remoteIp: this.target.remoteIp, remotePort: this.target.remotePort, bytesSent: this.sent, bytesReceived: this.size + 64,
+      status: this.status,
+      statusText: this.statusText ? `${this.status} ${this.statusText}` : String(this.status),
+      proto: 'HTTP/1.1',
+      headers: this.headers,
+      chunks: this.chunks,
+      responseType: this.req.responseType,
+      timings,
+      error: '',
+      errorCode: 0,
+      remoteIp: this.target.remoteIp,
+      remotePort: this.target.remotePort,
+      bytesSent: this.sent,
+      bytesReceived: this.size + 64,
     });
   }
 }
 
-function failure(message: string, code: number, timings: Timings, sent: number, received: number, req: IoRequest): Answer {
+function failure(
+  message: string,
+  code: number,
+  timings: Timings,
+  sent: number,
+  received: number,
+  req: IoRequest,
+): Answer {
   return {
-    status: 0, statusText: '', proto: '', headers: {}, chunks: null, responseType: req.responseType, timings,
-    error: message, errorCode: code, remoteIp: '', remotePort: 0, bytesSent: sent, bytesReceived: received,
+    status: 0,
+    statusText: '',
+    proto: '',
+    headers: {},
+    chunks: null,
+    responseType: req.responseType,
+    timings,
+    error: message,
+    errorCode: code,
+    remoteIp: '',
+    remotePort: 0,
+    bytesSent: sent,
+    bytesReceived: received,
   };
 }
 
 /** k6's error codes (https://grafana.com/docs/k6/latest/javascript-api/error-codes/). */
 function errorCode(e: Error & { code?: string }): number {
   switch (e.code) {
-    case 'K6_TIMEOUT': case 'UND_ERR_HEADERS_TIMEOUT': case 'UND_ERR_BODY_TIMEOUT': return 1050;
-    case 'ECONNREFUSED': return 1212;
-    case 'ECONNRESET': case 'UND_ERR_SOCKET': return 1220;
-    case 'EPIPE': return 1201;
-    case 'ETIMEDOUT': return 1211;
-    case 'ENOTFOUND': case 'EAI_AGAIN': return 1101;
-    case 'EADDRNOTAVAIL': return 1210;
-    default: return e.code?.startsWith('E') ? 1200 : 1000;
+    case 'K6_TIMEOUT':
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return 1050;
+    case 'ECONNREFUSED':
+      return 1212;
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 1220;
+    case 'EPIPE':
+      return 1201;
+    case 'ETIMEDOUT':
+      return 1211;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 1101;
+    case 'EADDRNOTAVAIL':
+      return 1210;
+    default:
+      return e.code?.startsWith('E') ? 1200 : 1000;
   }
 }
 
-export interface WarmServer { port: number; close(): void }
+export interface WarmServer {
+  port: number;
+  close(): void;
+}
 
 /**
  * Compile the HTTP path before any VU calls: a cold thread takes milliseconds per request
@@ -212,12 +334,36 @@ export interface WarmServer { port: number; close(): void }
  */
 export async function warmHttp(io: HttpIo, consume: (a: Answer) => void): Promise<WarmServer | null> {
   try {
-    const srv = createServer((_q, r) => { r.writeHead(200, { 'content-type': 'text/plain' }); r.end('ok'); });
-    await new Promise<void>((resolve, reject) => { srv.once('error', reject); srv.listen(0, '127.0.0.1', () => resolve()); });
+    const srv = createServer((_q, r) => {
+      r.writeHead(200, { 'content-type': 'text/plain' });
+      r.end('ok');
+    });
+    await new Promise<void>((resolve, reject) => {
+      srv.once('error', reject);
+      srv.listen(0, '127.0.0.1', () => resolve());
+    });
     const { port } = srv.address() as AddressInfo;
-    const req: IoRequest = { method: 'GET', url: `http://127.0.0.1:${port}/`, headers: ['user-agent', 'warm-up'], body: null, timeoutMs: 5000, responseType: 'text' };
+    const req: IoRequest = {
+      method: 'GET',
+      url: `http://127.0.0.1:${port}/`,
+      headers: ['user-agent', 'warm-up'],
+      body: null,
+      timeoutMs: 5000,
+      responseType: 'text',
+    };
     for (let round = 0; round < 40; round++) {
-      await Promise.all(Array.from({ length: 10 }, () => new Promise<void>((r) => io.send(req, undefined, (a) => { consume(a); r(); }))));
+      await Promise.all(
+        Array.from(
+          { length: 10 },
+          () =>
+            new Promise<void>((r) =>
+              io.send(req, undefined, (a) => {
+                consume(a);
+                r();
+              }),
+            ),
+        ),
+      );
     }
     return { port, close: () => srv.close() };
   } catch {

@@ -16,7 +16,10 @@ export class JsonOut {
   private buf = '';
   private readonly seen = new Set<string>();
 
-  constructor(readonly file: string, private readonly reg: Registry) {
+  constructor(
+    readonly file: string,
+    private readonly reg: Registry,
+  ) {
     this.fd = openSync(file, 'w');
   }
 

@@ -24,7 +24,8 @@ export function parseHosts(raw: unknown): Record<string, string> {
   if (typeof raw !== 'object') throw new Error('options.hosts must be an object of name: address');
   const out: Record<string, string> = {};
   for (const [name, ip] of Object.entries(raw as Record<string, unknown>)) {
-    if (typeof ip !== 'string' || !isIP(ip)) throw new Error(`options.hosts["${name}"]: ${JSON.stringify(ip)} is not an IP address`);
+    if (typeof ip !== 'string' || !isIP(ip))
+      throw new Error(`options.hosts["${name}"]: ${JSON.stringify(ip)} is not an IP address`);
     out[name.toLowerCase()] = ip;
   }
   return out;
@@ -39,11 +40,15 @@ export function lookupFor(net: NetOptions): Lookup | undefined {
     const ip = hosts[hostname.toLowerCase()];
     if (ip) {
       const family = isIP(ip);
-      if (all) callback(null, [{ address: ip, family }]); else callback(null, ip, family);
+      if (all) callback(null, [{ address: ip, family }]);
+      else callback(null, ip, family);
       return;
     }
     if (net.hostsOnly) {
-      callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (not in this run's hosts)`), { code: 'ENOTFOUND' }), all ? [] : '');
+      callback(
+        Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (not in this run's hosts)`), { code: 'ENOTFOUND' }),
+        all ? [] : '',
+      );
       return;
     }
     dnsLookup(hostname, typeof options === 'object' ? { ...options, all } : { all }, callback as never);

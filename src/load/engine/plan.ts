@@ -28,16 +28,42 @@ export function partOf(s: Scenario, t: Tuple): Part {
       const vus = t.scale(s.vus);
       const re = t.resegment(s.vus);
       const iterations = re ? re.scale(s.iterations) : 0;
-      return { hasWork: vus > 0 && iterations > 0, vus, iterations, preAllocatedVUs: 0, maxVUs: 0, stripe: re ? re.stripe() : base, rateShare: 0 };
+      return {
+        hasWork: vus > 0 && iterations > 0,
+        vus,
+        iterations,
+        preAllocatedVUs: 0,
+        maxVUs: 0,
+        stripe: re ? re.stripe() : base,
+        rateShare: 0,
+      };
     }
-    case 'per-vu-iterations': case 'constant-vus': {
+    case 'per-vu-iterations':
+    case 'constant-vus': {
       const vus = t.scale(s.vus);
-      return { hasWork: vus > 0, vus, iterations: s.iterations, preAllocatedVUs: 0, maxVUs: 0, stripe: base, rateShare: 0 };
+      return {
+        hasWork: vus > 0,
+        vus,
+        iterations: s.iterations,
+        preAllocatedVUs: 0,
+        maxVUs: 0,
+        stripe: base,
+        rateShare: 0,
+      };
     }
-    case 'constant-arrival-rate': case 'ramping-arrival-rate': {
+    case 'constant-arrival-rate':
+    case 'ramping-arrival-rate': {
       const maxVUs = t.scale(s.maxVUs);
       const re = maxVUs > 0 ? t.resegment(s.maxVUs) : null;
-      return { hasWork: re !== null, vus: 0, iterations: 0, preAllocatedVUs: t.scale(s.preAllocatedVUs), maxVUs, stripe: re ? re.stripe() : base, rateShare: re ? re.share : 0 };
+      return {
+        hasWork: re !== null,
+        vus: 0,
+        iterations: 0,
+        preAllocatedVUs: t.scale(s.preAllocatedVUs),
+        maxVUs,
+        stripe: re ? re.stripe() : base,
+        rateShare: re ? re.share : 0,
+      };
     }
   }
 }
@@ -52,7 +78,10 @@ export class ArrivalSchedule {
   /** This instance's iterations over the whole duration. */
   readonly total: number;
 
-  constructor(private readonly s: Scenario, private readonly stripe: Stripe) {
+  constructor(
+    private readonly s: Scenario,
+    private readonly stripe: Stripe,
+  ) {
     const area = startedBy(s, s.durationMs);
     this.lag = s.executor === 'ramping-arrival-rate' ? 1 : 0;
     const globalTotal = this.lag ? Math.floor(area + 1e-9) : Math.ceil(area - 1e-9);
@@ -68,8 +97,13 @@ export class ArrivalSchedule {
   /** When (ms after the start) this instance's iteration `n` (0-based) is due: the rate integral inverted. */
   dueAt(n: number): number {
     const want = globalIndex(this.stripe, n) + this.lag;
-    let lo = 0, hi = this.s.durationMs;
-    for (let k = 0; k < 40 && hi - lo > 0.05; k++) { const mid = (lo + hi) / 2; if (startedBy(this.s, mid) >= want) hi = mid; else lo = mid; }
+    let lo = 0,
+      hi = this.s.durationMs;
+    for (let k = 0; k < 40 && hi - lo > 0.05; k++) {
+      const mid = (lo + hi) / 2;
+      if (startedBy(this.s, mid) >= want) hi = mid;
+      else lo = mid;
+    }
     return hi;
   }
 }

@@ -5,7 +5,13 @@
  */
 import { Registry } from '../metrics/registry.js';
 import { TimeSeries } from '../metrics/timeseries.js';
-import { abortingFailures, bindThresholds, evaluate, parseThresholds, type ThresholdResult } from '../metrics/thresholds.js';
+import {
+  abortingFailures,
+  bindThresholds,
+  evaluate,
+  parseThresholds,
+  type ThresholdResult,
+} from '../metrics/thresholds.js';
 import { summaryData, type CheckTally } from '../metrics/summary.js';
 import { ioWorkerBundle, toCommonJs, workerBundle } from '../runtime/build.js';
 import { Collector } from './collect.js';
@@ -23,7 +29,14 @@ import { executionTuple, segmentString, type Tuple } from './segment.js';
 import { partOf, type Part } from './plan.js';
 import { runSteps, type Stepper, type StepRun } from './steps.js';
 
-const EXIT_CODES = { ok: 0, thresholds: 99, setupTimeout: 100, invalidConfig: 104, scriptException: 107, scriptAborted: 108 } as const;
+const EXIT_CODES = {
+  ok: 0,
+  thresholds: 99,
+  setupTimeout: 100,
+  invalidConfig: 104,
+  scriptException: 107,
+  scriptAborted: 108,
+} as const;
 
 interface RunInput {
   bundleCode: string;
@@ -58,7 +71,11 @@ interface RunInput {
 }
 
 /** How the VUs ran: many per awaited thread, or one per blocking thread (and why). */
-export interface VuMode { mode: 'awaited' | 'blocking'; threads: number; reason?: string }
+export interface VuMode {
+  mode: 'awaited' | 'blocking';
+  threads: number;
+  reason?: string;
+}
 
 export interface RunOutcome {
   engine: 'builtin' | 'k6';
@@ -92,14 +109,24 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   const errors: string[] = [];
   let abortReason: string | undefined;
   let signalAbort!: () => void;
-  const aborted = new Promise<void>((r) => { signalAbort = r; });
-  const abort = (reason: string) => { if (abortReason === undefined) { abortReason = reason; signalAbort(); } };
+  const aborted = new Promise<void>((r) => {
+    signalAbort = r;
+  });
+  const abort = (reason: string) => {
+    if (abortReason === undefined) {
+      abortReason = reason;
+      signalAbort();
+    }
+  };
   const seenErrors = new Map<string, number>();
   const onError = (m: string) => {
     const key = m.replace(/^VU \d+: /, '');
     const n = (seenErrors.get(key) ?? 0) + 1;
     seenErrors.set(key, n);
-    if (n <= 3) { log(`ERROR ${m}`); errors.push(m); }
+    if (n <= 3) {
+      log(`ERROR ${m}`);
+      errors.push(m);
+    }
   };
   let tuple: Tuple;
   try {
@@ -107,7 +134,22 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   } catch (e) {
     // As k6, a bad segment is an invalid configuration; nothing has started yet.
     await io.close();
-    return { engine: 'builtin', registry, series, checks: [], thresholds: [], scenarios: [], options: {}, startedAt: Date.now(), durationMs: 0, exitCode: EXIT_CODES.invalidConfig, errors: [`execution segment: ${(e as Error).message}`], summaryOutputs: {}, segment: '', parts: {} };
+    return {
+      engine: 'builtin',
+      registry,
+      series,
+      checks: [],
+      thresholds: [],
+      scenarios: [],
+      options: {},
+      startedAt: Date.now(),
+      durationMs: 0,
+      exitCode: EXIT_CODES.invalidConfig,
+      errors: [`execution segment: ${(e as Error).message}`],
+      summaryOutputs: {},
+      segment: '',
+      parts: {},
+    };
   }
   const out = input.outJson ? new JsonOut(input.outJson, registry) : undefined;
   collector.out = out;
@@ -115,16 +157,47 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   const threads = Math.max(1, input.vuThreads ?? availableParallelism() - 1);
   const vus: VuMode = made.ok ? { mode: 'awaited', threads } : { mode: 'blocking', threads: 0, reason: made.reason };
   const pool = new VuPool({
-    workerFile: await workerBundle(), code: await toCommonJs(input.bundleCode), awaitedCode: made.ok ? await toCommonJs(made.code) : null, threads,
-    env: input.env, scriptDir: input.scriptDir,
-    optionsJSON: '{}', sourceIps: input.sourceIps ?? [], testStart: Date.now(), vuStripe: tuple.stripe(), io, collector, onAbort: abort, onError,
+    workerFile: await workerBundle(),
+    code: await toCommonJs(input.bundleCode),
+    awaitedCode: made.ok ? await toCommonJs(made.code) : null,
+    threads,
+    env: input.env,
+    scriptDir: input.scriptDir,
+    optionsJSON: '{}',
+    sourceIps: input.sourceIps ?? [],
+    testStart: Date.now(),
+    vuStripe: tuple.stripe(),
+    io,
+    collector,
+    onAbort: abort,
+    onError,
   });
-  const base: Omit<RunOutcome, 'exitCode' | 'thresholds' | 'durationMs'> = { engine: 'builtin', vus, registry, series, checks: [], scenarios: [], options: {}, startedAt: Date.now(), errors, summaryOutputs: {}, segment: segmentString(tuple.segment), parts: {} };
+  const base: Omit<RunOutcome, 'exitCode' | 'thresholds' | 'durationMs'> = {
+    engine: 'builtin',
+    vus,
+    registry,
+    series,
+    checks: [],
+    scenarios: [],
+    options: {},
+    startedAt: Date.now(),
+    errors,
+    summaryOutputs: {},
+    segment: segmentString(tuple.segment),
+    parts: {},
+  };
   const finish = async (exitCode: number, thresholds: ThresholdResult[] = [], durationMs = 0): Promise<RunOutcome> => {
     await pool.close();
     await io.close();
     out?.close();
-    return { ...base, checks: [...collector.checks.values()], exitCode, thresholds, durationMs, ...(abortReason !== undefined ? { aborted: abortReason } : {}) };
+    return {
+      ...base,
+      checks: [...collector.checks.values()],
+      exitCode,
+      thresholds,
+      durationMs,
+      ...(abortReason !== undefined ? { aborted: abortReason } : {}),
+    };
   };
 
   let setupVu: VU;
@@ -145,7 +218,12 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     if ('error' in parsed) throw new Error(parsed.error);
     const bad = bindThresholds(parsed.specs, registry);
     if (bad) throw new Error(bad);
-    const net: NetOptions = { insecure: input.insecureSkipTLSVerify === true || options.insecureSkipTLSVerify === true, ...(input.ca ? { ca: input.ca } : {}), hosts: { ...parseHosts(options.hosts), ...(input.hosts ?? {}) }, hostsOnly: input.hostsOnly === true };
+    const net: NetOptions = {
+      insecure: input.insecureSkipTLSVerify === true || options.insecureSkipTLSVerify === true,
+      ...(input.ca ? { ca: input.ca } : {}),
+      hosts: { ...parseHosts(options.hosts), ...(input.hosts ?? {}) },
+      hostsOnly: input.hostsOnly === true,
+    };
     pool.cfg.net = net;
     await io.configure(net);
   } catch (e) {
@@ -161,16 +239,20 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   base.parts = parts;
   const working = scenarios.filter((s) => parts[s.name]!.hasWork);
   if (input.steps && !working.some((s) => s.executor.endsWith('arrival-rate'))) {
-    errors.push('a run in steps needs an arrival-rate scenario in the script\'s options');
+    errors.push("a run in steps needs an arrival-rate scenario in the script's options");
     await setupVu.worker.terminate();
     return finish(EXIT_CODES.invalidConfig);
   }
 
   // Initialise every scenario's pre-allocated VUs before setup(), as k6 does: the scenarios then start
   // right after setup() returns (a setup that waits for a rate window starts the burst in that window).
-  const want = working.reduce((a, s) => a + (s.executor.endsWith('arrival-rate') ? parts[s.name]!.preAllocatedVUs : parts[s.name]!.vus), 0);
+  const want = working.reduce(
+    (a, s) => a + (s.executor.endsWith('arrival-rate') ? parts[s.name]!.preAllocatedVUs : parts[s.name]!.vus),
+    0,
+  );
   try {
-    for (let i = 0; i < want; i += 8) await Promise.all(Array.from({ length: Math.min(8, want - i) }, () => pool.spawn()));
+    for (let i = 0; i < want; i += 8)
+      await Promise.all(Array.from({ length: Math.min(8, want - i) }, () => pool.spawn()));
   } catch (e) {
     onError((e as Error).message);
     return finish(EXIT_CODES.scriptException);
@@ -180,9 +262,21 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   if (ready.exports.includes('setup')) {
     // k6's setupTimeout option (default 60 s), unless the caller bounds it.
     const timeout = input.setupTimeoutMs ?? parseDuration(options.setupTimeout ?? '60s') ?? 60_000;
-    const r = await Promise.race([setupVu.send({ t: 'call', fn: 'setup', arg: '' }), new Promise<null>((res) => setTimeout(() => res(null), timeout).unref())]);
-    if (r === null) { setupVu.interrupt(); await setupVu.worker.terminate(); errors.push('setup() timed out'); return finish(EXIT_CODES.setupTimeout); }
-    if (r.errors.length) { for (const e of r.errors) onError(`setup: ${e}`); await setupVu.worker.terminate(); return finish(EXIT_CODES.scriptException); }
+    const r = await Promise.race([
+      setupVu.send({ t: 'call', fn: 'setup', arg: '' }),
+      new Promise<null>((res) => setTimeout(() => res(null), timeout).unref()),
+    ]);
+    if (r === null) {
+      setupVu.interrupt();
+      await setupVu.worker.terminate();
+      errors.push('setup() timed out');
+      return finish(EXIT_CODES.setupTimeout);
+    }
+    if (r.errors.length) {
+      for (const e of r.errors) onError(`setup: ${e}`);
+      await setupVu.worker.terminate();
+      return finish(EXIT_CODES.scriptException);
+    }
     setupData = r.result ?? '';
   }
 
@@ -205,11 +299,13 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     const s = working.find((w) => w.executor.endsWith('arrival-rate'));
     base.steps = await runSteps(ctx, s!, input.steps, tuple, [collector, health], () => abortReason !== undefined);
   } else {
-    await Promise.all(working.map(async (s) => {
-      await Promise.race([new Promise((r) => setTimeout(r, s.startTimeMs).unref()), aborted]);
-      if (abortReason !== undefined) return;
-      await runExecutor(ctx, s, parts[s.name]!);
-    }));
+    await Promise.all(
+      working.map(async (s) => {
+        await Promise.race([new Promise((r) => setTimeout(r, s.startTimeMs).unref()), aborted]);
+        if (abortReason !== undefined) return;
+        await runExecutor(ctx, s, parts[s.name]!);
+      }),
+    );
   }
   clearInterval(ticker);
   clearTimeout(hard);
@@ -223,15 +319,27 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   }
   const thresholds = evaluate(specs, registry, durationMs);
   if (ready.exports.includes('handleSummary')) {
-    const data = summaryData(registry, thresholds, [...collector.checks.values()], durationMs, (options.summaryTrendStats as string[] | undefined) ?? undefined);
+    const data = summaryData(
+      registry,
+      thresholds,
+      [...collector.checks.values()],
+      durationMs,
+      (options.summaryTrendStats as string[] | undefined) ?? undefined,
+    );
     if (setupData) data.setup_data = JSON.parse(setupData);
     const r = await setupVu.send({ t: 'call', fn: 'handleSummary', arg: JSON.stringify(data) });
     for (const e of r.errors) onError(`handleSummary: ${e}`);
     if (r.result) {
       const out = JSON.parse(r.result) as Record<string, unknown>;
-      for (const [k, v] of Object.entries(out ?? {})) base.summaryOutputs[k] = typeof v === 'string' ? v : JSON.stringify(v);
+      for (const [k, v] of Object.entries(out ?? {}))
+        base.summaryOutputs[k] = typeof v === 'string' ? v : JSON.stringify(v);
     }
   }
-  const code = abortReason !== undefined && !thresholds.some((t) => !t.ok) ? EXIT_CODES.scriptAborted : thresholds.some((t) => !t.ok) ? EXIT_CODES.thresholds : EXIT_CODES.ok;
+  const code =
+    abortReason !== undefined && !thresholds.some((t) => !t.ok)
+      ? EXIT_CODES.scriptAborted
+      : thresholds.some((t) => !t.ok)
+        ? EXIT_CODES.thresholds
+        : EXIT_CODES.ok;
   return finish(code, thresholds, durationMs);
 }

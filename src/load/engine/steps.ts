@@ -11,9 +11,21 @@ import { partOf } from './plan.js';
 import type { Tuple } from './segment.js';
 
 /** One step: a constant arrival rate (iterations/s) for `seconds`, with VUs sized for it. */
-export interface StepPlan { rate: number; seconds: number; preAllocatedVUs: number; maxVUs: number; graceSeconds: number }
+export interface StepPlan {
+  rate: number;
+  seconds: number;
+  preAllocatedVUs: number;
+  maxVUs: number;
+  graceSeconds: number;
+}
 
-export interface StepRun { plan: StepPlan; series: TimeSeries; startedAt: number; durationMs: number; dropped: number }
+export interface StepRun {
+  plan: StepPlan;
+  series: TimeSeries;
+  startedAt: number;
+  durationMs: number;
+  dropped: number;
+}
 
 export interface Stepper {
   /** The next step, decided from the steps run so far; undefined ends the run. */
@@ -23,17 +35,34 @@ export interface Stepper {
 }
 
 /** Where each step's samples are copied (the collector's and the health sampler's second series). */
-interface StepTap { step: TimeSeries | undefined }
+interface StepTap {
+  step: TimeSeries | undefined;
+}
 
 function stepScenario(s: Scenario, p: StepPlan): Scenario {
   return {
-    ...s, executor: 'constant-arrival-rate', rate: p.rate, timeUnitMs: 1000, startRate: p.rate, startTimeMs: 0,
-    durationMs: p.seconds * 1000, stages: [{ durationMs: p.seconds * 1000, target: p.rate }],
-    preAllocatedVUs: p.preAllocatedVUs, maxVUs: Math.max(p.preAllocatedVUs, p.maxVUs), gracefulStopMs: p.graceSeconds * 1000,
+    ...s,
+    executor: 'constant-arrival-rate',
+    rate: p.rate,
+    timeUnitMs: 1000,
+    startRate: p.rate,
+    startTimeMs: 0,
+    durationMs: p.seconds * 1000,
+    stages: [{ durationMs: p.seconds * 1000, target: p.rate }],
+    preAllocatedVUs: p.preAllocatedVUs,
+    maxVUs: Math.max(p.preAllocatedVUs, p.maxVUs),
+    gracefulStopMs: p.graceSeconds * 1000,
   };
 }
 
-export async function runSteps(ctx: ExecContext, s: Scenario, stepper: Stepper, tuple: Tuple, taps: readonly StepTap[], isAborted: () => boolean): Promise<StepRun[]> {
+export async function runSteps(
+  ctx: ExecContext,
+  s: Scenario,
+  stepper: Stepper,
+  tuple: Tuple,
+  taps: readonly StepTap[],
+  isAborted: () => boolean,
+): Promise<StepRun[]> {
   const done: StepRun[] = [];
   // Bounded by the stepper (its own count and time bounds) and by the run's abort.
   for (let plan = stepper.next(done); plan && !isAborted(); plan = stepper.next(done)) {

@@ -6,7 +6,14 @@
  * the VUs' reports.
  */
 import { Worker } from 'node:worker_threads';
-import { CTL, type Command, type IoLink, type Report, type WorkerCommand, type WorkerInit } from '../runtime/protocol.js';
+import {
+  CTL,
+  type Command,
+  type IoLink,
+  type Report,
+  type WorkerCommand,
+  type WorkerInit,
+} from '../runtime/protocol.js';
 import { MAILBOX_BYTES } from '../runtime/mailbox.js';
 import type { Collector } from './collect.js';
 import type { IoPool } from './io-pool.js';
@@ -55,7 +62,12 @@ export class VU {
   dead = false;
   ready: ReadyReport | undefined;
   private waiter: ((d: DoneReport) => void) | undefined;
-  constructor(readonly id: number, readonly worker: Worker, readonly ctl: Int32Array, readonly localAddress: string | undefined) {}
+  constructor(
+    readonly id: number,
+    readonly worker: Worker,
+    readonly ctl: Int32Array,
+    readonly localAddress: string | undefined,
+  ) {}
 
   send(cmd: Command): Promise<DoneReport> {
     if (this.dead) return Promise.resolve({ ...GONE, vu: this.id });
@@ -79,10 +91,14 @@ export class VU {
   }
 
   /** Counted in k6's `vus`: running its loop, or (arrival rate) an iteration. */
-  get active(): boolean { return this.busy && (!this.queued || Atomics.load(this.ctl, CTL.active) === 1); }
+  get active(): boolean {
+    return this.busy && (!this.queued || Atomics.load(this.ctl, CTL.active) === 1);
+  }
 
   /** Graceful: finish the current iteration, then stop looping. */
-  stop(): void { Atomics.store(this.ctl, CTL.stop, 1); }
+  stop(): void {
+    Atomics.store(this.ctl, CTL.stop, 1);
+  }
 
   /** Hard stop: the running iteration ends at its next blocking call (k6's interruption). */
   interrupt(): void {
@@ -96,7 +112,12 @@ export class VU {
 }
 
 /** A worker thread and the VUs it hosts; its samples are numbered per thread (collector source). */
-interface Thread { worker: Worker; source: number; vus: Map<number, VU>; starting: Map<number, { resolve: (v: VU) => void; reject: (e: Error) => void }> }
+interface Thread {
+  worker: Worker;
+  source: number;
+  vus: Map<number, VU>;
+  starting: Map<number, { resolve: (v: VU) => void; reject: (e: Error) => void }>;
+}
 
 export class VuPool {
   readonly all: VU[] = [];
@@ -108,10 +129,18 @@ export class VuPool {
   private nextSource = 0;
   constructor(readonly cfg: PoolConfig) {}
 
-  get initialized(): number { return this.all.length; }
+  get initialized(): number {
+    return this.all.length;
+  }
   /** The VU threads (for the generator's health). */
-  *workers(): Iterable<Worker> { for (const t of this.threads) yield t.worker; }
-  get active(): number { let n = 0; for (const v of this.all) if (v.active) n++; return n; }
+  *workers(): Iterable<Worker> {
+    for (const t of this.threads) yield t.worker;
+  }
+  get active(): number {
+    let n = 0;
+    for (const v of this.all) if (v.active) n++;
+    return n;
+  }
 
   /** Start a VU and evaluate its init context. `id` 0 is the setup/teardown VU (a blocking thread of its own). */
   spawn(id = this.nextId++): Promise<VU> {
@@ -132,11 +161,27 @@ export class VuPool {
     }
     const link: IoLink | null = awaited ? null : cfg.io.register(mailbox, localAddress);
     const init: WorkerInit = {
-      code: awaited ? cfg.awaitedCode! : cfg.code, awaited, vu: id, vuInTest, ...(localAddress ? { localAddress } : {}), env: cfg.env, mailbox, io: link,
-      testStart: cfg.testStart, scriptDir: cfg.scriptDir, instance: this.instance.buffer as SharedArrayBuffer, options: cfg.optionsJSON,
+      code: awaited ? cfg.awaitedCode! : cfg.code,
+      awaited,
+      vu: id,
+      vuInTest,
+      ...(localAddress ? { localAddress } : {}),
+      env: cfg.env,
+      mailbox,
+      io: link,
+      testStart: cfg.testStart,
+      scriptDir: cfg.scriptDir,
+      instance: this.instance.buffer as SharedArrayBuffer,
+      options: cfg.optionsJSON,
       ...(cfg.net ? { net: cfg.net } : {}),
     };
-    const worker = new Worker(cfg.workerFile, { workerData: init, transferList: link ? [link.port] : [], execArgv: THREAD_FLAGS, stdout: false, stderr: false });
+    const worker = new Worker(cfg.workerFile, {
+      workerData: init,
+      transferList: link ? [link.port] : [],
+      execArgv: THREAD_FLAGS,
+      stdout: false,
+      stderr: false,
+    });
     const t: Thread = { worker, source: this.nextSource++, vus: new Map(), starting: new Map() };
     this.threads.add(t);
     if (awaited) this.awaited[slot] = t;
@@ -150,7 +195,10 @@ export class VuPool {
     worker.once('exit', () => {
       this.threads.delete(t);
       if (link) cfg.io.forget(link);
-      for (const vu of t.vus.values()) { vu.dead = true; vu.settle({ ...GONE, vu: vu.id }); }
+      for (const vu of t.vus.values()) {
+        vu.dead = true;
+        vu.settle({ ...GONE, vu: vu.id });
+      }
       for (const s of t.starting.values()) s.reject(new Error('the VU thread exited during init'));
       t.starting.clear();
     });
@@ -168,8 +216,14 @@ export class VuPool {
   private report(t: Thread, r: Report): void {
     const cfg = this.cfg;
     switch (r.t) {
-      case 'samples': cfg.collector.declare(r.metrics); cfg.collector.batch(t.source, r.b); return;
-      case 'abort': cfg.collector.batch(t.source, r.b); cfg.onAbort(r.reason); return;
+      case 'samples':
+        cfg.collector.declare(r.metrics);
+        cfg.collector.batch(t.source, r.b);
+        return;
+      case 'abort':
+        cfg.collector.batch(t.source, r.b);
+        cfg.onAbort(r.reason);
+        return;
     }
     const vu = t.vus.get(r.vu);
     if (!vu) return;
@@ -177,7 +231,10 @@ export class VuPool {
       case 'ready':
         cfg.collector.declare(r.metrics);
         vu.ready = r;
-        if (vu.id > 0) { this.all.push(vu); Atomics.store(this.instance, 3, this.all.length); }
+        if (vu.id > 0) {
+          this.all.push(vu);
+          Atomics.store(this.instance, 3, this.all.length);
+        }
         t.starting.get(vu.id)?.resolve(vu);
         t.starting.delete(vu.id);
         break;

@@ -23,7 +23,12 @@ export function findK6(pathEnv = process.env.PATH ?? ''): string | undefined {
   for (const dir of pathEnv.split(delimiter)) {
     if (!dir) continue;
     const f = join(dir, 'k6');
-    try { accessSync(f, constants.X_OK); return f; } catch { /* not here */ }
+    try {
+      accessSync(f, constants.X_OK);
+      return f;
+    } catch {
+      /* not here */
+    }
   }
   return undefined;
 }
@@ -62,12 +67,21 @@ export async function runK6(input: K6Input): Promise<RunOutcome> {
   if (input.insecure) args.push('--insecure-skip-tls-verify');
   args.push(script);
   const log = input.log ?? ((l: string) => process.stderr.write(`${l}\n`));
-  const bundle = writeCaBundle({ insecure: input.insecure === true, ...(input.caFile ? { caFile: input.caFile } : {}) }, join(dir, 'ca-bundle.pem'));
+  const bundle = writeCaBundle(
+    { insecure: input.insecure === true, ...(input.caFile ? { caFile: input.caFile } : {}) },
+    join(dir, 'ca-bundle.pem'),
+  );
   const started = Date.now();
   const exitCode = await new Promise<number>((resolve) => {
-    const child = spawn(input.k6, args, { env: { ...process.env, ...input.env, ...(bundle ? { SSL_CERT_FILE: bundle } : {}) }, stdio: ['ignore', 'inherit', 'pipe'] });
+    const child = spawn(input.k6, args, {
+      env: { ...process.env, ...input.env, ...(bundle ? { SSL_CERT_FILE: bundle } : {}) },
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
     child.stderr.on('data', (b: Buffer) => log(b.toString().trimEnd()));
-    child.on('error', (e) => { log(`k6 could not start: ${e.message}`); resolve(2); });
+    child.on('error', (e) => {
+      log(`k6 could not start: ${e.message}`);
+      resolve(2);
+    });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 2 : 0)));
   });
   const durationMs = Date.now() - started;
@@ -75,21 +89,37 @@ export async function runK6(input: K6Input): Promise<RunOutcome> {
   const specs = 'specs' in parsed && !input.noThresholds ? parsed.specs : [];
   // No file is k6 having written nothing; any other failure to read it is said as it is.
   const got = await ingestNdjson(samples, specs, input.declared ?? []).catch((e: NodeJS.ErrnoException) =>
-    e.code === 'ENOENT' ? 'k6 wrote no samples' : `k6's JSON output (${samples}) could not be read: ${e.message}`);
+    e.code === 'ENOENT' ? 'k6 wrote no samples' : `k6's JSON output (${samples}) could not be read: ${e.message}`,
+  );
   rmSync(dir, { recursive: true, force: true });
-  const errors: string[] = typeof got === 'string' ? [got] : got.badLines ? [`${got.badLines} unreadable lines in k6's JSON output`] : [];
+  const errors: string[] =
+    typeof got === 'string' ? [got] : got.badLines ? [`${got.badLines} unreadable lines in k6's JSON output`] : [];
   const read = typeof got === 'string' ? undefined : got;
   const registry = read?.registry;
   const runMs = read && Number.isFinite(read.firstMs) ? read.lastMs - read.firstMs : durationMs;
   const thresholds = registry ? evaluate(specs, registry, runMs) : [];
   let scenarios: RunOutcome['scenarios'] = [];
-  try { scenarios = normaliseScenarios(input.options); } catch { /* k6 judged the options itself */ }
+  try {
+    scenarios = normaliseScenarios(input.options);
+  } catch {
+    /* k6 judged the options itself */
+  }
   // k6 divides a split run as the built-in runner does (plan.ts): the same parts describe it.
   const tuple = executionTuple(input.segment, input.segmentSequence);
   return {
-    engine: 'k6', registry: registry ?? new Registry(), series: read?.series ?? new TimeSeries(started), checks: read?.checks ?? [],
-    thresholds, scenarios, options: input.options, startedAt: read && Number.isFinite(read.firstMs) ? read.firstMs : started,
-    durationMs: runMs, exitCode, errors, summaryOutputs: {},
-    segment: segmentString(tuple.segment), parts: Object.fromEntries(scenarios.map((sc) => [sc.name, partOf(sc, tuple)])),
+    engine: 'k6',
+    registry: registry ?? new Registry(),
+    series: read?.series ?? new TimeSeries(started),
+    checks: read?.checks ?? [],
+    thresholds,
+    scenarios,
+    options: input.options,
+    startedAt: read && Number.isFinite(read.firstMs) ? read.firstMs : started,
+    durationMs: runMs,
+    exitCode,
+    errors,
+    summaryOutputs: {},
+    segment: segmentString(tuple.segment),
+    parts: Object.fromEntries(scenarios.map((sc) => [sc.name, partOf(sc, tuple)])),
   };
 }

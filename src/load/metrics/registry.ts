@@ -23,12 +23,24 @@ interface Metric {
 
 /** k6's built-in metrics (those this harness emits). */
 const BUILTIN_METRICS: Readonly<Record<string, [MetricType, Contains]>> = {
-  vus: ['gauge', 'default'], vus_max: ['gauge', 'default'],
-  iterations: ['counter', 'default'], iteration_duration: ['trend', 'time'], dropped_iterations: ['counter', 'default'],
-  data_received: ['counter', 'data'], data_sent: ['counter', 'data'], checks: ['rate', 'default'], group_duration: ['trend', 'time'],
-  http_reqs: ['counter', 'default'], http_req_failed: ['rate', 'default'], http_req_duration: ['trend', 'time'],
-  http_req_blocked: ['trend', 'time'], http_req_connecting: ['trend', 'time'], http_req_tls_handshaking: ['trend', 'time'],
-  http_req_sending: ['trend', 'time'], http_req_waiting: ['trend', 'time'], http_req_receiving: ['trend', 'time'],
+  vus: ['gauge', 'default'],
+  vus_max: ['gauge', 'default'],
+  iterations: ['counter', 'default'],
+  iteration_duration: ['trend', 'time'],
+  dropped_iterations: ['counter', 'default'],
+  data_received: ['counter', 'data'],
+  data_sent: ['counter', 'data'],
+  checks: ['rate', 'default'],
+  group_duration: ['trend', 'time'],
+  http_reqs: ['counter', 'default'],
+  http_req_failed: ['rate', 'default'],
+  http_req_duration: ['trend', 'time'],
+  http_req_blocked: ['trend', 'time'],
+  http_req_connecting: ['trend', 'time'],
+  http_req_tls_handshaking: ['trend', 'time'],
+  http_req_sending: ['trend', 'time'],
+  http_req_waiting: ['trend', 'time'],
+  http_req_receiving: ['trend', 'time'],
 };
 
 /** Parse `name{tag:value,other:"v"}` into the metric name and the selector's tags. */
@@ -43,7 +55,10 @@ export function parseSelector(sel: string): { name: string; tags: Record<string,
     if (!part.trim()) continue;
     const c = part.indexOf(':');
     if (c < 0) return { error: `tag "${part.trim()}" in ${sel} needs key:value` };
-    tags[part.slice(0, c).trim()] = part.slice(c + 1).trim().replace(/^["'`](.*)["'`]$/, '$1');
+    tags[part.slice(0, c).trim()] = part
+      .slice(c + 1)
+      .trim()
+      .replace(/^["'`](.*)["'`]$/, '$1');
   }
   return { name, tags };
 }
@@ -111,7 +126,10 @@ export class Registry {
 
   toJSON(): MetricJSON[] {
     return [...this.metrics.values()].map((m) => ({
-      name: m.name, type: m.type, contains: m.contains, sink: m.sink.toJSON(),
+      name: m.name,
+      type: m.type,
+      contains: m.contains,
+      sink: m.sink.toJSON(),
       subs: m.subs.map((s) => ({ name: s.name, tags: { ...s.tags }, sink: s.sink.toJSON() })),
     }));
   }

@@ -17,11 +17,18 @@ const SERIAL_CAP = 1_000;
 const SCALE = 1000;
 
 export function newHistogram(digits: 2 | 3 = 3): hdr.Histogram {
-  return hdr.build({ bitBucketSize: digits === 3 ? 32 : 'packed', autoResize: true, lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: digits });
+  return hdr.build({
+    bitBucketSize: digits === 3 ? 32 : 'packed',
+    autoResize: true,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 2,
+    numberOfSignificantValueDigits: digits,
+  });
 }
 
 export const histToBase64 = (h: hdr.Histogram): string => hdr.encodeIntoCompressedBase64(h);
-export const histFromBase64 = (s: string, digits: 2 | 3 = 3): hdr.Histogram => hdr.decodeFromCompressedBase64(s, digits === 3 ? 32 : 'packed', false);
+export const histFromBase64 = (s: string, digits: 2 | 3 = 3): hdr.Histogram =>
+  hdr.decodeFromCompressedBase64(s, digits === 3 ? 32 : 'packed', false);
 
 export type SinkJSON =
   | { type: 'counter'; sum: number }
@@ -32,60 +39,101 @@ export type SinkJSON =
 export class CounterSink {
   readonly type = 'counter';
   sum = 0;
-  add(v: number): void { this.sum += v; }
-  merge(o: CounterSink): void { this.sum += o.sum; }
-  toJSON(): SinkJSON { return { type: 'counter', sum: this.sum }; }
+  add(v: number): void {
+    this.sum += v;
+  }
+  merge(o: CounterSink): void {
+    this.sum += o.sum;
+  }
+  toJSON(): SinkJSON {
+    return { type: 'counter', sum: this.sum };
+  }
 }
 
 export class GaugeSink {
   readonly type = 'gauge';
-  last = 0; min = Infinity; max = -Infinity; at = -Infinity;
+  last = 0;
+  min = Infinity;
+  max = -Infinity;
+  at = -Infinity;
   add(v: number, t = Date.now()): void {
-    if (t >= this.at) { this.last = v; this.at = t; }
+    if (t >= this.at) {
+      this.last = v;
+      this.at = t;
+    }
     if (v < this.min) this.min = v;
     if (v > this.max) this.max = v;
   }
   /** Gauges of several instances: the latest value wins; extremes combine. */
   merge(o: GaugeSink): void {
-    if (o.at >= this.at) { this.last = o.last; this.at = o.at; }
-    this.min = Math.min(this.min, o.min); this.max = Math.max(this.max, o.max);
+    if (o.at >= this.at) {
+      this.last = o.last;
+      this.at = o.at;
+    }
+    this.min = Math.min(this.min, o.min);
+    this.max = Math.max(this.max, o.max);
   }
-  toJSON(): SinkJSON { return { type: 'gauge', last: this.last, min: fin(this.min), max: fin(this.max), at: fin(this.at) }; }
+  toJSON(): SinkJSON {
+    return { type: 'gauge', last: this.last, min: fin(this.min), max: fin(this.max), at: fin(this.at) };
+  }
 }
 
 export class RateSink {
   readonly type = 'rate';
-  trues = 0; total = 0;
-  add(v: number): void { this.total++; if (v !== 0) this.trues++; }
-  merge(o: RateSink): void { this.trues += o.trues; this.total += o.total; }
+  trues = 0;
+  total = 0;
+  add(v: number): void {
+    this.total++;
+    if (v !== 0) this.trues++;
+  }
+  merge(o: RateSink): void {
+    this.trues += o.trues;
+    this.total += o.total;
+  }
   /** k6 (since v0.38) evaluates an empty rate as 0. */
-  get rate(): number { return this.total === 0 ? 0 : this.trues / this.total; }
-  toJSON(): SinkJSON { return { type: 'rate', trues: this.trues, total: this.total }; }
+  get rate(): number {
+    return this.total === 0 ? 0 : this.trues / this.total;
+  }
+  toJSON(): SinkJSON {
+    return { type: 'rate', trues: this.trues, total: this.total };
+  }
 }
 
 export class TrendSink {
   readonly type = 'trend';
-  count = 0; sum = 0; min = Infinity; max = -Infinity;
+  count = 0;
+  sum = 0;
+  min = Infinity;
+  max = -Infinity;
   values: number[] | null = [];
   private sorted = true;
   constructor(readonly hist: hdr.Histogram = newHistogram(3)) {}
 
   add(v: number): void {
-    this.count++; this.sum += v;
+    this.count++;
+    this.sum += v;
     if (v < this.min) this.min = v;
     if (v > this.max) this.max = v;
     this.hist.recordValue(Math.max(0, Math.round(v * SCALE)));
     if (this.values) {
       if (this.values.length >= EXACT_CAP) this.values = null;
-      else { this.values.push(v); this.sorted = false; }
+      else {
+        this.values.push(v);
+        this.sorted = false;
+      }
     }
   }
 
   merge(o: TrendSink): void {
-    this.count += o.count; this.sum += o.sum;
-    this.min = Math.min(this.min, o.min); this.max = Math.max(this.max, o.max);
+    this.count += o.count;
+    this.sum += o.sum;
+    this.min = Math.min(this.min, o.min);
+    this.max = Math.max(this.max, o.max);
     this.hist.add(o.hist);
-    if (this.values && o.values && this.values.length + o.values.length <= EXACT_CAP) { this.values.push(...o.values); this.sorted = false; } else this.values = null;
+    if (this.values && o.values && this.values.length + o.values.length <= EXACT_CAP) {
+      this.values.push(...o.values);
+      this.sorted = false;
+    } else this.values = null;
   }
 
   setValues(v: readonly number[] | null): void {
@@ -93,17 +141,23 @@ export class TrendSink {
     this.sorted = false;
   }
 
-  get avg(): number { return this.count === 0 ? 0 : this.sum / this.count; }
+  get avg(): number {
+    return this.count === 0 ? 0 : this.sum / this.count;
+  }
 
   /** k6's percentile: linear interpolation between the sorted values around pct·(n−1). */
   p(pct: number): number {
     if (this.count === 0) return 0;
     if (this.values && this.values.length === this.count) {
-      if (!this.sorted) { this.values.sort((a, b) => a - b); this.sorted = true; }
+      if (!this.sorted) {
+        this.values.sort((a, b) => a - b);
+        this.sorted = true;
+      }
       const v = this.values;
       if (v.length === 1) return v[0]!;
       const i = (pct / 100) * (v.length - 1);
-      const lo = v[Math.floor(i)]!, hi = v[Math.ceil(i)]!;
+      const lo = v[Math.floor(i)]!,
+        hi = v[Math.ceil(i)]!;
       return lo + (hi - lo) * (i - Math.floor(i));
     }
     const q = this.hist.getValueAtPercentile(pct) / SCALE;
@@ -112,7 +166,15 @@ export class TrendSink {
 
   toJSON(): SinkJSON {
     const values = this.values && this.values.length <= SERIAL_CAP ? [...this.values] : undefined;
-    return { type: 'trend', count: this.count, sum: this.sum, min: fin(this.min), max: fin(this.max), hist: histToBase64(this.hist), ...(values ? { values } : {}) };
+    return {
+      type: 'trend',
+      count: this.count,
+      sum: this.sum,
+      min: fin(this.min),
+      max: fin(this.max),
+      hist: histToBase64(this.hist),
+      ...(values ? { values } : {}),
+    };
   }
 }
 
@@ -120,21 +182,43 @@ export type Sink = CounterSink | GaugeSink | RateSink | TrendSink;
 
 export function newSink(type: MetricType): Sink {
   switch (type) {
-    case 'counter': return new CounterSink();
-    case 'gauge': return new GaugeSink();
-    case 'rate': return new RateSink();
-    case 'trend': return new TrendSink();
+    case 'counter':
+      return new CounterSink();
+    case 'gauge':
+      return new GaugeSink();
+    case 'rate':
+      return new RateSink();
+    case 'trend':
+      return new TrendSink();
   }
 }
 
 export function sinkFromJSON(j: SinkJSON): Sink {
   switch (j.type) {
-    case 'counter': { const s = new CounterSink(); s.sum = j.sum; return s; }
-    case 'gauge': { const s = new GaugeSink(); Object.assign(s, { last: j.last, min: j.min, max: j.max, at: j.at }); return s; }
-    case 'rate': { const s = new RateSink(); s.trues = j.trues; s.total = j.total; return s; }
+    case 'counter': {
+      const s = new CounterSink();
+      s.sum = j.sum;
+      return s;
+    }
+    case 'gauge': {
+      const s = new GaugeSink();
+      Object.assign(s, { last: j.last, min: j.min, max: j.max, at: j.at });
+      return s;
+    }
+    case 'rate': {
+      const s = new RateSink();
+      s.trues = j.trues;
+      s.total = j.total;
+      return s;
+    }
     case 'trend': {
       const s = new TrendSink(histFromBase64(j.hist, 3));
-      Object.assign(s, { count: j.count, sum: j.sum, min: j.count ? j.min : Infinity, max: j.count ? j.max : -Infinity });
+      Object.assign(s, {
+        count: j.count,
+        sum: j.sum,
+        min: j.count ? j.min : Infinity,
+        max: j.count ? j.max : -Infinity,
+      });
       s.setValues(j.values && j.values.length === j.count ? j.values : null);
       return s;
     }

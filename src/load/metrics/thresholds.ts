@@ -47,8 +47,13 @@ export function parseThresholds(raw: unknown): { specs: ThresholdSpec[] } | { er
       const delay = obj.delayAbortEval === undefined ? 0 : parseDuration(String(obj.delayAbortEval));
       if (delay === undefined) return { error: `invalid delayAbortEval on ${selector}` };
       specs.push({
-        selector, source, agg: m[1]!.replace(/\s+/g, ''), op: m[2]!, value: Number(m[3]),
-        abortOnFail: obj.abortOnFail === true, delayAbortEvalMs: delay,
+        selector,
+        source,
+        agg: m[1]!.replace(/\s+/g, ''),
+        op: m[2]!,
+        value: Number(m[3]),
+        abortOnFail: obj.abortOnFail === true,
+        delayAbortEvalMs: delay,
       });
     }
   }
@@ -62,7 +67,8 @@ export function bindThresholds(specs: readonly ThresholdSpec[], reg: Registry): 
     if ('error' in sel) return `invalid threshold selector: ${sel.error}`;
     const m = reg.metrics.get(sel.name);
     if (!m) return `invalid threshold defined on ${s.selector}; reason: no metric name "${sel.name}" found`;
-    if (!AGGS[m.type].test(s.agg)) return `invalid threshold "${s.source}" on ${s.selector}: ${s.agg} is not an aggregation of a ${m.type}`;
+    if (!AGGS[m.type].test(s.agg))
+      return `invalid threshold "${s.source}" on ${s.selector}: ${s.agg} is not an aggregation of a ${m.type}`;
     if (Object.keys(sel.tags).length > 0) reg.submetric(sel.name, sel.tags);
   }
   return undefined;
@@ -80,9 +86,12 @@ function sinkOf(reg: Registry, selector: string): Sink | undefined {
 /** The value an aggregation takes on a sink; `durationMs` is the run's length (for a counter's rate). */
 function aggregate(sink: Sink, agg: string, durationMs: number): number {
   switch (sink.type) {
-    case 'counter': return agg === 'rate' ? (durationMs > 0 ? sink.sum / (durationMs / 1000) : 0) : sink.sum;
-    case 'gauge': return sink.last;
-    case 'rate': return sink.rate;
+    case 'counter':
+      return agg === 'rate' ? (durationMs > 0 ? sink.sum / (durationMs / 1000) : 0) : sink.sum;
+    case 'gauge':
+      return sink.last;
+    case 'rate':
+      return sink.rate;
     case 'trend': {
       if (sink.count === 0) return 0;
       if (agg === 'avg') return sink.avg;
@@ -96,13 +105,21 @@ function aggregate(sink: Sink, agg: string, durationMs: number): number {
 
 function compare(a: number, op: string, b: number): boolean {
   switch (op) {
-    case '<': return a < b;
-    case '<=': return a <= b;
-    case '>': return a > b;
-    case '>=': return a >= b;
-    case '==': case '===': return a === b;
-    case '!=': return a !== b;
-    default: return false;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+    case '==':
+    case '===':
+      return a === b;
+    case '!=':
+      return a !== b;
+    default:
+      return false;
   }
 }
 

@@ -9,13 +9,25 @@
 import type * as hdr from 'hdr-histogram-js';
 import { histFromBase64, histToBase64, newHistogram } from './sinks.js';
 
-export interface KeyCounts { reqs: number; s429: number }
+export interface KeyCounts {
+  reqs: number;
+  s429: number;
+}
 
 /** One endpoint's requests in a bucket. */
-export interface NameStats { reqs: number; failed: number; s429: number; dur: hdr.Histogram }
+export interface NameStats {
+  reqs: number;
+  failed: number;
+  s429: number;
+  dur: hdr.Histogram;
+}
 
 /** The generator's health in a bucket: its process CPU (% of the machine's cores), the busiest VU thread's event-loop utilisation (0–1), the main thread's event-loop delay (ms). */
-export interface Health { cpu: number; elu: number; lag: number }
+export interface Health {
+  cpu: number;
+  elu: number;
+  lag: number;
+}
 
 export interface Bucket {
   reqs: number;
@@ -36,20 +48,46 @@ export interface Bucket {
 }
 
 type NameJSON = Omit<NameStats, 'dur'> & { dur: string };
-interface BucketJSON extends Omit<Bucket, 'dur' | 'byName' | 'gen'> { t: number; dur: string; byName?: Record<string, NameJSON>; gen?: Health }
+interface BucketJSON extends Omit<Bucket, 'dur' | 'byName' | 'gen'> {
+  t: number;
+  dur: string;
+  byName?: Record<string, NameJSON>;
+  gen?: Health;
+}
 
 /** Buckets of 100 ms while the run is short; by the second past this many. */
-const FINE_MS = 100, COARSE_MS = 1000, FINE_BUCKETS = 100;
+const FINE_MS = 100,
+  COARSE_MS = 1000,
+  FINE_BUCKETS = 100;
 
-const empty = (): Bucket => ({ reqs: 0, failed: 0, errors: 0, s429: 0, iterations: 0, dropped: 0, offered: 0, vus: 0, byKey: {}, byName: {}, gen: undefined, dur: newHistogram(2) });
+const empty = (): Bucket => ({
+  reqs: 0,
+  failed: 0,
+  errors: 0,
+  s429: 0,
+  iterations: 0,
+  dropped: 0,
+  offered: 0,
+  vus: 0,
+  byKey: {},
+  byName: {},
+  gen: undefined,
+  dur: newHistogram(2),
+});
 
 export class TimeSeries {
   buckets = new Map<number, Bucket>();
-  constructor(public t0: number, public widthMs = FINE_MS) {}
+  constructor(
+    public t0: number,
+    public widthMs = FINE_MS,
+  ) {}
 
   private at(time: number): Bucket {
     let i = Math.max(0, Math.floor((time - this.t0) / this.widthMs));
-    if (this.widthMs < COARSE_MS && i >= FINE_BUCKETS) { this.widen(COARSE_MS); i = Math.floor(i / (COARSE_MS / FINE_MS)); }
+    if (this.widthMs < COARSE_MS && i >= FINE_BUCKETS) {
+      this.widen(COARSE_MS);
+      i = Math.floor(i / (COARSE_MS / FINE_MS));
+    }
     let b = this.buckets.get(i);
     if (!b) this.buckets.set(i, (b = empty()));
     return b;
@@ -62,24 +100,40 @@ export class TimeSeries {
     if (status === 0) b.errors++;
     const k = (b.byKey[key] ??= { reqs: 0, s429: 0 });
     const n = (b.byName[name] ??= { reqs: 0, failed: 0, s429: 0, dur: newHistogram(2) });
-    k.reqs++; n.reqs++;
+    k.reqs++;
+    n.reqs++;
     if (failed) n.failed++;
-    if (status === 429) { b.s429++; k.s429++; n.s429++; }
+    if (status === 429) {
+      b.s429++;
+      k.s429++;
+      n.s429++;
+    }
     const us = Math.max(0, Math.round(durationMs * 1000));
     b.dur.recordValue(us);
     n.dur.recordValue(us);
   }
 
-  iteration(time: number): void { this.at(time).iterations++; }
-  dropped(time: number, n = 1): void { this.at(time).dropped += n; }
-  vus(time: number, n: number): void { const b = this.at(time); if (n > b.vus) b.vus = n; }
+  iteration(time: number): void {
+    this.at(time).iterations++;
+  }
+  dropped(time: number, n = 1): void {
+    this.at(time).dropped += n;
+  }
+  vus(time: number, n: number): void {
+    const b = this.at(time);
+    if (n > b.vus) b.vus = n;
+  }
   /** The worst health seen in the bucket. */
   health(time: number, h: Health): void {
     const b = this.at(time);
-    b.gen = b.gen ? { cpu: Math.max(b.gen.cpu, h.cpu), elu: Math.max(b.gen.elu, h.elu), lag: Math.max(b.gen.lag, h.lag) } : { ...h };
+    b.gen = b.gen
+      ? { cpu: Math.max(b.gen.cpu, h.cpu), elu: Math.max(b.gen.elu, h.elu), lag: Math.max(b.gen.lag, h.lag) }
+      : { ...h };
   }
   /** The offered arrival rate (per second) in bucket `i` (set once per bucket by the report). */
-  offered(i: number, perSecond: number): void { this.at(this.t0 + i * this.widthMs).offered += perSecond; }
+  offered(i: number, perSecond: number): void {
+    this.at(this.t0 + i * this.widthMs).offered += perSecond;
+  }
 
   /** Re-bucket into buckets `widthMs` wide (a multiple of the current width). */
   widen(widthMs: number): void {
@@ -100,11 +154,16 @@ export class TimeSeries {
   }
 
   toJSON(): BucketJSON[] {
-    return [...this.buckets.entries()].sort((a, b) => a[0] - b[0]).map(([t, b]) => ({
-      ...b, t, byKey: structuredClone(b.byKey), dur: histToBase64(b.dur),
-      byName: Object.fromEntries(Object.entries(b.byName).map(([k, n]) => [k, { ...n, dur: histToBase64(n.dur) }])),
-      ...(b.gen ? { gen: { ...b.gen } } : { gen: undefined }),
-    }));
+    return [...this.buckets.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([t, b]) => ({
+        ...b,
+        t,
+        byKey: structuredClone(b.byKey),
+        dur: histToBase64(b.dur),
+        byName: Object.fromEntries(Object.entries(b.byName).map(([k, n]) => [k, { ...n, dur: histToBase64(n.dur) }])),
+        ...(b.gen ? { gen: { ...b.gen } } : { gen: undefined }),
+      }));
   }
 
   /** A series from results.json's buckets. */
@@ -112,8 +171,12 @@ export class TimeSeries {
     const s = new TimeSeries(t0, widthMs);
     for (const j of list) {
       s.buckets.set(j.t, {
-        ...j, dur: histFromBase64(j.dur, 2), gen: j.gen,
-        byName: Object.fromEntries(Object.entries(j.byName ?? {}).map(([k, n]) => [k, { ...n, dur: histFromBase64(n.dur, 2) }])),
+        ...j,
+        dur: histFromBase64(j.dur, 2),
+        gen: j.gen,
+        byName: Object.fromEntries(
+          Object.entries(j.byName ?? {}).map(([k, n]) => [k, { ...n, dur: histFromBase64(n.dur, 2) }]),
+        ),
       });
     }
     return s;
@@ -143,15 +206,33 @@ export class TimeSeries {
 function add(into: Map<number, Bucket>, i: number, b: Bucket, f: number, how: 'within' | 'across'): void {
   let t = into.get(i);
   if (!t) into.set(i, (t = empty()));
-  t.reqs += b.reqs; t.failed += b.failed; t.errors += b.errors; t.s429 += b.s429;
-  t.iterations += b.iterations; t.dropped += b.dropped;
+  t.reqs += b.reqs;
+  t.failed += b.failed;
+  t.errors += b.errors;
+  t.s429 += b.s429;
+  t.iterations += b.iterations;
+  t.dropped += b.dropped;
   t.offered += b.offered / f;
   t.vus = how === 'within' ? Math.max(t.vus, b.vus) : t.vus + b.vus;
-  for (const [k, v] of Object.entries(b.byKey)) { const have = (t.byKey[k] ??= { reqs: 0, s429: 0 }); have.reqs += v.reqs; have.s429 += v.s429; }
+  for (const [k, v] of Object.entries(b.byKey)) {
+    const have = (t.byKey[k] ??= { reqs: 0, s429: 0 });
+    have.reqs += v.reqs;
+    have.s429 += v.s429;
+  }
   for (const [k, v] of Object.entries(b.byName)) {
     const have = (t.byName[k] ??= { reqs: 0, failed: 0, s429: 0, dur: newHistogram(2) });
-    have.reqs += v.reqs; have.failed += v.failed; have.s429 += v.s429; have.dur.add(v.dur);
+    have.reqs += v.reqs;
+    have.failed += v.failed;
+    have.s429 += v.s429;
+    have.dur.add(v.dur);
   }
-  if (b.gen) t.gen = t.gen ? { cpu: Math.max(t.gen.cpu, b.gen.cpu), elu: Math.max(t.gen.elu, b.gen.elu), lag: Math.max(t.gen.lag, b.gen.lag) } : { ...b.gen };
+  if (b.gen)
+    t.gen = t.gen
+      ? {
+          cpu: Math.max(t.gen.cpu, b.gen.cpu),
+          elu: Math.max(t.gen.elu, b.gen.elu),
+          lag: Math.max(t.gen.lag, b.gen.lag),
+        }
+      : { ...b.gen };
   t.dur.add(b.dur);
 }

@@ -12,14 +12,22 @@
 import type { Bucket, Health, TimeSeries } from '../metrics/timeseries.js';
 import type { Capacity, Search } from './schema.js';
 
-interface Level { offered: number; seconds: [number, Bucket][] }
+interface Level {
+  offered: number;
+  seconds: [number, Bucket][];
+}
 
 function verdict(i: number, b: Bucket, budget: number): { why: string; p95: number } {
   const p95 = b.dur.totalCount ? b.dur.getValueAtPercentile(95) / 1000 : 0;
   const at = `at ${b.offered.toFixed(1)} it/s (second ${i})`;
-  const why = b.failed > 0 ? `${b.failed} failed requests ${at}`
-    : b.dropped > 0 ? `${b.dropped} dropped iterations ${at}`
-      : p95 > budget ? `p95 ${p95.toFixed(1)} ms over the ${budget} ms budget ${at}` : '';
+  const why =
+    b.failed > 0
+      ? `${b.failed} failed requests ${at}`
+      : b.dropped > 0
+        ? `${b.dropped} dropped iterations ${at}`
+        : p95 > budget
+          ? `p95 ${p95.toFixed(1)} ms over the ${budget} ms budget ${at}`
+          : '';
   return { why, p95 };
 }
 
@@ -42,11 +50,20 @@ export function capacity(fine: TimeSeries, p95BudgetMs: number): Capacity | unde
   }
   if (levels.size === 0) return undefined;
   const held = Math.max(...[...levels.values()].map((l) => l.seconds.length)) >= 2 ? 2 : 1;
-  let sustained = 0, rps = 0, p95 = 0, dropped = 0, limitedBy = '', generator = '';
+  let sustained = 0,
+    rps = 0,
+    p95 = 0,
+    dropped = 0,
+    limitedBy = '',
+    generator = '';
   for (const l of [...levels.values()].sort((a, b) => a.offered - b.offered)) {
     const judged = l.seconds.sort((a, b) => a[0] - b[0]).map(([i, b]) => ({ b, ...verdict(i, b, p95BudgetMs) }));
     const bad = judged.find((j) => j.why);
-    if (bad) { limitedBy = bad.why; generator = saturated(bad.b.gen); break; }
+    if (bad) {
+      limitedBy = bad.why;
+      generator = saturated(bad.b.gen);
+      break;
+    }
     if (l.seconds.length < held) continue;
     sustained = l.offered;
     rps = Math.max(...judged.map((j) => j.b.reqs)) * (1000 / series.widthMs);
@@ -54,9 +71,16 @@ export function capacity(fine: TimeSeries, p95BudgetMs: number): Capacity | unde
     dropped += judged.reduce((a, j) => a + j.b.dropped, 0);
   }
   return {
-    p95BudgetMs, sustainedRate: round(sustained), achievedRps: round(rps), p95AtSustainedMs: round(p95), droppedAtSustained: dropped,
-    limitedBy: !limitedBy ? 'not reached: every offered rate was sustained'
-      : generator ? `the generator, not the target: ${generator} when ${limitedBy}; add generators (--execution-segment) or cores to measure the target` : limitedBy,
+    p95BudgetMs,
+    sustainedRate: round(sustained),
+    achievedRps: round(rps),
+    p95AtSustainedMs: round(p95),
+    droppedAtSustained: dropped,
+    limitedBy: !limitedBy
+      ? 'not reached: every offered rate was sustained'
+      : generator
+        ? `the generator, not the target: ${generator} when ${limitedBy}; add generators (--execution-segment) or cores to measure the target`
+        : limitedBy,
     bottleneck: !limitedBy ? 'none' : generator ? 'generator' : 'target',
     peakOfferedRate: round(Math.max(...[...levels.values()].map((l) => l.offered))),
   };
@@ -68,8 +92,13 @@ const round = (n: number) => Math.round(n * 100) / 100;
 export function capacityOfSearch(s: Search): Capacity {
   const at = s.steps.filter((st) => st.ok && st.rate === s.figure).sort((a, b) => b.atMs - a.atMs)[0];
   return {
-    p95BudgetMs: s.slo.p95Ms, sustainedRate: s.figure, achievedRps: at ? round(at.reqs / at.seconds) : 0, p95AtSustainedMs: at?.p95Ms ?? 0,
-    droppedAtSustained: at?.dropped ?? 0, limitedBy: s.why, bottleneck: s.cause === 'generator' ? 'generator' : s.brokeAt === null ? 'none' : 'target',
+    p95BudgetMs: s.slo.p95Ms,
+    sustainedRate: s.figure,
+    achievedRps: at ? round(at.reqs / at.seconds) : 0,
+    p95AtSustainedMs: at?.p95Ms ?? 0,
+    droppedAtSustained: at?.dropped ?? 0,
+    limitedBy: s.why,
+    bottleneck: s.cause === 'generator' ? 'generator' : s.brokeAt === null ? 'none' : 'target',
     peakOfferedRate: Math.max(0, ...s.steps.map((st) => st.rate)),
   };
 }

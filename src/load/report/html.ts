@@ -14,7 +14,11 @@ import { searchChart, searchSection } from './search-html.js';
 
 const require = createRequire(import.meta.url);
 let chartJs: string | undefined;
-const chartSource = () => (chartJs ??= readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8').replace(/<\/script/gi, '<\\/script'));
+const chartSource = () =>
+  (chartJs ??= readFileSync(join(dirname(require.resolve('chart.js')), 'chart.umd.min.js'), 'utf8').replace(
+    /<\/script/gi,
+    '<\\/script',
+  ));
 
 /**
  * The start of a report page's chart code: Chart.js inline (the page fetches nothing), the
@@ -33,10 +37,25 @@ const esc = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt
 export function html(r: Results): string {
   const cd = chartData(r);
   const data = JSON.stringify(cd).replace(/</g, '\\u003c');
-  const eps = cd.endpoints.map((e) => `<tr><td><code>${esc(e.name)}</code></td><td>${e.reqs}</td><td>${e.p50}</td><td>${e.p95}</td><td>${e.p99}</td><td>${e.failed}</td><td>${e.s429}</td></tr>`).join('');
+  const eps = cd.endpoints
+    .map(
+      (e) =>
+        `<tr><td><code>${esc(e.name)}</code></td><td>${e.reqs}</td><td>${e.p50}</td><td>${e.p95}</td><td>${e.p99}</td><td>${e.failed}</td><td>${e.s429}</td></tr>`,
+    )
+    .join('');
   const cap = r.capacity;
-  const rows = r.thresholds.map((t) => `<tr class="${t.ok ? 'ok' : 'bad'}"><td>${t.ok ? '✓' : '✗'}</td><td>${esc(t.clauses.join(' '))}</td><td><code>${esc(t.selector)}</code></td><td><code>${esc(t.source)}</code></td><td>${t.measured}</td></tr>`).join('');
-  const checks = r.checks.map((c) => `<tr class="${c.fails ? 'bad' : 'ok'}"><td>${esc(c.group || '(root)')}</td><td>${esc(c.name)}</td><td>${c.passes}</td><td>${c.fails}</td></tr>`).join('');
+  const rows = r.thresholds
+    .map(
+      (t) =>
+        `<tr class="${t.ok ? 'ok' : 'bad'}"><td>${t.ok ? '✓' : '✗'}</td><td>${esc(t.clauses.join(' '))}</td><td><code>${esc(t.selector)}</code></td><td><code>${esc(t.source)}</code></td><td>${t.measured}</td></tr>`,
+    )
+    .join('');
+  const checks = r.checks
+    .map(
+      (c) =>
+        `<tr class="${c.fails ? 'bad' : 'ok'}"><td>${esc(c.group || '(root)')}</td><td>${esc(c.name)}</td><td>${c.passes}</td><td>${c.fails}</td></tr>`,
+    )
+    .join('');
   const capHtml = cap
     ? `<p class="cap${cap.bottleneck === 'generator' ? ' gen' : ''}">Highest arrival rate sustained with p95 ≤ ${cap.p95BudgetMs} ms, no failed requests and no dropped iterations: <strong>${cap.sustainedRate} iterations/s</strong> (${cap.achievedRps} requests/s, p95 ${cap.p95AtSustainedMs} ms, ${cap.droppedAtSustained} dropped). Peak offered: ${cap.peakOfferedRate} it/s. Limited by: ${esc(cap.limitedBy)}.</p>`
     : '<p class="cap">No arrival-rate executor in this scenario: no capacity figure.</p>';

@@ -20,7 +20,12 @@ interface RunMeta {
 }
 
 /** Offered arrival rate per bucket of the run, from the scenarios' schedules; `share` is this instance's part of each (k6 execution segments). */
-export function fillOffered(series: TimeSeries, scenarios: readonly Scenario[], durationMs: number, share: number | ((s: Scenario) => number) = 1): void {
+export function fillOffered(
+  series: TimeSeries,
+  scenarios: readonly Scenario[],
+  durationMs: number,
+  share: number | ((s: Scenario) => number) = 1,
+): void {
   const seconds = Math.ceil(durationMs / series.widthMs);
   const part = typeof share === 'number' ? () => share : share;
   for (let i = 0; i < seconds; i++) {
@@ -39,13 +44,27 @@ function clausesOf(selector: string, fallback: readonly string[]): string[] {
 
 /** Secrets never reach a report: known ones are masked, and so is anything shaped like a token. */
 export function scrub(s: string): string {
-  return redactText(s).replace(/eyJ[\w-]+\.[\w-]+\.[\w-]+/g, '«redacted»').replace(/\b[0-9a-f]{40}\b/g, '«redacted»');
+  return redactText(s)
+    .replace(/eyJ[\w-]+\.[\w-]+\.[\w-]+/g, '«redacted»')
+    .replace(/\b[0-9a-f]{40}\b/g, '«redacted»');
 }
 
 export function buildResults(o: {
-  meta: RunMeta; engines: string[]; instances: number; registry: Registry; series: TimeSeries; checks: readonly CheckTally[];
-  thresholds: readonly ThresholdResult[]; options: Record<string, unknown>; scenarios: readonly Scenario[];
-  startedAt: number; durationMs: number; exitCode: number; aborted?: string; errors: readonly string[]; search?: Search;
+  meta: RunMeta;
+  engines: string[];
+  instances: number;
+  registry: Registry;
+  series: TimeSeries;
+  checks: readonly CheckTally[];
+  thresholds: readonly ThresholdResult[];
+  options: Record<string, unknown>;
+  scenarios: readonly Scenario[];
+  startedAt: number;
+  durationMs: number;
+  exitCode: number;
+  aborted?: string;
+  errors: readonly string[];
+  search?: Search;
 }): Results {
   const cap = o.search ? capacityOfSearch(o.search) : capacity(o.series, o.meta.p95BudgetMs);
   return {
@@ -55,14 +74,28 @@ export function buildResults(o: {
     engines: [...o.engines],
     scenario: o.meta.scenario,
     clauses: [...o.meta.clauses],
-    target: { url: o.meta.target.url, edition: o.meta.target.edition, api_version: o.meta.target.api_version, ...(o.meta.target.tls ? { tls: o.meta.target.tls } : {}) },
+    target: {
+      url: o.meta.target.url,
+      edition: o.meta.target.edition,
+      api_version: o.meta.target.api_version,
+      ...(o.meta.target.tls ? { tls: o.meta.target.tls } : {}),
+    },
     instances: o.instances,
     startedAt: new Date(o.startedAt).toISOString(),
     durationMs: o.durationMs,
     exitCode: o.exitCode,
     ...(o.aborted !== undefined ? { aborted: scrub(o.aborted) } : {}),
-    options: { thresholds: (o.options.thresholds ?? {}) as Record<string, unknown>, scenarios: o.scenarios.map((s) => ({ ...s })) },
-    thresholds: o.thresholds.map((t) => ({ selector: t.selector, source: t.source, ok: t.ok, measured: t.measured, clauses: clausesOf(t.selector, o.meta.clauses) })),
+    options: {
+      thresholds: (o.options.thresholds ?? {}) as Record<string, unknown>,
+      scenarios: o.scenarios.map((s) => ({ ...s })),
+    },
+    thresholds: o.thresholds.map((t) => ({
+      selector: t.selector,
+      source: t.source,
+      ok: t.ok,
+      measured: t.measured,
+      clauses: clausesOf(t.selector, o.meta.clauses),
+    })),
     checks: o.checks.map((c) => ({ ...c })),
     metrics: o.registry.toJSON(),
     series: { widthMs: o.series.widthMs, buckets: o.series.toJSON() },
@@ -75,9 +108,20 @@ export function buildResults(o: {
 export function resultsOfRun(out: RunOutcome, meta: RunMeta): Results {
   fillOffered(out.series, out.scenarios, out.durationMs, (s) => out.parts[s.name]?.rateShare ?? 1);
   return buildResults({
-    meta, engines: [out.engine], instances: 1, registry: out.registry, series: out.series, checks: out.checks,
-    thresholds: out.thresholds, options: out.options, scenarios: out.scenarios, startedAt: out.startedAt,
-    durationMs: out.durationMs, exitCode: out.exitCode, ...(out.aborted !== undefined ? { aborted: out.aborted } : {}), errors: out.errors,
+    meta,
+    engines: [out.engine],
+    instances: 1,
+    registry: out.registry,
+    series: out.series,
+    checks: out.checks,
+    thresholds: out.thresholds,
+    options: out.options,
+    scenarios: out.scenarios,
+    startedAt: out.startedAt,
+    durationMs: out.durationMs,
+    exitCode: out.exitCode,
+    ...(out.aborted !== undefined ? { aborted: out.aborted } : {}),
+    errors: out.errors,
   });
 }
 
@@ -85,12 +129,25 @@ export function resultsOfRun(out: RunOutcome, meta: RunMeta): Results {
 export function resultsOfSearch(out: RunOutcome, search: Search, meta: RunMeta): Results {
   const w = out.series.widthMs;
   for (const st of search.steps) {
-    for (let i = Math.floor(st.atMs / w); i < Math.ceil((st.atMs + st.seconds * 1000) / w); i++) out.series.offered(i, st.rate);
+    for (let i = Math.floor(st.atMs / w); i < Math.ceil((st.atMs + st.seconds * 1000) / w); i++)
+      out.series.offered(i, st.rate);
   }
   return buildResults({
-    meta, engines: [out.engine], instances: 1, registry: out.registry, series: out.series, checks: out.checks,
-    thresholds: [], options: out.options, scenarios: [], startedAt: out.startedAt, durationMs: out.durationMs, exitCode: out.exitCode,
-    ...(out.aborted !== undefined ? { aborted: out.aborted } : {}), errors: out.errors, search,
+    meta,
+    engines: [out.engine],
+    instances: 1,
+    registry: out.registry,
+    series: out.series,
+    checks: out.checks,
+    thresholds: [],
+    options: out.options,
+    scenarios: [],
+    startedAt: out.startedAt,
+    durationMs: out.durationMs,
+    exitCode: out.exitCode,
+    ...(out.aborted !== undefined ? { aborted: out.aborted } : {}),
+    errors: out.errors,
+    search,
   });
 }
 
@@ -98,7 +155,8 @@ export function resultsOfSearch(out: RunOutcome, search: Search, meta: RunMeta):
 export function mergeResults(parts: readonly Results[], p95BudgetMs: number): Results {
   const first = parts[0];
   if (!first) throw new Error('nothing to merge');
-  for (const p of parts) if (p.scenario !== first.scenario) throw new Error(`cannot merge scenario ${p.scenario} into ${first.scenario}`);
+  for (const p of parts)
+    if (p.scenario !== first.scenario) throw new Error(`cannot merge scenario ${p.scenario} into ${first.scenario}`);
   const registry = new Registry();
   registry.declareBuiltins();
   const series = new TimeSeries(0, Math.max(...parts.map((p) => p.series.widthMs)));
@@ -109,7 +167,10 @@ export function mergeResults(parts: readonly Results[], p95BudgetMs: number): Re
     for (const c of p.checks) {
       const k = `${c.group}\u0000${c.name}`;
       const have = checks.get(k);
-      if (have) { have.passes += c.passes; have.fails += c.fails; } else checks.set(k, { ...c });
+      if (have) {
+        have.passes += c.passes;
+        have.fails += c.fails;
+      } else checks.set(k, { ...c });
     }
   }
   const durationMs = Math.max(...parts.map((p) => p.durationMs));
@@ -119,9 +180,17 @@ export function mergeResults(parts: readonly Results[], p95BudgetMs: number): Re
   const worst = Math.max(...parts.map((p) => (p.exitCode === 99 ? 0 : p.exitCode)));
   return buildResults({
     meta: { scenario: first.scenario, clauses: first.clauses, target: first.target, p95BudgetMs },
-    engines: [...new Set(parts.flatMap((p) => p.engines))], instances: parts.reduce((a, p) => a + p.instances, 0),
-    registry, series, checks: [...checks.values()], thresholds, options: first.options, scenarios: first.options.scenarios as unknown as Scenario[],
-    startedAt: Math.min(...parts.map((p) => Date.parse(p.startedAt))), durationMs,
-    exitCode: failed ? 99 : worst, errors: parts.flatMap((p) => p.errors),
+    engines: [...new Set(parts.flatMap((p) => p.engines))],
+    instances: parts.reduce((a, p) => a + p.instances, 0),
+    registry,
+    series,
+    checks: [...checks.values()],
+    thresholds,
+    options: first.options,
+    scenarios: first.options.scenarios as unknown as Scenario[],
+    startedAt: Math.min(...parts.map((p) => Date.parse(p.startedAt))),
+    durationMs,
+    exitCode: failed ? 99 : worst,
+    errors: parts.flatMap((p) => p.errors),
   });
 }

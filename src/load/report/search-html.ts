@@ -8,7 +8,12 @@ import type { Search } from './schema.js';
 const esc = (s: string) => s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
 
 export function searchSection(s: Search): string {
-  const rows = s.steps.map((st, i) => `<tr class="${st.ok ? 'ok' : 'bad'}"><td>${i + 1}</td><td>${st.rate}</td><td>${st.achievedRate}</td><td>${st.p95Ms}</td><td>${st.errorPct}</td><td>${st.share429Pct}</td><td>${st.dropped}</td><td>${st.ok ? 'held' : esc(st.cause ?? '')}</td><td>${esc(st.ok ? st.generator : st.why)}</td></tr>`).join('');
+  const rows = s.steps
+    .map(
+      (st, i) =>
+        `<tr class="${st.ok ? 'ok' : 'bad'}"><td>${i + 1}</td><td>${st.rate}</td><td>${st.achievedRate}</td><td>${st.p95Ms}</td><td>${st.errorPct}</td><td>${st.share429Pct}</td><td>${st.dropped}</td><td>${st.ok ? 'held' : esc(st.cause ?? '')}</td><td>${esc(st.ok ? st.generator : st.why)}</td></tr>`,
+    )
+    .join('');
   return `<h2>Capacity search</h2>
 <p class="cap${s.cause === 'generator' ? ' gen' : ''}" id="search-verdict">Capacity found: <strong>${s.figure} iterations/s</strong> within the SLO (p95 ≤ ${s.slo.p95Ms} ms, failed requests ≤ ${s.slo.errorPct} %).
 ${s.brokeAt !== null ? `It broke at <strong>${s.brokeAt} it/s</strong> (${esc(s.cause ?? '')}).` : 'No rate broke the SLO.'} ${esc(s.why)}. Search: ${s.steps.length} steps in ${(s.durationMs / 1000).toFixed(1)} s, ended by ${esc(s.stoppedBy)}

@@ -15,8 +15,13 @@
 import { parse } from 'acorn';
 
 /** An ESTree node as acorn makes it; the walk below reads fields by name. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree fields differ per node type; the walk checks `type` before reading them
-interface N { type: string; start: number; end: number; [k: string]: any }
+interface N {
+  type: string;
+  start: number;
+  end: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- ESTree fields differ per node type; the walk checks `type` before reading them
+  [k: string]: any;
+}
 
 const BLOCKING: Record<string, ReadonlySet<string>> = {
   'k6/http': new Set(['request', 'get', 'head', 'options', 'post', 'put', 'patch', 'del', 'batch']),
@@ -35,8 +40,9 @@ function* children(n: N): Generator<[N, string]> {
   for (const key of Object.keys(n)) {
     if (key === 'type' || key === 'start' || key === 'end' || key === 'loc' || key === 'range') continue;
     const v = n[key];
-    if (Array.isArray(v)) { for (const c of v) if (c && typeof c.type === 'string') yield [c, key]; }
-    else if (v && typeof v === 'object' && typeof v.type === 'string') yield [v, key];
+    if (Array.isArray(v)) {
+      for (const c of v) if (c && typeof c.type === 'string') yield [c, key];
+    } else if (v && typeof v === 'object' && typeof v.type === 'string') yield [v, key];
   }
 }
 
@@ -44,11 +50,21 @@ function* children(n: N): Generator<[N, string]> {
 function declared(p: N | null, out: string[]): string[] {
   if (!p) return out;
   switch (p.type) {
-    case 'Identifier': out.push(p.name); break;
-    case 'ObjectPattern': for (const q of p.properties) declared(q.type === 'RestElement' ? q.argument : q.value, out); break;
-    case 'ArrayPattern': for (const q of p.elements) declared(q, out); break;
-    case 'AssignmentPattern': declared(p.left, out); break;
-    case 'RestElement': declared(p.argument, out); break;
+    case 'Identifier':
+      out.push(p.name);
+      break;
+    case 'ObjectPattern':
+      for (const q of p.properties) declared(q.type === 'RestElement' ? q.argument : q.value, out);
+      break;
+    case 'ArrayPattern':
+      for (const q of p.elements) declared(q, out);
+      break;
+    case 'AssignmentPattern':
+      declared(p.left, out);
+      break;
+    case 'RestElement':
+      declared(p.argument, out);
+      break;
   }
   return out;
 }
@@ -57,17 +73,37 @@ function declared(p: N | null, out: string[]): string[] {
 function isReference(parent: N | null, key: string): boolean {
   if (!parent) return true;
   switch (parent.type) {
-    case 'MemberExpression': return key === 'object' || parent.computed;
-    case 'Property': case 'PropertyDefinition': case 'MethodDefinition': return key === 'value' || parent.computed;
-    case 'LabeledStatement': case 'BreakStatement': case 'ContinueStatement': return false;
-    case 'ImportSpecifier': case 'ImportDefaultSpecifier': case 'ImportNamespaceSpecifier': return false;
-    case 'ExportSpecifier': return key === 'local';
-    case 'FunctionDeclaration': case 'FunctionExpression': case 'ArrowFunctionExpression': return key === 'body';
-    case 'VariableDeclarator': return key === 'init';
-    case 'CatchClause': return key === 'body';
-    case 'ClassDeclaration': case 'ClassExpression': return key !== 'id';
-    case 'MetaProperty': return false;
-    default: return true;
+    case 'MemberExpression':
+      return key === 'object' || parent.computed;
+    case 'Property':
+    case 'PropertyDefinition':
+    case 'MethodDefinition':
+      return key === 'value' || parent.computed;
+    case 'LabeledStatement':
+    case 'BreakStatement':
+    case 'ContinueStatement':
+      return false;
+    case 'ImportSpecifier':
+    case 'ImportDefaultSpecifier':
+    case 'ImportNamespaceSpecifier':
+      return false;
+    case 'ExportSpecifier':
+      return key === 'local';
+    case 'FunctionDeclaration':
+    case 'FunctionExpression':
+    case 'ArrowFunctionExpression':
+      return key === 'body';
+    case 'VariableDeclarator':
+      return key === 'init';
+    case 'CatchClause':
+      return key === 'body';
+    case 'ClassDeclaration':
+    case 'ClassExpression':
+      return key !== 'id';
+    case 'MetaProperty':
+      return false;
+    default:
+      return true;
   }
 }
 
@@ -90,14 +126,32 @@ export function makeAwaitable(code: string): Awaitable {
     for (const s of d.specifiers as N[]) {
       if (s.type === 'ImportSpecifier') {
         const name = s.imported.name ?? s.imported.value;
-        if (set.has(name)) { blockingNames.add(s.local.name); if (name === 'group') groupNames.add(s.local.name); }
+        if (set.has(name)) {
+          blockingNames.add(s.local.name);
+          if (name === 'group') groupNames.add(s.local.name);
+        }
       } else namespaces.set(s.local.name, set);
     }
   }
 
   // Functions, their names, the calls made directly in their bodies, the names they read, every declaration.
-  interface Fn { node: N; parent: N | null; owner: Fn | null; names: string[]; calls: N[]; paramCalls: N[]; blocking: boolean; reachable: boolean; blockingParams: Set<string> }
-  interface Ref { node: N; parent: N | null; key: string; owner: Fn | null }
+  interface Fn {
+    node: N;
+    parent: N | null;
+    owner: Fn | null;
+    names: string[];
+    calls: N[];
+    paramCalls: N[];
+    blocking: boolean;
+    reachable: boolean;
+    blockingParams: Set<string>;
+  }
+  interface Ref {
+    node: N;
+    parent: N | null;
+    key: string;
+    owner: Fn | null;
+  }
   const fns: Fn[] = [];
   const fnOf = new Map<N, Fn>();
   /** Names declared inside each function (its parameters included), for the callback rule below. */
@@ -110,32 +164,72 @@ export function makeAwaitable(code: string): Awaitable {
   /** Declarations, counted in the program and in every function they sit in. */
   const count = (names: string[], owner: Fn | null) => {
     for (const n of names) declCount.set(n, (declCount.get(n) ?? 0) + 1);
-    for (let o = owner; o; o = o.owner) { let l = localDecls.get(o); if (!l) localDecls.set(o, (l = [])); l.push(...names); }
+    for (let o = owner; o; o = o.owner) {
+      let l = localDecls.get(o);
+      if (!l) localDecls.set(o, (l = []));
+      l.push(...names);
+    }
   };
   const scan = (n: N, parent: N | null, key: string, owner: Fn | null, inParams: boolean): void => {
     if (FUNCTION.has(n.type)) {
       const names: string[] = [];
       if (n.id) names.push(n.id.name);
-      if (parent?.type === 'VariableDeclarator' && key === 'init' && parent.id.type === 'Identifier') names.push(parent.id.name);
-      if (parent?.type === 'ExportDefaultDeclaration') { names.push('*default*'); exported.set('*default*', 'default'); }
-      if (n.type === 'FunctionDeclaration' && n.id && parent?.type === 'ExportNamedDeclaration') exported.set(n.id.name, n.id.name);
-      const fn: Fn = { node: n, parent, owner, names, calls: [], paramCalls: [], blocking: false, reachable: false, blockingParams: new Set() };
+      if (parent?.type === 'VariableDeclarator' && key === 'init' && parent.id.type === 'Identifier')
+        names.push(parent.id.name);
+      if (parent?.type === 'ExportDefaultDeclaration') {
+        names.push('*default*');
+        exported.set('*default*', 'default');
+      }
+      if (n.type === 'FunctionDeclaration' && n.id && parent?.type === 'ExportNamedDeclaration')
+        exported.set(n.id.name, n.id.name);
+      const fn: Fn = {
+        node: n,
+        parent,
+        owner,
+        names,
+        calls: [],
+        paramCalls: [],
+        blocking: false,
+        reachable: false,
+        blockingParams: new Set(),
+      };
       fns.push(fn);
       fnOf.set(n, fn);
       if (n.type === 'FunctionDeclaration' && n.id) count([n.id.name], owner);
-      for (const p of n.params as N[]) { count(declared(p, []), fn); scan(p, n, 'params', fn, true); }
+      for (const p of n.params as N[]) {
+        count(declared(p, []), fn);
+        scan(p, n, 'params', fn, true);
+      }
       scan(n.body, n, 'body', fn, false);
       return;
     }
     switch (n.type) {
-      case 'VariableDeclarator': count(declared(n.id, []), owner); break;
-      case 'CatchClause': if (n.param) count(declared(n.param, []), owner); break;
-      case 'ClassDeclaration': if (n.id) count([n.id.name], owner); break;
-      case 'ImportSpecifier': case 'ImportDefaultSpecifier': case 'ImportNamespaceSpecifier': count([n.local.name], owner); break;
-      case 'ExportSpecifier': exported.set(n.local.name, n.exported.name ?? n.exported.value); break;
-      case 'ExportNamedDeclaration': if (n.declaration?.type === 'VariableDeclaration') for (const d of n.declaration.declarations) for (const x of declared(d.id, [])) exported.set(x, x); break;
-      case 'Identifier': if (isReference(parent, key)) refs.push({ node: n, parent, key, owner }); break;
-      case 'CallExpression': case 'NewExpression':
+      case 'VariableDeclarator':
+        count(declared(n.id, []), owner);
+        break;
+      case 'CatchClause':
+        if (n.param) count(declared(n.param, []), owner);
+        break;
+      case 'ClassDeclaration':
+        if (n.id) count([n.id.name], owner);
+        break;
+      case 'ImportSpecifier':
+      case 'ImportDefaultSpecifier':
+      case 'ImportNamespaceSpecifier':
+        count([n.local.name], owner);
+        break;
+      case 'ExportSpecifier':
+        exported.set(n.local.name, n.exported.name ?? n.exported.value);
+        break;
+      case 'ExportNamedDeclaration':
+        if (n.declaration?.type === 'VariableDeclaration')
+          for (const d of n.declaration.declarations) for (const x of declared(d.id, [])) exported.set(x, x);
+        break;
+      case 'Identifier':
+        if (isReference(parent, key)) refs.push({ node: n, parent, key, owner });
+        break;
+      case 'CallExpression':
+      case 'NewExpression':
         if (n.type === 'CallExpression' && !n.optional) calledDirectly.add(n.callee);
         if (!owner) topCalls.push(n);
         else (inParams ? owner.paramCalls : owner.calls).push(n);
@@ -151,20 +245,33 @@ export function makeAwaitable(code: string): Awaitable {
     return false;
   };
   const isBlockingCallee = (c: N, owner: Fn | null): boolean => {
-    if (c.type === 'Identifier') return blockingNames.has(c.name) || blockingFns.has(c.name) || blockingParam(c.name, owner);
-    return c.type === 'MemberExpression' && !c.computed && c.object.type === 'Identifier' && c.property.type === 'Identifier'
-      && (namespaces.get(c.object.name)?.has(c.property.name) ?? false);
+    if (c.type === 'Identifier')
+      return blockingNames.has(c.name) || blockingFns.has(c.name) || blockingParam(c.name, owner);
+    return (
+      c.type === 'MemberExpression' &&
+      !c.computed &&
+      c.object.type === 'Identifier' &&
+      c.property.type === 'Identifier' &&
+      (namespaces.get(c.object.name)?.has(c.property.name) ?? false)
+    );
   };
   const isGroupCallee = (c: N): boolean =>
-    (c.type === 'Identifier' && groupNames.has(c.name))
-    || (c.type === 'MemberExpression' && !c.computed && c.object.type === 'Identifier' && c.property.name === 'group' && namespaces.get(c.object.name) === BLOCKING.k6);
+    (c.type === 'Identifier' && groupNames.has(c.name)) ||
+    (c.type === 'MemberExpression' &&
+      !c.computed &&
+      c.object.type === 'Identifier' &&
+      c.property.name === 'group' &&
+      namespaces.get(c.object.name) === BLOCKING.k6);
   const blockingCall = (c: N, owner: Fn | null) => c.type === 'CallExpression' && isBlockingCallee(c.callee, owner);
   const byName = new Map<string, Fn>();
   for (const f of fns) for (const n of f.names) if ((declCount.get(n) ?? 0) === 1) byName.set(n, f);
-  const blockingArg = (a: N, owner: Fn | null) => (FUNCTION.has(a.type) && fnOf.get(a)!.blocking) || (a.type === 'Identifier' && (blockingFns.has(a.name) || blockingParam(a.name, owner)));
+  const blockingArg = (a: N, owner: Fn | null) =>
+    (FUNCTION.has(a.type) && fnOf.get(a)!.blocking) ||
+    (a.type === 'Identifier' && (blockingFns.has(a.name) || blockingParam(a.name, owner)));
   /** `f` in `function respecting(f) { … f() … }` when some call passes a blocking function there. */
   const markCallbackParams = (c: N, owner: Fn): boolean => {
-    const callee = c.type === 'CallExpression' && c.callee.type === 'Identifier' ? byName.get(c.callee.name) : undefined;
+    const callee =
+      c.type === 'CallExpression' && c.callee.type === 'Identifier' ? byName.get(c.callee.name) : undefined;
     if (!callee) return false;
     let changed = false;
     (c.arguments as N[]).forEach((a, i) => {
@@ -202,11 +309,19 @@ export function makeAwaitable(code: string): Awaitable {
   // handleSummary (those run on a VU of their own, unchanged), what they name, what they contain.
   const readBy = new Map<Fn, Set<string>>();
   for (const r of refs) {
-    for (let o = r.owner; o; o = o.owner) { let set = readBy.get(o); if (!set) readBy.set(o, (set = new Set())); set.add(r.node.name); }
+    for (let o = r.owner; o; o = o.owner) {
+      let set = readBy.get(o);
+      if (!set) readBy.set(o, (set = new Set()));
+      set.add(r.node.name);
+    }
   }
   const entryNames = new Set([...exported].filter(([, e]) => !LIFECYCLE.has(e)).map(([l]) => l));
   // Names the init context reads (an export list is not a read: exports are the entries above).
-  const readAtTop = new Set(refs.filter((r) => !r.owner && r.parent?.type !== 'ExportSpecifier' && r.parent?.type !== 'ExportDefaultDeclaration').map((r) => r.node.name));
+  const readAtTop = new Set(
+    refs
+      .filter((r) => !r.owner && r.parent?.type !== 'ExportSpecifier' && r.parent?.type !== 'ExportDefaultDeclaration')
+      .map((r) => r.node.name),
+  );
   for (let changed = true; changed;) {
     changed = false;
     const read = new Set(readAtTop);
@@ -215,7 +330,10 @@ export function makeAwaitable(code: string): Awaitable {
       if (f.reachable) continue;
       // An unnamed function outside any function (an object's method, a stored callback) may be called from anywhere.
       const loose = !f.owner && f.names.length === 0;
-      if (loose || (f.owner && f.owner.reachable) || f.names.some((n) => entryNames.has(n) || read.has(n))) { f.reachable = true; changed = true; }
+      if (loose || (f.owner && f.owner.reachable) || f.names.some((n) => entryNames.has(n) || read.has(n))) {
+        f.reachable = true;
+        changed = true;
+      }
     }
   }
 
@@ -231,11 +349,14 @@ export function makeAwaitable(code: string): Awaitable {
     if (p) return { ok: false, reason: `a blocking call in a parameter default (line ${line(p.start)})` };
     if (!f.blocking) continue;
     const at = `line ${line(f.node.start)}`;
-    if (f.node.async || f.node.generator) return { ok: false, reason: `an async or generator function makes blocking calls (${at})` };
+    if (f.node.async || f.node.generator)
+      return { ok: false, reason: `an async or generator function makes blocking calls (${at})` };
     if (f.names.length === 0) {
       const parent = f.parent;
-      const groupCallback = parent?.type === 'CallExpression' && isGroupCallee(parent.callee) && parent.arguments[1] === f.node;
-      if (!groupCallback && !callbackArg(parent, f.node)) return { ok: false, reason: `a function that makes blocking calls is used as a value (${at})` };
+      const groupCallback =
+        parent?.type === 'CallExpression' && isGroupCallee(parent.callee) && parent.arguments[1] === f.node;
+      if (!groupCallback && !callbackArg(parent, f.node))
+        return { ok: false, reason: `a function that makes blocking calls is used as a value (${at})` };
     }
   }
   for (const { node: n, parent, key, owner } of refs) {
@@ -243,14 +364,17 @@ export function makeAwaitable(code: string): Awaitable {
     const at = `line ${line(n.start)}`;
     const ns = namespaces.get(n.name);
     if (ns) {
-      if (parent?.type !== 'MemberExpression' || key !== 'object' || parent.computed) return { ok: false, reason: `the module binding "${n.name}" is used other than as ${n.name}.method (${at})` };
-      if (ns.has(parent.property.name) && !calledDirectly.has(parent)) return { ok: false, reason: `${n.name}.${parent.property.name} is used as a value (${at})` };
+      if (parent?.type !== 'MemberExpression' || key !== 'object' || parent.computed)
+        return { ok: false, reason: `the module binding "${n.name}" is used other than as ${n.name}.method (${at})` };
+      if (ns.has(parent.property.name) && !calledDirectly.has(parent))
+        return { ok: false, reason: `${n.name}.${parent.property.name} is used as a value (${at})` };
       continue;
     }
     if (!blockingNames.has(n.name) && !blockingFns.has(n.name) && !blockingParam(n.name, owner)) continue;
     const called = parent?.type === 'CallExpression' && key === 'callee' && !parent.optional;
     const exports = parent?.type === 'ExportSpecifier' || parent?.type === 'ExportDefaultDeclaration';
-    if (!called && !exports && !(key === 'arguments' && callbackArg(parent, n))) return { ok: false, reason: `"${n.name}", which makes blocking calls, is used as a value (${at})` };
+    if (!called && !exports && !(key === 'arguments' && callbackArg(parent, n)))
+      return { ok: false, reason: `"${n.name}", which makes blocking calls, is used as a value (${at})` };
   }
 
   // Rewrite: `async` before each blocking function, an awaited wrapper around each blocking call.
@@ -269,7 +393,10 @@ export function makeAwaitable(code: string): Awaitable {
   edits.sort((a, b) => a.pos - b.pos || a.order - b.order);
   let out = '';
   let at = 0;
-  for (const e of edits) { out += code.slice(at, e.pos) + e.text; at = e.pos; }
+  for (const e of edits) {
+    out += code.slice(at, e.pos) + e.text;
+    at = e.pos;
+  }
   out += code.slice(at);
   return { ok: true, code: out, sites };
 }

@@ -16,7 +16,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const bundles = new Map<string, Promise<string>>();
 
 /** The threads' entry files (beside this module) and the names of their bundles. */
-export const THREAD_ENTRIES = { 'vu-worker': `worker${CODE_EXT}`, 'io-worker': `../engine/io-worker${CODE_EXT}` } as const;
+export const THREAD_ENTRIES = {
+  'vu-worker': `worker${CODE_EXT}`,
+  'io-worker': `../engine/io-worker${CODE_EXT}`,
+} as const;
 type Thread = keyof typeof THREAD_ENTRIES;
 
 /**
@@ -26,8 +29,14 @@ type Thread = keyof typeof THREAD_ENTRIES;
  */
 export async function bundleThread(thread: Thread, external: readonly string[] = []): Promise<string> {
   const out = await build({
-    entryPoints: [join(here, THREAD_ENTRIES[thread])], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-    write: false, external: ['hdr-histogram-js', ...external], logLevel: 'silent',
+    entryPoints: [join(here, THREAD_ENTRIES[thread])],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    write: false,
+    external: ['hdr-histogram-js', ...external],
+    logLevel: 'silent',
   });
   return out.outputFiles[0]!.text;
 }

@@ -58,10 +58,14 @@ function sleepTime(seconds: number): number {
   return Number(seconds) * 1000;
 }
 
-export function sleep(seconds: number): void { sleepMs(sleepTime(seconds)); }
+export function sleep(seconds: number): void {
+  sleepMs(sleepTime(seconds));
+}
 
 /** sleep() for VUs that share a thread. */
-export function sleepAwaited(seconds: number): Promise<void> { return sleepAsync(sleepTime(seconds)); }
+export function sleepAwaited(seconds: number): Promise<void> {
+  return sleepAsync(sleepTime(seconds));
+}
 
 export function fail(err?: string): never {
   throw new Error(err ?? '');

@@ -23,7 +23,8 @@ export function expectedStatuses(...args: (number | { min: number; max: number }
   const ranges: [number, number][] = [];
   for (const a of args) {
     if (typeof a === 'number' && Number.isInteger(a)) ranges.push([a, a]);
-    else if (a && typeof a === 'object' && Number.isInteger(a.min) && Number.isInteger(a.max)) ranges.push([a.min, a.max]);
+    else if (a && typeof a === 'object' && Number.isInteger(a.min) && Number.isInteger(a.max))
+      ranges.push([a.min, a.max]);
     else throw new Error(`expectedStatuses: ${JSON.stringify(a)} is neither an integer nor {min, max}`);
   }
   return new ExpectedStatuses(ranges);
@@ -33,12 +34,15 @@ export function expectedStatuses(...args: (number | { min: number; max: number }
 let defaultCallback: Expected = [[200, 399]];
 
 export function setResponseCallback(cb: ExpectedStatuses | null): void {
-  if (cb !== null && !(cb instanceof ExpectedStatuses)) throw new Error('setResponseCallback takes the result of http.expectedStatuses() or null');
+  if (cb !== null && !(cb instanceof ExpectedStatuses))
+    throw new Error('setResponseCallback takes the result of http.expectedStatuses() or null');
   defaultCallback = cb ? cb.ranges : null;
 }
 
 let discardBodies = false;
-export function setDiscardResponseBodies(v: boolean): void { discardBodies = v; }
+export function setDiscardResponseBodies(v: boolean): void {
+  discardBodies = v;
+}
 
 interface Params {
   headers?: Record<string, unknown>;
@@ -63,17 +67,29 @@ function toSpec(method: string, url: unknown, body: Body, params: Params | null 
   else if (ArrayBuffer.isView(body)) payload = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   else if (body && typeof body === 'object') {
     payload = new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
   }
   const timeoutMs = p.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(p.timeout);
   if (timeoutMs === undefined) throw new Error(`invalid timeout ${String(p.timeout)}`);
   // As in k6: a responseCallback key that is present but null or undefined disables http_req_failed.
-  const expected = !Object.prototype.hasOwnProperty.call(p, 'responseCallback') ? defaultCallback : p.responseCallback ? p.responseCallback.ranges : null;
+  const expected = !Object.prototype.hasOwnProperty.call(p, 'responseCallback')
+    ? defaultCallback
+    : p.responseCallback
+      ? p.responseCallback.ranges
+      : null;
   const userTags = p.tags ? stringTags(p.tags) : NO_TAGS;
   return {
-    method, url: u, headers, body: payload, timeoutMs, expected,
+    method,
+    url: u,
+    headers,
+    body: payload,
+    timeoutMs,
+    expected,
     responseType: p.responseType ?? (discardBodies ? 'none' : 'text'),
-    userTags, tagsKey: userTags === NO_TAGS ? '' : JSON.stringify(userTags), base: baseKey(),
+    userTags,
+    tagsKey: userTags === NO_TAGS ? '' : JSON.stringify(userTags),
+    base: baseKey(),
   };
 }
 
@@ -94,7 +110,8 @@ function respond(list: HttpRequestSpec[], results: readonly Reply[]): Response[]
   const now = Date.now();
   const out: Response[] = new Array(results.length);
   for (let i = 0; i < results.length; i++) {
-    const spec = list[i]!, r = results[i]!;
+    const spec = list[i]!,
+      r = results[i]!;
     measure(spec, r, now);
     out[i] = new Response(r, spec);
   }
@@ -102,10 +119,17 @@ function respond(list: HttpRequestSpec[], results: readonly Reply[]): Response[]
 }
 
 const M = {
-  reqs: metricId('http_reqs'), duration: metricId('http_req_duration'), blocked: metricId('http_req_blocked'),
-  connecting: metricId('http_req_connecting'), tls: metricId('http_req_tls_handshaking'), sending: metricId('http_req_sending'),
-  waiting: metricId('http_req_waiting'), receiving: metricId('http_req_receiving'), failed: metricId('http_req_failed'),
-  sent: metricId('data_sent'), received: metricId('data_received'),
+  reqs: metricId('http_reqs'),
+  duration: metricId('http_req_duration'),
+  blocked: metricId('http_req_blocked'),
+  connecting: metricId('http_req_connecting'),
+  tls: metricId('http_req_tls_handshaking'),
+  sending: metricId('http_req_sending'),
+  waiting: metricId('http_req_waiting'),
+  receiving: metricId('http_req_receiving'),
+  failed: metricId('http_req_failed'),
+  sent: metricId('data_sent'),
+  received: metricId('data_received'),
 };
 
 const NO_TAGS: Record<string, string> = {};
@@ -128,21 +152,49 @@ function level<K, V>(m: Map<K, V>, k: K, make: () => V): V {
 
 /** The samples k6 emits for one request, tagged with its system tags and expected_response. */
 function measure(spec: HttpRequestSpec, r: Reply, time: number): void {
-  let failed = false, expected: '' | 'true' | 'false' = '';
+  let failed = false,
+    expected: '' | 'true' | 'false' = '';
   if (spec.expected) {
     let ok = false;
-    for (const [lo, hi] of spec.expected) if (r.status >= lo && r.status <= hi) { ok = true; break; }
+    for (const [lo, hi] of spec.expected)
+      if (r.status >= lo && r.status <= hi) {
+        ok = true;
+        break;
+      }
     failed = !ok;
     expected = ok ? 'true' : 'false';
   }
-  const byAnswer = level(level(level(level(tagSets, spec.base, () => new Map()), spec.tagsKey, () => new Map()), spec.method, () => new Map()), spec.url, () => new Map());
-  const answerKey: number | string = r.errorCode ? `${r.errorCode}\u0001${r.error}\u0001${expected}` : r.status * 4 + EXP[expected];
+  const byAnswer = level(
+    level(
+      level(
+        level(tagSets, spec.base, () => new Map()),
+        spec.tagsKey,
+        () => new Map(),
+      ),
+      spec.method,
+      () => new Map(),
+    ),
+    spec.url,
+    () => new Map(),
+  );
+  const answerKey: number | string = r.errorCode
+    ? `${r.errorCode}\u0001${r.error}\u0001${expected}`
+    : r.status * 4 + EXP[expected];
   let id = byAnswer.get(answerKey);
   if (id === undefined) {
     const tags: Record<string, string> = { ...baseTags(), ...spec.userTags };
-    Object.assign(tags, { method: spec.method, url: spec.url, name: tags.name ?? spec.url, status: String(r.status), proto: r.proto });
+    Object.assign(tags, {
+      method: spec.method,
+      url: spec.url,
+      name: tags.name ?? spec.url,
+      status: String(r.status),
+      proto: r.proto,
+    });
     if (expected) tags.expected_response = expected;
-    if (r.errorCode) { tags.error = r.error; tags.error_code = String(r.errorCode); }
+    if (r.errorCode) {
+      tags.error = r.error;
+      tags.error_code = String(r.errorCode);
+    }
     id = newTagSet(tags);
     byAnswer.set(answerKey, id);
   }
@@ -161,7 +213,8 @@ function measure(spec: HttpRequestSpec, r: Reply, time: number): void {
   push(M.received, id, r.bytesReceived, time);
 }
 
-type BatchItem = string | [string, unknown, Body?, Params?] | { method: string; url: unknown; body?: Body; params?: Params };
+type BatchItem =
+  string | [string, unknown, Body?, Params?] | { method: string; url: unknown; body?: Body; params?: Params };
 
 function batchSpec(item: BatchItem): HttpRequestSpec {
   if (typeof item === 'string') return toSpec('GET', item, null, null);
@@ -171,7 +224,8 @@ function batchSpec(item: BatchItem): HttpRequestSpec {
 
 /** The request functions over one way of sending: blocking (the I/O thread) or awaited (this thread). */
 function methods<R>(sendWith: (list: HttpRequestSpec[]) => R, then: <U>(r: R, f: (x: Response[]) => U) => unknown) {
-  const request = (method: string, url: unknown, body?: Body, params?: Params | null) => then(sendWith([toSpec(String(method).toUpperCase(), url, body, params)]), (r) => r[0]!);
+  const request = (method: string, url: unknown, body?: Body, params?: Params | null) =>
+    then(sendWith([toSpec(String(method).toUpperCase(), url, body, params)]), (r) => r[0]!);
   return {
     request,
     get: (url: unknown, params?: Params) => request('GET', url, null, params),
@@ -185,7 +239,9 @@ function methods<R>(sendWith: (list: HttpRequestSpec[]) => R, then: <U>(r: R, f:
     batch(reqs: BatchItem[] | Record<string, BatchItem>) {
       if (Array.isArray(reqs)) return then(sendWith(reqs.map(batchSpec)), (r) => r);
       const keys = Object.keys(reqs);
-      return then(sendWith(keys.map((k) => batchSpec(reqs[k]!))), (out) => Object.fromEntries(keys.map((k, i) => [k, out[i]!])));
+      return then(sendWith(keys.map((k) => batchSpec(reqs[k]!))), (out) =>
+        Object.fromEntries(keys.map((k, i) => [k, out[i]!])),
+      );
     },
   };
 }

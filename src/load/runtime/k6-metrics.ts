@@ -9,13 +9,20 @@ export const declared = new Map<string, DeclaredMetric>();
 const NAME = /^[\p{L}\p{N}\._ !\?\/&#\(\)<>%-]{1,128}$/u;
 
 abstract class Metric {
-  constructor(readonly name: string, type: DeclaredMetric['type'], isTime = false) {
+  constructor(
+    readonly name: string,
+    type: DeclaredMetric['type'],
+    isTime = false,
+  ) {
     if (!state.inInit) throw new Error('metrics must be declared in the init context');
     if (typeof name !== 'string' || !NAME.test(name)) throw new Error(`invalid metric name "${String(name)}"`);
     const have = declared.get(name);
     if (have && have.type !== type) throw new Error(`metric "${name}" is already declared as a ${have.type}`);
     const d: DeclaredMetric = { name, type, isTime: Boolean(isTime) };
-    if (!have) { declared.set(name, d); thread.newMetrics.push(d); }
+    if (!have) {
+      declared.set(name, d);
+      thread.newMetrics.push(d);
+    }
   }
 
   add(value: number | boolean, tags?: Record<string, unknown>): boolean {
@@ -27,7 +34,23 @@ abstract class Metric {
   }
 }
 
-export class Counter extends Metric { constructor(name: string) { super(name, 'counter'); } }
-export class Gauge extends Metric { constructor(name: string, isTime?: boolean) { super(name, 'gauge', isTime); } }
-export class Rate extends Metric { constructor(name: string) { super(name, 'rate'); } }
-export class Trend extends Metric { constructor(name: string, isTime?: boolean) { super(name, 'trend', isTime); } }
+export class Counter extends Metric {
+  constructor(name: string) {
+    super(name, 'counter');
+  }
+}
+export class Gauge extends Metric {
+  constructor(name: string, isTime?: boolean) {
+    super(name, 'gauge', isTime);
+  }
+}
+export class Rate extends Metric {
+  constructor(name: string) {
+    super(name, 'rate');
+  }
+}
+export class Trend extends Metric {
+  constructor(name: string, isTime?: boolean) {
+    super(name, 'trend', isTime);
+  }
+}

@@ -7,10 +7,18 @@
 import type { HttpRequestSpec, IoResult, ResponseType, Timings } from './protocol.js';
 import { headerPairs, type RawHeaders } from './mailbox.js';
 
-interface RequestInfo { method: string; url: string; headers: Record<string, string[]>; body: string }
+interface RequestInfo {
+  method: string;
+  url: string;
+  headers: Record<string, string[]>;
+  body: string;
+}
 
 /** An answer whose body is still in its chunks (awaited VUs decode it only when read). */
-export interface RawBody { chunks: Buffer[] | null; responseType: ResponseType }
+export interface RawBody {
+  chunks: Buffer[] | null;
+  responseType: ResponseType;
+}
 
 export class Response {
   readonly status: number;
@@ -34,13 +42,20 @@ export class Response {
   private spec: HttpRequestSpec | undefined;
   private info: RequestInfo | undefined;
 
-  constructor(r: IoResult | (Omit<IoResult, 'body' | 'headers'> & RawBody & { headers: RawHeaders }), spec: HttpRequestSpec) {
+  constructor(
+    r: IoResult | (Omit<IoResult, 'body' | 'headers'> & RawBody & { headers: RawHeaders }),
+    spec: HttpRequestSpec,
+  ) {
     this.status = r.status;
     this.status_text = r.statusText;
     this.proto = r.proto;
     this.headerList = r.headers;
     if ('chunks' in r) this.rawBody = r;
-    else this.bodyValue = r.body instanceof Uint8Array ? r.body.buffer.slice(r.body.byteOffset, r.body.byteOffset + r.body.byteLength) as ArrayBuffer : r.body;
+    else
+      this.bodyValue =
+        r.body instanceof Uint8Array
+          ? (r.body.buffer.slice(r.body.byteOffset, r.body.byteOffset + r.body.byteLength) as ArrayBuffer)
+          : r.body;
     this.timings = r.timings;
     this.error = r.error;
     this.error_code = r.errorCode;
@@ -67,7 +82,12 @@ export class Response {
       const r = this.rawBody!;
       const c = r.chunks;
       const whole = c && r.responseType !== 'none' ? (c.length === 1 ? c[0]! : Buffer.concat(c)) : null;
-      this.bodyValue = whole === null ? null : r.responseType === 'binary' ? whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer : whole.toString('utf8');
+      this.bodyValue =
+        whole === null
+          ? null
+          : r.responseType === 'binary'
+            ? (whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer)
+            : whole.toString('utf8');
       this.rawBody = undefined;
     }
     return this.bodyValue;
@@ -89,7 +109,8 @@ export class Response {
   json(selector?: string): unknown {
     if (this.parsed === undefined) {
       try {
-        if (typeof this.body !== 'string') throw new Error('the response has no text body (responseType "none" or "binary")');
+        if (typeof this.body !== 'string')
+          throw new Error('the response has no text body (responseType "none" or "binary")');
         this.parsed = { ok: true, value: JSON.parse(this.body) };
       } catch (e) {
         this.parsed = { ok: false, err: e as Error };

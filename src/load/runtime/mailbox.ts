@@ -20,8 +20,11 @@ export const MAILBOX_BYTES = RESP_AT + RESP_BYTES;
 
 const TYPES: readonly ResponseType[] = ['text', 'binary', 'none'];
 const SEP = '\u0000';
-const INLINE = 0, VIA_PORT = 1;
-const BODY_NONE = 0, BODY_TEXT = 1, BODY_BINARY = 2;
+const INLINE = 0,
+  VIA_PORT = 1;
+const BODY_NONE = 0,
+  BODY_TEXT = 1,
+  BODY_BINARY = 2;
 
 /** A request area: count, then each request. Returns false when it must take the port. */
 export function writeRequests(w: Writer, list: readonly HttpRequestSpec[]): boolean {
@@ -39,8 +42,13 @@ export function writeRequests(w: Writer, list: readonly HttpRequestSpec[]): bool
     w.str(head);
     w.str(r.url);
     if (r.body === null) w.u8(BODY_NONE);
-    else if (typeof r.body === 'string') { w.u8(BODY_TEXT); w.str(r.body); }
-    else { w.u8(BODY_BINARY); w.bytes(r.body); }
+    else if (typeof r.body === 'string') {
+      w.u8(BODY_TEXT);
+      w.str(r.body);
+    } else {
+      w.u8(BODY_BINARY);
+      w.bytes(r.body);
+    }
     w.f64(r.timeoutMs);
     w.u8(TYPES.indexOf(r.responseType));
   }
@@ -94,7 +102,10 @@ export type RawHeaders = Record<string, string | string[] | undefined>;
 export function headerPairs(h: RawHeaders | string[]): string[] {
   if (Array.isArray(h)) return h;
   const out: string[] = [];
-  for (const k in h) { const v = h[k]; out.push(canonicalHeader(k), Array.isArray(v) ? v.join(', ') : String(v ?? '')); }
+  for (const k in h) {
+    const v = h[k];
+    out.push(canonicalHeader(k), Array.isArray(v) ? v.join(', ') : String(v ?? ''));
+  }
   return out;
 }
 
@@ -111,14 +122,23 @@ export function writeAnswers(w: Writer, list: readonly Answer[]): boolean {
     w.u32(a.errorCode);
     w.u32(a.remotePort);
     const t = a.timings;
-    w.f64(t.blocked); w.f64(t.connecting); w.f64(t.tls_handshaking); w.f64(t.sending); w.f64(t.waiting); w.f64(t.receiving); w.f64(t.duration);
+    w.f64(t.blocked);
+    w.f64(t.connecting);
+    w.f64(t.tls_handshaking);
+    w.f64(t.sending);
+    w.f64(t.waiting);
+    w.f64(t.receiving);
+    w.f64(t.duration);
     w.f64(a.bytesSent);
     w.f64(a.bytesReceived);
     // The error goes last: it is the one free text, so a NUL in it stays in it.
     w.str(a.statusText + SEP + a.proto + SEP + a.remoteIp + SEP + a.error);
     w.str(headers);
     if (!a.chunks || a.responseType === 'none') w.u8(BODY_NONE);
-    else { w.u8(a.responseType === 'binary' ? BODY_BINARY : BODY_TEXT); w.chunks(a.chunks); }
+    else {
+      w.u8(a.responseType === 'binary' ? BODY_BINARY : BODY_TEXT);
+      w.chunks(a.chunks);
+    }
   }
   return w.ok;
 }
@@ -128,9 +148,18 @@ export function toIoResult(a: Answer): IoResult {
   const chunks = a.chunks;
   const whole = chunks && a.responseType !== 'none' ? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)) : null;
   return {
-    status: a.status, statusText: a.statusText, proto: a.proto, headers: headerPairs(a.headers),
+    status: a.status,
+    statusText: a.statusText,
+    proto: a.proto,
+    headers: headerPairs(a.headers),
     body: whole === null ? null : a.responseType === 'binary' ? new Uint8Array(whole) : whole.toString('utf8'),
-    timings: a.timings, error: a.error, errorCode: a.errorCode, remoteIp: a.remoteIp, remotePort: a.remotePort, bytesSent: a.bytesSent, bytesReceived: a.bytesReceived,
+    timings: a.timings,
+    error: a.error,
+    errorCode: a.errorCode,
+    remoteIp: a.remoteIp,
+    remotePort: a.remotePort,
+    bytesSent: a.bytesSent,
+    bytesReceived: a.bytesReceived,
   };
 }
 
@@ -144,18 +173,38 @@ export function readAnswers(r: Reader): IoResult[] | null {
     const status = r.u16();
     const errorCode = r.u32();
     const remotePort = r.u32();
-    const timings = { blocked: r.f64(), connecting: r.f64(), tls_handshaking: r.f64(), sending: r.f64(), waiting: r.f64(), receiving: r.f64(), duration: r.f64() };
+    const timings = {
+      blocked: r.f64(),
+      connecting: r.f64(),
+      tls_handshaking: r.f64(),
+      sending: r.f64(),
+      waiting: r.f64(),
+      receiving: r.f64(),
+      duration: r.f64(),
+    };
     const bytesSent = r.f64();
     const bytesReceived = r.f64();
     const meta = r.str();
-    const a = meta.indexOf(SEP), b = meta.indexOf(SEP, a + 1), c = meta.indexOf(SEP, b + 1);
+    const a = meta.indexOf(SEP),
+      b = meta.indexOf(SEP, a + 1),
+      c = meta.indexOf(SEP, b + 1);
     const head = r.str();
     const headers = head === '' ? [] : head.split(SEP);
     const kind = r.u8();
     const body = kind === BODY_NONE ? null : kind === BODY_TEXT ? r.str() : r.bytes();
     out[i] = {
-      status, statusText: meta.slice(0, a), proto: meta.slice(a + 1, b), remoteIp: meta.slice(b + 1, c), error: meta.slice(c + 1),
-      headers, body, timings, errorCode, remotePort, bytesSent, bytesReceived,
+      status,
+      statusText: meta.slice(0, a),
+      proto: meta.slice(a + 1, b),
+      remoteIp: meta.slice(b + 1, c),
+      error: meta.slice(c + 1),
+      headers,
+      body,
+      timings,
+      errorCode,
+      remotePort,
+      bytesSent,
+      bytesReceived,
     };
   }
   return out;

@@ -121,8 +121,28 @@ export interface ScenarioRef {
 
 /** Main → a VU, while it is idle. */
 export type Command =
-  | { t: 'run'; scenario: ScenarioRef; mode: 'loop'; iterations: number; counter: SharedArrayBuffer; shared: boolean; total: number; stripe: Stripe; deadline: number; setupData: string }
-  | { t: 'run'; scenario: ScenarioRef; mode: 'queue'; queue: SharedArrayBuffer; total: number; stripe: Stripe; deadline: number; setupData: string }
+  | {
+      t: 'run';
+      scenario: ScenarioRef;
+      mode: 'loop';
+      iterations: number;
+      counter: SharedArrayBuffer;
+      shared: boolean;
+      total: number;
+      stripe: Stripe;
+      deadline: number;
+      setupData: string;
+    }
+  | {
+      t: 'run';
+      scenario: ScenarioRef;
+      mode: 'queue';
+      queue: SharedArrayBuffer;
+      total: number;
+      stripe: Stripe;
+      deadline: number;
+      setupData: string;
+    }
   | { t: 'call'; fn: 'setup' | 'teardown' | 'handleSummary'; arg: string };
 
 /** Main → worker: a command for one of its VUs, a VU to add (awaited threads), a hard stop, the end. */
@@ -132,7 +152,11 @@ export type WorkerCommand =
   | { t: 'interrupt'; vu: number }
   | { t: 'exit' };
 
-export interface DeclaredMetric { name: string; type: 'counter' | 'gauge' | 'rate' | 'trend'; isTime: boolean }
+export interface DeclaredMetric {
+  name: string;
+  type: 'counter' | 'gauge' | 'rate' | 'trend';
+  isTime: boolean;
+}
 
 /**
  * Metric samples of one VU, columnar. Names and tag sets are numbered per VU and sent once;
@@ -157,7 +181,16 @@ export type Report =
   | { t: 'ready'; vu: number; options: string; metrics: DeclaredMetric[]; exports: string[] }
   | { t: 'init-error'; vu: number; error: string }
   | { t: 'samples'; b: SampleBatch; metrics?: DeclaredMetric[] }
-  | { t: 'done'; vu: number; b: SampleBatch | null; completed: number; interrupted: boolean; errors: string[]; result?: string; metrics?: DeclaredMetric[] }
+  | {
+      t: 'done';
+      vu: number;
+      b: SampleBatch | null;
+      completed: number;
+      interrupted: boolean;
+      errors: string[];
+      result?: string;
+      metrics?: DeclaredMetric[];
+    }
   | { t: 'abort'; vu: number; reason: string; b: SampleBatch | null };
 
 /** Where a VU sends its requests: its I/O thread's doorbell, its bit there, and a port for oversized messages. */

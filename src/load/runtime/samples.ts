@@ -23,7 +23,11 @@ let reset = false;
 
 export function metricId(name: string): number {
   let id = names.get(name);
-  if (id === undefined) { id = names.size; names.set(name, id); newNames.push(name); }
+  if (id === undefined) {
+    id = names.size;
+    names.set(name, id);
+    newNames.push(name);
+  }
   return id;
 }
 
@@ -52,7 +56,9 @@ export function newTagSet(tags: Record<string, string>): number {
 let sets = 0;
 const restartHooks: (() => void)[] = [];
 /** `fn` runs when the numbering restarts: numbers kept elsewhere are void then. */
-export function onRestart(fn: () => void): void { restartHooks.push(fn); }
+export function onRestart(fn: () => void): void {
+  restartHooks.push(fn);
+}
 
 function forget(): void {
   // Samples already buffered use the old numbers: they must leave before the new ones start.
@@ -67,11 +73,15 @@ function forget(): void {
 
 /** Called when the buffer is full (the VU posts a batch). */
 let onFull: (() => void) | undefined;
-export function setOnFull(fn: () => void): void { onFull = fn; }
+export function setOnFull(fn: () => void): void {
+  onFull = fn;
+}
 
 /** While muted (the warm-up), samples are dropped; names and tag sets are still numbered and sent. */
 let muted = false;
-export function mute(on: boolean): void { muted = on; }
+export function mute(on: boolean): void {
+  muted = on;
+}
 
 export function push(metric: number, tags: number, value: number, time: number, flags = 0): void {
   if (muted) return;
@@ -83,12 +93,17 @@ export function push(metric: number, tags: number, value: number, time: number, 
   n++;
 }
 
-export function pending(): boolean { return n > 0 || newNames.length > 0; }
+export function pending(): boolean {
+  return n > 0 || newNames.length > 0;
+}
 
 /** The buffered samples as a batch (its array is transferred, not copied), or null when empty. */
 export function take(): SampleBatch | null {
   if (n === 0 && newNames.length === 0 && newTags.length === 0) return null;
   const b: SampleBatch = { names: newNames, tags: newTags, reset, data: data.slice(0, n * 3) };
-  newNames = []; newTags = []; reset = false; n = 0;
+  newNames = [];
+  newTags = [];
+  reset = false;
+  n = 0;
   return b;
 }

@@ -4,20 +4,43 @@
  * blocking exchange with its I/O thread through the mailbox.
  */
 import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { BELL, CTL, type DeclaredMetric, type HttpRequestSpec, type IoResult, type Report, type ScenarioRef } from './protocol.js';
-import { MAILBOX_BYTES, REQ_AT, REQ_BYTES, RESP_AT, readAnswers, toIoRequest, writeRequests, writeViaPort } from './mailbox.js';
+import {
+  BELL,
+  CTL,
+  type DeclaredMetric,
+  type HttpRequestSpec,
+  type IoResult,
+  type Report,
+  type ScenarioRef,
+} from './protocol.js';
+import {
+  MAILBOX_BYTES,
+  REQ_AT,
+  REQ_BYTES,
+  RESP_AT,
+  readAnswers,
+  toIoRequest,
+  writeRequests,
+  writeViaPort,
+} from './mailbox.js';
 import { Reader, Writer } from './wire.js';
 import * as samples from './samples.js';
 import type { RawBody } from './k6-response.js';
 import type { RawHeaders } from './mailbox.js';
 
 export class Interrupted extends Error {
-  constructor() { super('iteration interrupted'); this.name = 'Interrupted'; }
+  constructor() {
+    super('iteration interrupted');
+    this.name = 'Interrupted';
+  }
 }
 
 /** Thrown by exec.test.abort(): ends the run (k6 exit code 108). */
 export class Aborted extends Error {
-  constructor(readonly reason: string) { super(`test aborted: ${reason}`); this.name = 'Aborted'; }
+  constructor(readonly reason: string) {
+    super(`test aborted: ${reason}`);
+    this.name = 'Aborted';
+  }
 }
 
 const placeholder = new SharedArrayBuffer(MAILBOX_BYTES);
@@ -62,7 +85,9 @@ export type VuState = ReturnType<typeof newVuState>;
  * calls): then the runner makes each VU current again wherever its code resumes.
  */
 export let state: VuState = newVuState(0);
-export function use(s: VuState): void { state = s; }
+export function use(s: VuState): void {
+  state = s;
+}
 
 /** What all VUs of this thread share. */
 export const thread = {
@@ -94,11 +119,23 @@ let vuTagsVersion = 0;
 /** `exec.vu.tags` as the script sees it: a plain object that tells when it changes. */
 export function setVuTags(tags: Record<string, string>, s: VuState = state): void {
   vuTagsVersion++;
-  s.vuTags = new Proxy({ ...tags }, {
-    set(t, k, v) { vuTagsVersion++; return Reflect.set(t, k, v); },
-    deleteProperty(t, k) { vuTagsVersion++; return Reflect.deleteProperty(t, k); },
-    defineProperty(t, k, d) { vuTagsVersion++; return Reflect.defineProperty(t, k, d); },
-  });
+  s.vuTags = new Proxy(
+    { ...tags },
+    {
+      set(t, k, v) {
+        vuTagsVersion++;
+        return Reflect.set(t, k, v);
+      },
+      deleteProperty(t, k) {
+        vuTagsVersion++;
+        return Reflect.deleteProperty(t, k);
+      },
+      defineProperty(t, k, d) {
+        vuTagsVersion++;
+        return Reflect.defineProperty(t, k, d);
+      },
+    },
+  );
 }
 
 const baseIds = new Map<string, number>();
@@ -111,7 +148,9 @@ const baseIds = new Map<string, number>();
 export function baseKey(): number {
   const k = state.key;
   if (state.scenario !== k.scenario || state.group !== k.group || vuTagsVersion !== k.version) {
-    k.scenario = state.scenario; k.group = state.group; k.version = vuTagsVersion;
+    k.scenario = state.scenario;
+    k.group = state.group;
+    k.version = vuTagsVersion;
     const json = JSON.stringify(baseTags());
     let id = baseIds.get(json);
     if (id === undefined) baseIds.set(json, (id = baseIds.size));
@@ -130,7 +169,8 @@ function iterationTags(): Record<string, string> {
   return t;
 }
 
-const ITERATIONS = samples.metricId('iterations'), ITERATION_DURATION = samples.metricId('iteration_duration');
+const ITERATIONS = samples.metricId('iterations'),
+  ITERATION_DURATION = samples.metricId('iteration_duration');
 
 /** Iteration tag-set numbers by base-tag number (void when the numbering restarts). */
 const iterationSets = new Map<number, number>();
@@ -161,7 +201,8 @@ export function flush(): void {
   const metrics = thread.newMetrics.length ? thread.newMetrics.splice(0) : undefined;
   const b = takeSamples();
   if (b) post({ t: 'samples', b, ...(metrics ? { metrics } : {}) });
-  else if (metrics) post({ t: 'samples', b: { names: [], tags: [], reset: false, data: new Float64Array(0) }, metrics });
+  else if (metrics)
+    post({ t: 'samples', b: { names: [], tags: [], reset: false, data: new Float64Array(0) }, metrics });
 }
 samples.setOnFull(flush);
 
@@ -225,9 +266,18 @@ function cancellable<T>(s: VuState, start: (done: (v: T) => void) => void, onCan
   if (Atomics.load(s.ctl, CTL.interrupt) === 1) return Promise.reject(new Interrupted());
   return new Promise<T>((resolve, reject) => {
     let over = false;
-    const cancel = (e: Error) => { over = true; s.cancel = null; onCancel?.(); reject(e); };
+    const cancel = (e: Error) => {
+      over = true;
+      s.cancel = null;
+      onCancel?.();
+      reject(e);
+    };
     s.cancel = cancel;
-    start((v) => { if (over) return; if (s.cancel === cancel) s.cancel = null; resolve(v); });
+    start((v) => {
+      if (over) return;
+      if (s.cancel === cancel) s.cancel = null;
+      resolve(v);
+    });
   });
 }
 
@@ -249,5 +299,11 @@ export function sleepAsync(ms: number): Promise<void> {
   if (!(ms > 0)) return Promise.resolve();
   if (ms >= 100 || Date.now() - thread.lastFlush > 200) flush();
   let timer: NodeJS.Timeout | undefined;
-  return cancellable<void>(s, (done) => { timer = setTimeout(done, ms); }, () => clearTimeout(timer));
+  return cancellable<void>(
+    s,
+    (done) => {
+      timer = setTimeout(done, ms);
+    },
+    () => clearTimeout(timer),
+  );
 }

@@ -18,13 +18,21 @@ export class Writer {
   off: number;
   ok = true;
 
-  constructor(sab: SharedArrayBuffer, readonly start: number, readonly end: number) {
+  constructor(
+    sab: SharedArrayBuffer,
+    readonly start: number,
+    readonly end: number,
+  ) {
     this.dv = new DataView(sab);
     this.buf = Buffer.from(sab) as RawBuffer;
     this.off = start;
   }
 
-  reset(): this { this.off = this.start; this.ok = true; return this; }
+  reset(): this {
+    this.off = this.start;
+    this.ok = true;
+    return this;
+  }
 
   private room(n: number): boolean {
     if (this.ok && this.off + n <= this.end) return true;
@@ -32,16 +40,39 @@ export class Writer {
     return false;
   }
 
-  u8(v: number): void { if (this.room(1)) { this.dv.setUint8(this.off, v); this.off += 1; } }
-  u16(v: number): void { if (this.room(2)) { this.dv.setUint16(this.off, v); this.off += 2; } }
-  u32(v: number): void { if (this.room(4)) { this.dv.setUint32(this.off, v); this.off += 4; } }
-  f64(v: number): void { if (this.room(8)) { this.dv.setFloat64(this.off, v); this.off += 8; } }
+  u8(v: number): void {
+    if (this.room(1)) {
+      this.dv.setUint8(this.off, v);
+      this.off += 1;
+    }
+  }
+  u16(v: number): void {
+    if (this.room(2)) {
+      this.dv.setUint16(this.off, v);
+      this.off += 2;
+    }
+  }
+  u32(v: number): void {
+    if (this.room(4)) {
+      this.dv.setUint32(this.off, v);
+      this.off += 4;
+    }
+  }
+  f64(v: number): void {
+    if (this.room(8)) {
+      this.dv.setFloat64(this.off, v);
+      this.off += 8;
+    }
+  }
 
   /** UTF-8 with a 32-bit length prefix. */
   str(s: string): void {
     if (!this.ok) return;
     // s.length * 3 bounds the UTF-8 size; measure exactly only when that bound does not fit.
-    if (this.off + 4 + s.length * 3 > this.end && this.off + 4 + Buffer.byteLength(s) > this.end) { this.ok = false; return; }
+    if (this.off + 4 + s.length * 3 > this.end && this.off + 4 + Buffer.byteLength(s) > this.end) {
+      this.ok = false;
+      return;
+    }
     const n = s.length === 0 ? 0 : this.buf.utf8Write(s, this.off + 4, this.end - this.off - 4);
     this.dv.setUint32(this.off, n);
     this.off += 4 + n;
@@ -62,7 +93,10 @@ export class Writer {
     if (!this.room(4 + total)) return;
     this.dv.setUint32(this.off, total);
     let at = this.off + 4;
-    for (const c of list) { this.buf.set(c, at); at += c.byteLength; }
+    for (const c of list) {
+      this.buf.set(c, at);
+      at += c.byteLength;
+    }
     this.off = at;
   }
 }
@@ -72,18 +106,40 @@ export class Reader {
   private readonly buf: RawBuffer;
   off: number;
 
-  constructor(sab: SharedArrayBuffer, readonly start: number) {
+  constructor(
+    sab: SharedArrayBuffer,
+    readonly start: number,
+  ) {
     this.dv = new DataView(sab);
     this.buf = Buffer.from(sab) as RawBuffer;
     this.off = start;
   }
 
-  reset(): this { this.off = this.start; return this; }
+  reset(): this {
+    this.off = this.start;
+    return this;
+  }
 
-  u8(): number { const v = this.dv.getUint8(this.off); this.off += 1; return v; }
-  u16(): number { const v = this.dv.getUint16(this.off); this.off += 2; return v; }
-  u32(): number { const v = this.dv.getUint32(this.off); this.off += 4; return v; }
-  f64(): number { const v = this.dv.getFloat64(this.off); this.off += 8; return v; }
+  u8(): number {
+    const v = this.dv.getUint8(this.off);
+    this.off += 1;
+    return v;
+  }
+  u16(): number {
+    const v = this.dv.getUint16(this.off);
+    this.off += 2;
+    return v;
+  }
+  u32(): number {
+    const v = this.dv.getUint32(this.off);
+    this.off += 4;
+    return v;
+  }
+  f64(): number {
+    const v = this.dv.getFloat64(this.off);
+    this.off += 8;
+    return v;
+  }
 
   str(): string {
     const n = this.u32();

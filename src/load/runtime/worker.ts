@@ -18,36 +18,77 @@ import * as core from './k6-core.js';
 import * as http from './k6-http.js';
 import * as metrics from './k6-metrics.js';
 import * as execution from './k6-execution.js';
-import { BELL, CTL, QUEUE, type Command, type HttpRequestSpec, type IoRequest, type WorkerCommand, type WorkerInit } from './protocol.js';
+import {
+  BELL,
+  CTL,
+  QUEUE,
+  type Command,
+  type HttpRequestSpec,
+  type IoRequest,
+  type WorkerCommand,
+  type WorkerInit,
+} from './protocol.js';
 import { toIoResult } from './mailbox.js';
 import { mute } from './samples.js';
 import { HttpIo, warmHttp, type WarmServer } from '../engine/io.js';
-import { Aborted, Interrupted, attachMailbox, emitIteration, flush, newVuState, post, setVuTags, state, takeSamples, thread, use, type Reply, type VuState } from './vu-state.js';
+import {
+  Aborted,
+  Interrupted,
+  attachMailbox,
+  emitIteration,
+  flush,
+  newVuState,
+  post,
+  setVuTags,
+  state,
+  takeSamples,
+  thread,
+  use,
+  type Reply,
+  type VuState,
+} from './vu-state.js';
 import { waitAsync } from './wait-async.js';
 import { globalIndex, type Stripe } from '../engine/segment.js';
 
 const init = workerData as WorkerInit;
-const I_COMPLETED = 0, I_INTERRUPTED = 1;
+const I_COMPLETED = 0,
+  I_INTERRUPTED = 1;
 
 const esm = (ns: Record<string, unknown>, dflt: unknown = ns) => ({ __esModule: true, ...ns, default: dflt });
 const httpApi = init.awaited ? http.awaited : http.blocking;
 const MODULES: Record<string, unknown> = {
   k6: esm({ ...core, ...(init.awaited ? { group: core.groupAwaited, sleep: core.sleepAwaited } : {}) }),
   'k6/http': esm({
-    expectedStatuses: http.expectedStatuses, setResponseCallback: http.setResponseCallback, ExpectedStatuses: http.ExpectedStatuses,
+    expectedStatuses: http.expectedStatuses,
+    setResponseCallback: http.setResponseCallback,
+    ExpectedStatuses: http.ExpectedStatuses,
     ...httpApi,
   }),
   'k6/metrics': esm(metrics),
-  'k6/execution': esm(execution, { vu: execution.vu, scenario: execution.scenario, instance: execution.instance, test: execution.test }),
+  'k6/execution': esm(execution, {
+    vu: execution.vu,
+    scenario: execution.scenario,
+    instance: execution.instance,
+    test: execution.test,
+  }),
   'k6/encoding': esm({
-    b64encode: (s: string | ArrayBuffer, enc?: string) => Buffer.from(typeof s === 'string' ? s : new Uint8Array(s)).toString(enc === 'rawurl' || enc === 'url' ? 'base64url' : 'base64'),
-    b64decode: (s: string, enc?: string, format?: string) => { const b = Buffer.from(s, enc === 'rawurl' || enc === 'url' ? 'base64url' : 'base64'); return format === 's' ? b.toString() : b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength); },
+    b64encode: (s: string | ArrayBuffer, enc?: string) =>
+      Buffer.from(typeof s === 'string' ? s : new Uint8Array(s)).toString(
+        enc === 'rawurl' || enc === 'url' ? 'base64url' : 'base64',
+      ),
+    b64decode: (s: string, enc?: string, format?: string) => {
+      const b = Buffer.from(s, enc === 'rawurl' || enc === 'url' ? 'base64url' : 'base64');
+      return format === 's' ? b.toString() : b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+    },
   }),
 };
 
 function requireModule(name: string): unknown {
   const m = MODULES[name];
-  if (!m) throw new Error(`module "${name}" is not provided by the built-in runner (only k6, k6/http, k6/metrics, k6/execution, k6/encoding)`);
+  if (!m)
+    throw new Error(
+      `module "${name}" is not provided by the built-in runner (only k6, k6/http, k6/metrics, k6/execution, k6/encoding)`,
+    );
   return m;
 }
 
@@ -56,7 +97,13 @@ thread.testStart = init.testStart;
 thread.optionsJSON = init.options;
 
 const g = globalThis as Record<string, unknown>;
-Object.defineProperty(g, '__ENV', { get: () => state.env, set: (v: Record<string, string>) => { state.env = v; }, configurable: true });
+Object.defineProperty(g, '__ENV', {
+  get: () => state.env,
+  set: (v: Record<string, string>) => {
+    state.env = v;
+  },
+  configurable: true,
+});
 Object.defineProperty(g, '__VU', { get: () => state.vu, configurable: true });
 Object.defineProperty(g, '__ITER', { get: () => state.iterInScenario, configurable: true });
 g.open = (path: string, mode?: string) => {
@@ -66,23 +113,39 @@ g.open = (path: string, mode?: string) => {
 };
 
 /** A rejection carried as a value to the awaiting VU, which rethrows it once it is current again. */
-class Thrown { constructor(readonly e: unknown) {} }
+class Thrown {
+  constructor(readonly e: unknown) {}
+}
 const settle = (x: unknown) => (x instanceof Promise ? x.then(undefined, (e: unknown) => new Thrown(e)) : x);
 
-type Script = (require: unknown, module: unknown, exports: unknown, back: (v: unknown) => unknown, settle: (x: unknown) => unknown) => void;
+type Script = (
+  require: unknown,
+  module: unknown,
+  exports: unknown,
+  back: (v: unknown) => unknown,
+  settle: (x: unknown) => unknown,
+) => void;
 let compiled: Script | undefined;
 
-interface Vu { s: VuState; script: Record<string, unknown> }
+interface Vu {
+  s: VuState;
+  script: Record<string, unknown>;
+}
 const vus = new Map<number, Vu>();
 
 /** Awaited threads: one HTTP client for all VUs, and its warm-up server. */
 let io: HttpIo | undefined;
 let warm: Promise<WarmServer | null> | undefined;
 if (init.awaited) {
-  io = new HttpIo({ ...(init.maxBodyBytes !== undefined ? { maxBodyBytes: init.maxBodyBytes } : {}), ...(init.net ? { net: init.net } : {}) });
+  io = new HttpIo({
+    ...(init.maxBodyBytes !== undefined ? { maxBodyBytes: init.maxBodyBytes } : {}),
+    ...(init.net ? { net: init.net } : {}),
+  });
   warm = warmHttp(io, (a) => void toIoResult(a));
   // VUs that sleep or wait for tickets still hand over what they measured.
-  setInterval(() => { if (Date.now() - thread.lastFlush > 200) flush(); }, 200).unref();
+  setInterval(() => {
+    if (Date.now() - thread.lastFlush > 200) flush();
+  }, 200).unref();
 }
 
 /**
@@ -92,32 +155,65 @@ if (init.awaited) {
  */
 function sendVia(client: HttpIo, localAddress: string | undefined, vu: number) {
   return (reqs: readonly HttpRequestSpec[], done: (r: Reply[]) => void): void => {
-    if (reqs.length === 1) { client.send(direct(reqs[0]!), localAddress, (a) => done([a]), vu); return; }
+    if (reqs.length === 1) {
+      client.send(direct(reqs[0]!), localAddress, (a) => done([a]), vu);
+      return;
+    }
     const out: Reply[] = new Array(reqs.length);
     let left = reqs.length;
-    reqs.forEach((spec, i) => client.send(direct(spec), localAddress, (a) => {
-      out[i] = a;
-      if (--left === 0) done(out);
-    }, vu));
+    reqs.forEach((spec, i) =>
+      client.send(
+        direct(spec),
+        localAddress,
+        (a) => {
+          out[i] = a;
+          if (--left === 0) done(out);
+        },
+        vu,
+      ),
+    );
   };
 }
 
 /** A request as this thread's client takes it, without copying its headers or body. */
-const direct = (r: HttpRequestSpec): IoRequest => ({ method: r.method, url: r.url, headers: r.headers, body: r.body, timeoutMs: r.timeoutMs, responseType: r.responseType });
+const direct = (r: HttpRequestSpec): IoRequest => ({
+  method: r.method,
+  url: r.url,
+  headers: r.headers,
+  body: r.body,
+  timeoutMs: r.timeoutMs,
+  responseType: r.responseType,
+});
 
-async function addVu(id: number, inTest: number, mailbox: SharedArrayBuffer, link: WorkerInit['io'], localAddress: string | undefined): Promise<void> {
+async function addVu(
+  id: number,
+  inTest: number,
+  mailbox: SharedArrayBuffer,
+  link: WorkerInit['io'],
+  localAddress: string | undefined,
+): Promise<void> {
   const s = newVuState(id);
   s.vuInTest = inTest;
   attachMailbox(s, mailbox);
-  if (link) { s.bell = new Int32Array(link.bell); s.slot = link.slot; s.port = link.port; }
+  if (link) {
+    s.bell = new Int32Array(link.bell);
+    s.slot = link.slot;
+    s.port = link.port;
+  }
   if (io) s.send = sendVia(io, localAddress, id);
   s.env = { ...init.env };
   setVuTags({}, s);
   use(s);
   try {
-    compiled ??= runInThisContext(`(function (require, module, exports, __k6b, __k6s) {${init.code}\n})`, { filename: 'script.js' }) as Script;
+    compiled ??= runInThisContext(`(function (require, module, exports, __k6b, __k6s) {${init.code}\n})`, {
+      filename: 'script.js',
+    }) as Script;
     const mod = { exports: {} as Record<string, unknown> };
-    const back = (v: unknown) => { use(s); if (v instanceof Thrown) throw v.e; return v; };
+    const back = (v: unknown) => {
+      use(s);
+      if (v instanceof Thrown) throw v.e;
+      return v;
+    };
     compiled(requireModule, mod, mod.exports, back, settle);
     const script = mod.exports;
     const opts = (script.options ?? {}) as { discardResponseBodies?: boolean; tags?: Record<string, unknown> };
@@ -127,7 +223,13 @@ async function addVu(id: number, inTest: number, mailbox: SharedArrayBuffer, lin
     vus.set(id, { s, script });
     await warmUp(s);
     use(s);
-    post({ t: 'ready', vu: id, options: JSON.stringify(script.options ?? {}), metrics: [...metrics.declared.values()], exports: Object.keys(script) });
+    post({
+      t: 'ready',
+      vu: id,
+      options: JSON.stringify(script.options ?? {}),
+      metrics: [...metrics.declared.values()],
+      exports: Object.keys(script),
+    });
   } catch (e) {
     post({ t: 'init-error', vu: id, error: describe(e) });
   }
@@ -146,8 +248,7 @@ async function warmUp(s: VuState): Promise<void> {
     if (warmedThread) return;
     warmedThread = true;
     port = (await warm)?.port ?? 0;
-  }
-  else if (s.port) {
+  } else if (s.port) {
     Atomics.wait(s.bell, BELL.warmPort, 0, 5000);
     port = Atomics.load(s.bell, BELL.warmPort);
   }
@@ -161,8 +262,14 @@ async function warmUp(s: VuState): Promise<void> {
       // One VU warms the code all VUs of the thread share, to the optimising compiler's
       // thresholds: a few thousand calls, ten at a time.
       const ten = Array.from({ length: 10 }, () => url);
-      for (let i = 0; i < 300; i++) { use(s); await httpApi.batch(ten); }
-      for (let i = 0; i < 500; i++) { use(s); await httpApi.get(url); }
+      for (let i = 0; i < 300; i++) {
+        use(s);
+        await httpApi.batch(ten);
+      }
+      for (let i = 0; i < 500; i++) {
+        use(s);
+        await httpApi.get(url);
+      }
     } else for (let i = 0; i < 60; i++) await httpApi.get(url);
   } catch {
     // A script option such as `throw` may make a failed call throw: warming is best effort.
@@ -173,7 +280,12 @@ async function warmUp(s: VuState): Promise<void> {
   if (b) post({ t: 'samples', b: { ...b, data: new Float64Array(0) } });
 }
 
-interface Outcome { completed: boolean; interrupted: boolean; error?: string; abort?: string }
+interface Outcome {
+  completed: boolean;
+  interrupted: boolean;
+  error?: string;
+  abort?: string;
+}
 
 /** The scenario's n-th iteration in this instance; across a split run it is the stripe's n-th global one. */
 function number(s: VuState, n: number, stripe: Stripe): void {
@@ -207,12 +319,24 @@ async function run(vu: Vu, cmd: Extract<Command, { t: 'run' }>): Promise<void> {
   const { s, script } = vu;
   const fn = script[cmd.scenario.exec];
   const errors: string[] = [];
-  let completed = 0, interrupted = false, abort: string | undefined;
+  let completed = 0,
+    interrupted = false,
+    abort: string | undefined;
   if (typeof fn !== 'function') {
-    post({ t: 'done', vu: s.vu, b: takeSamples(), completed: 0, interrupted: false, errors: [`function "${cmd.scenario.exec}" not found in exports`] });
+    post({
+      t: 'done',
+      vu: s.vu,
+      b: takeSamples(),
+      completed: 0,
+      interrupted: false,
+      errors: [`function "${cmd.scenario.exec}" not found in exports`],
+    });
     return;
   }
-  if (s.scenario?.name !== cmd.scenario.name) { s.iterInScenario = 0; s.scenarioStartedAt = Date.now(); }
+  if (s.scenario?.name !== cmd.scenario.name) {
+    s.iterInScenario = 0;
+    s.scenarioStartedAt = Date.now();
+  }
   s.scenario = cmd.scenario;
   Object.assign(s.env, cmd.scenario.env);
   const data = cmd.setupData === '' ? undefined : JSON.parse(cmd.setupData);
@@ -229,7 +353,12 @@ async function run(vu: Vu, cmd: Extract<Command, { t: 'run' }>): Promise<void> {
   if (cmd.mode === 'queue') await takeFromQueue(s, cmd, one);
   else {
     const counter = new Int32Array(cmd.counter);
-    s.progress = () => (cmd.shared && cmd.total > 0 ? Math.min(1, Atomics.load(counter, 0) / cmd.total) : cmd.deadline > 0 ? Math.min(1, (Date.now() - s.scenarioStartedAt) / (cmd.deadline - s.scenarioStartedAt)) : 0);
+    s.progress = () =>
+      cmd.shared && cmd.total > 0
+        ? Math.min(1, Atomics.load(counter, 0) / cmd.total)
+        : cmd.deadline > 0
+          ? Math.min(1, (Date.now() - s.scenarioStartedAt) / (cmd.deadline - s.scenarioStartedAt))
+          : 0;
     for (let i = 0; i < cmd.iterations; i++) {
       if (Atomics.load(ctl, CTL.stop) === 1 || Atomics.load(ctl, CTL.interrupt) === 1) break;
       if (cmd.deadline > 0 && Date.now() >= cmd.deadline) break;
@@ -241,7 +370,15 @@ async function run(vu: Vu, cmd: Extract<Command, { t: 'run' }>): Promise<void> {
   }
   use(s);
   if (abort !== undefined) post({ t: 'abort', vu: s.vu, reason: abort, b: takeSamples() });
-  post({ t: 'done', vu: s.vu, b: takeSamples(), completed, interrupted, errors, ...(thread.newMetrics.length ? { metrics: thread.newMetrics.splice(0) } : {}) });
+  post({
+    t: 'done',
+    vu: s.vu,
+    b: takeSamples(),
+    completed,
+    interrupted,
+    errors,
+    ...(thread.newMetrics.length ? { metrics: thread.newMetrics.splice(0) } : {}),
+  });
 }
 
 /**
@@ -249,11 +386,16 @@ async function run(vu: Vu, cmd: Extract<Command, { t: 'run' }>): Promise<void> {
  * iteration, report idle again. The VU is counted idle only while it waits here, so a ticket
  * is granted only when some VU is ready to take it at once (k6's dropped_iterations otherwise).
  */
-async function takeFromQueue(s: VuState, cmd: Extract<Command, { mode: 'queue' }>, one: () => Promise<boolean>): Promise<void> {
+async function takeFromQueue(
+  s: VuState,
+  cmd: Extract<Command, { mode: 'queue' }>,
+  one: () => Promise<boolean>,
+): Promise<void> {
   const q = new Int32Array(cmd.queue);
   const ctl = s.ctl;
   const local = init.awaited ? localQueue(cmd.queue) : null;
-  s.progress = () => (cmd.deadline > 0 ? Math.min(1, (Date.now() - s.scenarioStartedAt) / (cmd.deadline - s.scenarioStartedAt)) : 0);
+  s.progress = () =>
+    cmd.deadline > 0 ? Math.min(1, (Date.now() - s.scenarioStartedAt) / (cmd.deadline - s.scenarioStartedAt)) : 0;
   Atomics.add(q, QUEUE.idle, 1);
   for (;;) {
     if (Atomics.load(ctl, CTL.interrupt) === 1) break;
@@ -276,7 +418,11 @@ async function takeFromQueue(s: VuState, cmd: Extract<Command, { mode: 'queue' }
       Atomics.add(q, QUEUE.idle, 1);
       continue;
     }
-    if ((Atomics.load(q, QUEUE.closed) === 1 && Atomics.load(q, QUEUE.tickets) <= 0) || Atomics.load(ctl, CTL.stop) === 1) break;
+    if (
+      (Atomics.load(q, QUEUE.closed) === 1 && Atomics.load(q, QUEUE.tickets) <= 0) ||
+      Atomics.load(ctl, CTL.stop) === 1
+    )
+      break;
     if (local) continue;
     // Idle: hand over what was measured, then sleep until a grant (or 200 ms, to flush again).
     if (Date.now() - thread.lastFlush > 200) flush();
@@ -289,7 +435,10 @@ async function takeFromQueue(s: VuState, cmd: Extract<Command, { mode: 'queue' }
  * the shared word hands them the tickets, the VU that parked last first (its connection is
  * the warmest): one wake-up serves a burst, and few VUs stay busy where few suffice.
  */
-interface Parked { s: VuState; wake: (ticket: boolean) => void }
+interface Parked {
+  s: VuState;
+  wake: (ticket: boolean) => void;
+}
 const queues = new Map<SharedArrayBuffer, ReturnType<typeof newLocalQueue>>();
 function localQueue(buf: SharedArrayBuffer) {
   let lq = queues.get(buf);
@@ -300,7 +449,10 @@ function localQueue(buf: SharedArrayBuffer) {
 function newLocalQueue(q: Int32Array, done: () => void) {
   const parked: Parked[] = [];
   let pumping = false;
-  const release = (p: Parked) => { p.s.cancel = null; p.wake(false); };
+  const release = (p: Parked) => {
+    p.s.cancel = null;
+    p.wake(false);
+  };
   async function pump(): Promise<void> {
     pumping = true;
     while (parked.length) {
@@ -314,11 +466,15 @@ function newLocalQueue(q: Int32Array, done: () => void) {
         p.wake(true);
       }
       if (!parked.length) break;
-      if (Atomics.load(q, QUEUE.closed) === 1) { for (const p of parked.splice(0)) release(p); break; }
+      if (Atomics.load(q, QUEUE.closed) === 1) {
+        for (const p of parked.splice(0)) release(p);
+        break;
+      }
       const w = waitAsync(q, QUEUE.seq, seen, 200);
       if (w.async && (await w.value) === 'timed-out') {
         // Now and then, let parked VUs look at their stop flags.
-        for (let i = parked.length - 1; i >= 0; i--) if (Atomics.load(parked[i]!.s.ctl, CTL.stop) === 1) release(parked.splice(i, 1)[0]!);
+        for (let i = parked.length - 1; i >= 0; i--)
+          if (Atomics.load(parked[i]!.s.ctl, CTL.stop) === 1) release(parked.splice(i, 1)[0]!);
       }
     }
     pumping = false;
@@ -330,7 +486,11 @@ function newLocalQueue(q: Int32Array, done: () => void) {
       return new Promise<boolean>((resolve) => {
         const p: Parked = { s, wake: resolve };
         parked.push(p);
-        s.cancel = () => { const i = parked.indexOf(p); if (i >= 0) parked.splice(i, 1); release(p); };
+        s.cancel = () => {
+          const i = parked.indexOf(p);
+          if (i >= 0) parked.splice(i, 1);
+          release(p);
+        };
         if (!pumping) void pump();
       });
     },
@@ -357,12 +517,26 @@ async function call(vu: Vu, cmd: Extract<Command, { t: 'call' }>): Promise<void>
     else errors.push(describe(e));
   }
   use(s);
-  post({ t: 'done', vu: s.vu, b: takeSamples(), completed: 0, interrupted: false, errors, ...(result !== undefined ? { result } : {}) });
+  post({
+    t: 'done',
+    vu: s.vu,
+    b: takeSamples(),
+    completed: 0,
+    interrupted: false,
+    errors,
+    ...(result !== undefined ? { result } : {}),
+  });
 }
 
 parentPort!.on('message', (cmd: WorkerCommand) => {
-  if (cmd.t === 'exit') { process.exit(0); return; }
-  if (cmd.t === 'add') { void addVu(cmd.vu, cmd.vuInTest, cmd.mailbox, null, cmd.localAddress); return; }
+  if (cmd.t === 'exit') {
+    process.exit(0);
+    return;
+  }
+  if (cmd.t === 'add') {
+    void addVu(cmd.vu, cmd.vuInTest, cmd.mailbox, null, cmd.localAddress);
+    return;
+  }
   const vu = vus.get(cmd.vu);
   if (!vu) return;
   if (cmd.t === 'interrupt') vu.s.cancel?.(new Interrupted());

@@ -31,14 +31,21 @@ function accountUser(ctx: ServerContext, token: string | undefined, raw: string 
   return user;
 }
 
-export function authenticate(ctx: ServerContext, ep: Endpoint, header: string | undefined, params: Record<string, string>): Principal {
+export function authenticate(
+  ctx: ServerContext,
+  ep: Endpoint,
+  header: string | undefined,
+  params: Record<string, string>,
+): Principal {
   const need: Credential = ep.credential;
   // A token in the path (external link, upload link) is the handler's to check.
   if (need === 'none' || need === 'external-link' || need === 'upload-link') return { kind: 'none' };
   // Mutant: Bearer added to the gateway only, account operations still want `Token`.
-  const bearerRefused = need !== 'base-token' && /^Bearer\s/i.test(header ?? '') && ctx.faults.has('bearer-base-tokens-only');
+  const bearerRefused =
+    need !== 'base-token' && /^Bearer\s/i.test(header ?? '') && ctx.faults.has('bearer-base-tokens-only');
   let token = bearerRefused ? undefined : presented(ctx, header);
-  if (ctx.faults.has('accept-garbage-token') || ctx.faults.has('anonymous-access')) ({ token, header } = standIn(ctx, need, token, header, params));
+  if (ctx.faults.has('accept-garbage-token') || ctx.faults.has('anonymous-access'))
+    ({ token, header } = standIn(ctx, need, token, header, params));
   switch (need) {
     case 'account':
       return { kind: 'user', user: accountUser(ctx, token, header) };
@@ -50,7 +57,8 @@ export function authenticate(ctx: ServerContext, ep: Endpoint, header: string | 
     case 'team-admin': {
       const user = accountUser(ctx, token, header);
       const orgId = params.org_id === undefined ? user.org_id : Number(params.org_id);
-      if (!user.is_org_admin || user.org_id === null || user.org_id !== orgId) throw new HttpError(403, 'Permission denied.');
+      if (!user.is_org_admin || user.org_id === null || user.org_id !== orgId)
+        throw new HttpError(403, 'Permission denied.');
       return { kind: 'user', user };
     }
     case 'api-token': {
@@ -64,10 +72,15 @@ export function authenticate(ctx: ServerContext, ep: Endpoint, header: string | 
       // an expired one and a read-only one `error_msg` — clients look for those fields.
       if (!bt) throw new HttpError(403, 'invalid token', 'gateway');
       if (bt.expires_at <= ctx.now()) throw new HttpError(403, 'Token expired.', 'web');
-      if (params.base_uuid !== undefined && bt.base_uuid !== params.base_uuid && !ctx.faults.has('base-token-any-base')) {
-        throw new HttpError(403, 'You don\'t have permission to access this base.', 'gateway');
+      if (
+        params.base_uuid !== undefined &&
+        bt.base_uuid !== params.base_uuid &&
+        !ctx.faults.has('base-token-any-base')
+      ) {
+        throw new HttpError(403, "You don't have permission to access this base.", 'gateway');
       }
-      if (bt.permission === 'r' && ep.method !== 'GET') throw new HttpError(403, "You don't have permission to perform this operation on this base.", 'web');
+      if (bt.permission === 'r' && ep.method !== 'GET')
+        throw new HttpError(403, "You don't have permission to perform this operation on this base.", 'web');
       return { kind: 'base', token: bt };
     }
   }
@@ -77,12 +90,29 @@ export function authenticate(ctx: ServerContext, ep: Endpoint, header: string | 
  * Mutants: a credential the server does not know (`accept-garbage-token`) or none at all
  * (`anonymous-access`) is taken as the seeded admin's — a development-mode fallback left on.
  */
-function standIn(ctx: ServerContext, need: Credential, token: string | undefined, header: string | undefined, params: Record<string, string>): { token?: string; header?: string } {
-  const known = token !== undefined && (need === 'base-token' ? !!ctx.store.baseToken(token) : need === 'api-token' ? !!ctx.store.apiToken(token) : !!ctx.store.userByAccountToken(token));
+function standIn(
+  ctx: ServerContext,
+  need: Credential,
+  token: string | undefined,
+  header: string | undefined,
+  params: Record<string, string>,
+): { token?: string; header?: string } {
+  const known =
+    token !== undefined &&
+    (need === 'base-token'
+      ? !!ctx.store.baseToken(token)
+      : need === 'api-token'
+        ? !!ctx.store.apiToken(token)
+        : !!ctx.store.userByAccountToken(token));
   const take = header ? !known && ctx.faults.has('accept-garbage-token') : ctx.faults.has('anonymous-access');
   if (!take) return { token, header };
   const base = ctx.creds.bases.find((b) => b.uuid === params.base_uuid) ?? ctx.creds.bases[0]!;
-  const stand = need === 'base-token' ? ctx.store.issueBaseToken(params.base_uuid ?? base.uuid, 3600, 'rw', 'stand-in', null).token : need === 'api-token' ? base.api_token : ctx.creds.admin.token;
+  const stand =
+    need === 'base-token'
+      ? ctx.store.issueBaseToken(params.base_uuid ?? base.uuid, 3600, 'rw', 'stand-in', null).token
+      : need === 'api-token'
+        ? base.api_token
+        : ctx.creds.admin.token;
   return { token: stand, header: `Token ${stand}` };
 }
 

@@ -29,7 +29,8 @@ function parseFailure(text: string): string {
 export function installBodyParsers(app: FastifyInstance, ctx: ServerContext): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, raw, done: Done) => {
     const form = parseForm(raw as Buffer);
-    if (!form.ok) return done(new HttpError(400, `Request body is not valid form data: ${form.why}.`, styleOf(req)), undefined);
+    if (!form.ok)
+      return done(new HttpError(400, `Request body is not valid form data: ${form.why}.`, styleOf(req)), undefined);
     done(null, form.fields);
   });
   // The default parser (secure-json-parse: prototype keys refused) does the parsing itself.
@@ -53,10 +54,19 @@ export function installBodyParsers(app: FastifyInstance, ctx: ServerContext): vo
         if (ctx.faults.has('malformed-json-500')) return done(new SyntaxError(why), undefined); // mutant: a JSON syntax error escapes as a 500
         return refuse(`Request body is not valid JSON: ${why}`);
       }
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return refuse(`Request body must be a JSON object, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}.`);
+      if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return refuse(
+          `Request body must be a JSON object, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}.`,
+        );
       // Mutant wrong-type-500: a table_name that is no string reaches string code (`.trim()`) and escapes as a 500.
       const tableName = (value as Record<string, unknown>).table_name;
-      if (tableName !== undefined && tableName !== null && typeof tableName !== 'string' && ctx.faults.has('wrong-type-500')) return done(new TypeError('table_name.trim is not a function'), undefined);
+      if (
+        tableName !== undefined &&
+        tableName !== null &&
+        typeof tableName !== 'string' &&
+        ctx.faults.has('wrong-type-500')
+      )
+        return done(new TypeError('table_name.trim is not a function'), undefined);
       done(null, value);
     });
   });

@@ -16,12 +16,22 @@ const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.i
 /** `v` read as `type`; undefined: no value. */
 function coerced(v: unknown, type: Param['type']): unknown {
   switch (type) {
-    case 'string': return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    case 'integer': case 'number': { if (typeof v === 'number') return v; const n = Number(v); return Number.isFinite(n) ? n : undefined; }
-    case 'boolean': return typeof v === 'boolean' ? v : Boolean(v);
-    case 'array': return Array.isArray(v) ? v : [v];
-    case 'object': return isObject(v) ? v : undefined;
-    default: return v;
+    case 'string':
+      return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    case 'integer':
+    case 'number': {
+      if (typeof v === 'number') return v;
+      const n = Number(v);
+      return Number.isFinite(n) ? n : undefined;
+    }
+    case 'boolean':
+      return typeof v === 'boolean' ? v : Boolean(v);
+    case 'array':
+      return Array.isArray(v) ? v : [v];
+    case 'object':
+      return isObject(v) ? v : undefined;
+    default:
+      return v;
   }
 }
 

@@ -36,10 +36,15 @@ export function drainThenClose(req: IncomingMessage, bound = DRAIN_BOUND): void 
   const timer = setTimeout(() => done(false), bound.ms);
   timer.unref();
   // Node asks the socket to close once the answer is written: deferred until the body has ended.
-  socket.destroySoon = () => { closeAsked = true; };
+  socket.destroySoon = () => {
+    closeAsked = true;
+  };
   req.on('data', count);
   req.once('end', () => done(true));
   req.once('error', () => done(false));
-  socket.once('close', () => { clearTimeout(timer); socket.destroySoon = close; });
+  socket.once('close', () => {
+    clearTimeout(timer);
+    socket.destroySoon = close;
+  });
   req.resume();
 }

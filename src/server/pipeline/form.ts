@@ -16,11 +16,19 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The UTF-8 text of a body, or undefined where its bytes are no UTF-8. */
 export function utf8Text(raw: Buffer): string | undefined {
-  try { return utf8.decode(raw); } catch { return undefined; }
+  try {
+    return utf8.decode(raw);
+  } catch {
+    return undefined;
+  }
 }
 
 function decodePart(s: string): string | undefined {
-  try { return decodeURIComponent(s.replace(/\+/g, ' ')); } catch { return undefined; }
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
 }
 
 export function parseForm(raw: Buffer): FormResult {
@@ -34,7 +42,8 @@ export function parseForm(raw: Buffer): FormResult {
     const eq = pair.indexOf('=');
     const key = decodePart(eq < 0 ? pair : pair.slice(0, eq));
     const value = decodePart(eq < 0 ? '' : pair.slice(eq + 1));
-    if (key === undefined || value === undefined) return { ok: false, why: 'a percent-escape decodes to no UTF-8 text' };
+    if (key === undefined || value === undefined)
+      return { ok: false, why: 'a percent-escape decodes to no UTF-8 text' };
     if (PROTOTYPE_KEY.test(key)) return { ok: false, why: `the key ${JSON.stringify(key)} is not allowed` };
     const had = fields[key];
     fields[key] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];

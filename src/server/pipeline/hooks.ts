@@ -31,12 +31,27 @@ export function route(app: FastifyInstance, ctx: ServerContext, ep: Endpoint, ha
   if (!offeredAt(ep, ctx.opts.apiVersion) && !ctx.faults.has(`serve:${ep.id}`)) return;
   if (ctx.faults.has(`drop:${ep.id}`)) return; // mutant: an operation the release offers is missing
   const url = ep.path.replace(/\{(\w+)\}/g, ':$1');
-  if (ctx.faults.has(`refuse:${ep.id}`)) { // mutant: the release's operation answers 405, its method not offered
+  if (ctx.faults.has(`refuse:${ep.id}`)) {
+    // mutant: the release's operation answers 405, its method not offered
     const allow = ENDPOINTS.filter((e) => e.path === ep.path && e.method !== ep.method).map((e) => e.method);
-    app.route({ method: ep.method, url, handler: (_req, reply) => reply.code(405).header('allow', allow.join(', ')).send(new HttpError(405, `Method ${ep.method} is not allowed.`, 'web').body()) });
+    app.route({
+      method: ep.method,
+      url,
+      handler: (_req, reply) =>
+        reply
+          .code(405)
+          .header('allow', allow.join(', '))
+          .send(new HttpError(405, `Method ${ep.method} is not allowed.`, 'web').body()),
+    });
     return;
   }
-  app.route({ method: ep.method, url, config: { endpoint: ep }, onRequest: gate(ctx, ep), handler: handler as RouteHandlerMethod });
+  app.route({
+    method: ep.method,
+    url,
+    config: { endpoint: ep },
+    onRequest: gate(ctx, ep),
+    handler: handler as RouteHandlerMethod,
+  });
 }
 
 /**
@@ -60,9 +75,15 @@ function gate(ctx: ServerContext, ep: Endpoint): onRequestHookHandler {
       }
       req.principal = authenticate(ctx, ep, req.headers.authorization, params);
       const q = req.url.indexOf('?');
-      if (q >= 0 && !decodableQuery(req.url.slice(q + 1))) throw badRequest('A query parameter is not valid UTF-8 once percent-decoded', ep.family === 'gateway' ? 'gateway' : 'web');
+      if (q >= 0 && !decodableQuery(req.url.slice(q + 1)))
+        throw badRequest(
+          'A query parameter is not valid UTF-8 once percent-decoded',
+          ep.family === 'gateway' ? 'gateway' : 'web',
+        );
       if (ctx.quota && counted && params.base_uuid && !ctx.quota.admit(params.base_uuid)) {
-        throw new HttpError(403, 'The monthly API call quota of the team is used up.', 'gateway', { error_type: 'exceed_api_quota' });
+        throw new HttpError(403, 'The monthly API call quota of the team is used up.', 'gateway', {
+          error_type: 'exceed_api_quota',
+        });
       }
     } catch (e) {
       done(e as Error);

@@ -15,7 +15,10 @@ export class FixedWindowLimiter {
   private readonly counts = new Map<string, { window: number; count: number; sticky?: boolean }>();
   private lastPrune = 0;
 
-  constructor(readonly windowMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /**
    * Count one call against `key`; `slack` admits that many extra calls (a mutant's off-by-one);
@@ -24,7 +27,12 @@ export class FixedWindowLimiter {
    * only at the limit: a mutant's switch is read only where it changes behaviour, which is
    * what the selftest's coverage measures (src/mutants/coverage.ts).
    */
-  take(key: string, limit: number, slack: number | (() => number) = 0, sticky: boolean | (() => boolean) = false): Admission {
+  take(
+    key: string,
+    limit: number,
+    slack: number | (() => number) = 0,
+    sticky: boolean | (() => boolean) = false,
+  ): Admission {
     const now = this.now();
     const window = Math.floor(now / this.windowMs);
     this.prune(window);

@@ -61,6 +61,7 @@ export function rateStep(ctx: ServerContext, ep: Endpoint): RateStep {
 /** §7: 429 with an empty body. */
 export function tooMany(ctx: ServerContext, reply: FastifyReply): FastifyReply {
   reply.code(429);
-  if (ctx.faults.has('429-json-body')) return reply.type('application/json').send({ error_msg: 'Request was throttled.' });
+  if (ctx.faults.has('429-json-body'))
+    return reply.type('application/json').send({ error_msg: 'Request was throttled.' });
   return reply.header('content-length', '0').send();
 }

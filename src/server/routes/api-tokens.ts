@@ -22,10 +22,13 @@ export function registerApiTokens(app: FastifyInstance, ctx: ServerContext): voi
     const base = workspaceBase(ctx, userOf(req), p.workspace_id, p.base_name);
     const permission = formOf(req).fields.permission;
     if (permission !== 'r' && permission !== 'rw') throw badRequest('permission invalid: r or rw is expected.', 'web');
-    const token = ctx.db.prepare('SELECT * FROM api_tokens WHERE base_uuid = ? AND app_name = ?').get(base.uuid, p.app_name) as ApiToken | undefined;
+    const token = ctx.db
+      .prepare('SELECT * FROM api_tokens WHERE base_uuid = ? AND app_name = ?')
+      .get(base.uuid, p.app_name) as ApiToken | undefined;
     if (!token) throw notFound(`api token ${p.app_name} not found.`, 'web');
     // Mutant api-token-permission-ignored: the answer shows the new permission, the token keeps its old one.
-    if (!ctx.faults.has('api-token-permission-ignored')) ctx.db.prepare('UPDATE api_tokens SET permission = ? WHERE token = ?').run(permission, token.token);
+    if (!ctx.faults.has('api-token-permission-ignored'))
+      ctx.db.prepare('UPDATE api_tokens SET permission = ? WHERE token = ?').run(permission, token.token);
     const { token: apiToken, base_uuid: _base, ...rest } = { ...token, permission };
     return { ...rest, api_token: apiToken };
   });

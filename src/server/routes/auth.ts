@@ -43,7 +43,8 @@ const userOf = (req: FastifyRequest): User => {
 
 /** The workspace base a user may use: the workspace's team must be the user's. */
 function workspaceBase(ctx: ServerContext, user: User, workspaceId: string, name: string) {
-  const ws = ctx.db.prepare('SELECT id, org_id FROM workspaces WHERE id = ?').get(Number(workspaceId)) as { id: number; org_id: number } | undefined;
+  const ws = ctx.db.prepare('SELECT id, org_id FROM workspaces WHERE id = ?').get(Number(workspaceId)) as
+    { id: number; org_id: number } | undefined;
   if (!ws) throw notFound(`Workspace ${workspaceId} not found.`, 'web');
   if (ws.org_id !== user.org_id && !user.is_staff) throw forbidden();
   const base = ctx.store.baseByName(ws.id, name);
@@ -60,7 +61,10 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
     const username = loginField(body, 'username');
     const password = loginField(body, 'password');
     const user = username && password ? ctx.store.login(username, password) : undefined;
-    const lax = !user && password && ctx.faults.has('auth-token-accepts-wrong-password') ? ctx.store.userByEmail(username) : undefined; // mutant: password not checked
+    const lax =
+      !user && password && ctx.faults.has('auth-token-accepts-wrong-password')
+        ? ctx.store.userByEmail(username)
+        : undefined; // mutant: password not checked
     if (lax) return { token: ctx.store.accountToken(lax.id) };
     // List Team Logins (ACCT-4) shows real attempts of known users, failed ones included; a body without a password is no attempt.
     const known = user ?? (username && password ? ctx.store.userByEmail(username) : undefined);
@@ -79,14 +83,29 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
     const bt = ctx.store.issueBaseToken(base.uuid, seconds, api.permission, api.app_name, null);
     ctx.db.prepare('UPDATE api_tokens SET last_access = ? WHERE token = ?').run(new Date().toISOString(), api.token);
     // Mutant app-token-wrong-uuid: the answer names the workspace's first base, not the token's.
-    const named = ctx.faults.has('app-token-wrong-uuid') ? ctx.store.allBases().find((b) => b.workspaceId === base.workspaceId && b.uuid !== base.uuid) ?? base : base;
-    const common = { app_name: api.app_name, access_token: bt.token, dtable_uuid: named.uuid, workspace_id: base.workspaceId, dtable_name: base.name };
+    const named = ctx.faults.has('app-token-wrong-uuid')
+      ? (ctx.store.allBases().find((b) => b.workspaceId === base.workspaceId && b.uuid !== base.uuid) ?? base)
+      : base;
+    const common = {
+      app_name: api.app_name,
+      access_token: bt.token,
+      dtable_uuid: named.uuid,
+      workspace_id: base.workspaceId,
+      dtable_name: base.name,
+    };
     // What the answer names per release: src/spec/base-token.ts (ROUTE-3 judges by the same).
     if (ctx.behaviour.baseTokenServer === 'dtable-server') {
       const root = rootOf(ctx, req);
-      return { ...common, dtable_server: `${root}/dtable-server/`, dtable_socket: `${root}/`, dtable_db: `${root}/dtable-db/`, use_api_gateway: true };
+      return {
+        ...common,
+        dtable_server: `${root}/dtable-server/`,
+        dtable_socket: `${root}/`,
+        dtable_db: `${root}/dtable-db/`,
+        use_api_gateway: true,
+      };
     }
-    if (ctx.faults.has('base-token-names-dtable-server')) return { ...common, dtable_server: `${rootOf(ctx, req)}/dtable-server/`, use_api_gateway: true };
+    if (ctx.faults.has('base-token-names-dtable-server'))
+      return { ...common, dtable_server: `${rootOf(ctx, req)}/dtable-server/`, use_api_gateway: true };
     return { ...common, dtable_server: gatewayUrl(req), use_api_gateway: true };
   });
 
@@ -95,13 +114,20 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
     const p = req.params as { workspace_id: string; base_name: string };
     const base = workspaceBase(ctx, user, p.workspace_id, p.base_name);
     const seconds = expirySeconds((req.query as Record<string, string>).exp, ctx.opts.baseTokenSeconds);
-    const bt = ctx.store.issueBaseToken(base.uuid, seconds, ctx.faults.has('account-base-token-read-only') ? 'r' : 'rw', null, user.id);
+    const bt = ctx.store.issueBaseToken(
+      base.uuid,
+      seconds,
+      ctx.faults.has('account-base-token-read-only') ? 'r' : 'rw',
+      null,
+      user.id,
+    );
     return { access_token: bt.token, dtable_uuid: base.uuid };
   });
 
   route(app, ctx, endpoint('externalLinkAccessToken'), (req) => {
     const token = (req.params as { external_link_token: string }).external_link_token;
-    const link = ctx.db.prepare('SELECT * FROM external_links WHERE token = ?').get(token) as { base_uuid: string } | undefined;
+    const link = ctx.db.prepare('SELECT * FROM external_links WHERE token = ?').get(token) as
+      { base_uuid: string } | undefined;
     if (!link) throw notFound('External link not found.', 'web');
     const bt = ctx.store.issueBaseToken(link.base_uuid, ctx.opts.baseTokenSeconds, 'r', 'external-link', null);
     return { access_token: bt.token, dtable_uuid: link.base_uuid };
@@ -110,9 +136,14 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
   route(app, ctx, endpoint('listApiTokens'), (req) => {
     const p = req.params as { workspace_id: string; base_name: string };
     const base = workspaceBase(ctx, userOf(req), p.workspace_id, p.base_name);
-    const rows = ctx.db.prepare('SELECT app_name, token AS api_token, generated_by, generated_at, last_access, permission FROM api_tokens WHERE base_uuid = ?').all(base.uuid) as ApiToken[];
+    const rows = ctx.db
+      .prepare(
+        'SELECT app_name, token AS api_token, generated_by, generated_at, last_access, permission FROM api_tokens WHERE base_uuid = ?',
+      )
+      .all(base.uuid) as ApiToken[];
     // Mutant: the creation time as a Unix timestamp (a number) instead of the documented ISO text.
-    if (ctx.faults.has('api-token-time-as-number')) return { api_tokens: rows.map((r) => ({ ...r, generated_at: Math.floor(Date.parse(r.generated_at) / 1000) })) };
+    if (ctx.faults.has('api-token-time-as-number'))
+      return { api_tokens: rows.map((r) => ({ ...r, generated_at: Math.floor(Date.parse(r.generated_at) / 1000) })) };
     return { api_tokens: rows };
   });
 
@@ -124,17 +155,28 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
     const appName = body.app_name;
     const permission = body.permission ?? 'rw';
     const bad = nameProblem(appName);
-    if (bad !== undefined || typeof appName !== 'string') throw badRequest(`app_name invalid: it ${bad ?? 'must be a string'}.`, 'web');
+    if (bad !== undefined || typeof appName !== 'string')
+      throw badRequest(`app_name invalid: it ${bad ?? 'must be a string'}.`, 'web');
     if (permission !== 'r' && permission !== 'rw') throw badRequest('permission invalid.', 'web');
-    if (ctx.db.prepare('SELECT 1 FROM api_tokens WHERE base_uuid = ? AND app_name = ?').get(base.uuid, appName)) throw badRequest(`api token ${appName} exists.`, 'web');
+    if (ctx.db.prepare('SELECT 1 FROM api_tokens WHERE base_uuid = ? AND app_name = ?').get(base.uuid, appName))
+      throw badRequest(`api token ${appName} exists.`, 'web');
     const t = ctx.store.createApiToken(base.uuid, appName, permission, user.id);
-    return reply.code(201).send({ app_name: t.app_name, api_token: t.token, generated_by: t.generated_by, generated_at: t.generated_at, last_access: t.last_access, permission: t.permission });
+    return reply.code(201).send({
+      app_name: t.app_name,
+      api_token: t.token,
+      generated_by: t.generated_by,
+      generated_at: t.generated_at,
+      last_access: t.last_access,
+      permission: t.permission,
+    });
   });
 
   route(app, ctx, endpoint('deleteApiToken'), (req) => {
     const p = req.params as { workspace_id: string; base_name: string; app_name: string };
     const base = workspaceBase(ctx, userOf(req), p.workspace_id, p.base_name);
-    const n = ctx.db.prepare('DELETE FROM api_tokens WHERE base_uuid = ? AND app_name = ?').run(base.uuid, p.app_name).changes;
+    const n = ctx.db
+      .prepare('DELETE FROM api_tokens WHERE base_uuid = ? AND app_name = ?')
+      .run(base.uuid, p.app_name).changes;
     if (!n) throw notFound(`api token ${p.app_name} not found.`, 'web');
     return { success: true };
   });

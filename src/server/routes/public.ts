@@ -6,7 +6,11 @@ import { route } from '../pipeline/hooks.js';
 
 export function registerPublic(app: FastifyInstance, ctx: ServerContext): void {
   const pong = (_: unknown, reply: import('fastify').FastifyReply) => reply.type('application/json').send('"pong"');
-  route(app, ctx, endpoint('ping'), (req, reply) => (!req.headers.authorization && ctx.faults.has('ping-needs-auth') ? reply.code(401).send({ detail: 'Authentication credentials were not provided.' }) : pong(req, reply)));
+  route(app, ctx, endpoint('ping'), (req, reply) =>
+    !req.headers.authorization && ctx.faults.has('ping-needs-auth')
+      ? reply.code(401).send({ detail: 'Authentication credentials were not provided.' })
+      : pong(req, reply),
+  );
   route(app, ctx, endpoint('api2Ping'), pong);
   route(app, ctx, endpoint('legacyPing'), (_, reply) => reply.type('text/html').send('pong'));
   route(app, ctx, endpoint('serverInfo'), () => ({

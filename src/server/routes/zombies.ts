@@ -17,15 +17,31 @@ interface Zombie {
 }
 
 /** The removed invite-link and external-link base-token calls: a read-only base token. */
-const baseToken = (params: Record<string, string>) => ({ access_token: randomBytes(20).toString('hex'), dtable_uuid: params.base_uuid ?? '', permission: 'r' });
+const baseToken = (params: Record<string, string>) => ({
+  access_token: randomBytes(20).toString('hex'),
+  dtable_uuid: params.base_uuid ?? '',
+  permission: 'r',
+});
 
 const ZOMBIES: Record<string, Zombie[]> = {
   // A stub left in place of the removed external-link call: any token gets a base token.
   'GONE-1': [{ methods: ['GET'], urls: ['/api/v2.1/external-link-tokens/:token/access-token/'], answer: baseToken }],
   'GONE-4': [{ methods: ['GET'], urls: ['/api/v2.1/dtable/share-link-access-token/'], answer: baseToken }],
-  'GONE-5': [{ methods: ['POST'], urls: [`${DS}/import-csv/`, `${DS}/append-csv/`], answer: () => ({ success: true, inserted_row_count: 0 }) }],
+  'GONE-5': [
+    {
+      methods: ['POST'],
+      urls: [`${DS}/import-csv/`, `${DS}/append-csv/`],
+      answer: () => ({ success: true, inserted_row_count: 0 }),
+    },
+  ],
   'GONE-6': [{ methods: ['POST', 'PUT'], urls: [`${DS}/comments/`], answer: () => ({ success: true }) }],
-  'GONE-7': [{ methods: ['GET', 'POST', 'PUT', 'DELETE'], urls: ['/api/v2.1/collection-tables/', '/api/v2.1/collection-tables/*'], answer: () => ({ collection_tables: [] }) }],
+  'GONE-7': [
+    {
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+      urls: ['/api/v2.1/collection-tables/', '/api/v2.1/collection-tables/*'],
+      answer: () => ({ collection_tables: [] }),
+    },
+  ],
   // Both removed ways to obtain a base token (GONE-8 = the union of GONE-4 and GONE-1).
   'GONE-8': [
     { methods: ['GET'], urls: ['/api/v2.1/dtable/share-link-access-token/'], answer: baseToken },

@@ -29,10 +29,20 @@ function nextAutoNumber(col: ColumnMeta): () => string {
   };
 }
 
-export function modifyColumnType(ctx: ReadContext, base: Base, table: TableMeta, col: ColumnMeta, type: unknown, data: unknown): ColumnMeta {
-  if (typeof type !== 'string' || !isColumnType(type)) throw badRequest(`new_column_type ${JSON.stringify(type ?? null)} is not supported`);
-  if (type === 'link' && col.type !== 'link') throw badRequest('a column cannot become a link column: add a link column instead');
-  if (table.columns[0] === col && !FIRST_COLUMN_TYPES.has(type)) throw badRequest(`the first column of a table cannot be of type ${type}`);
+export function modifyColumnType(
+  ctx: ReadContext,
+  base: Base,
+  table: TableMeta,
+  col: ColumnMeta,
+  type: unknown,
+  data: unknown,
+): ColumnMeta {
+  if (typeof type !== 'string' || !isColumnType(type))
+    throw badRequest(`new_column_type ${JSON.stringify(type ?? null)} is not supported`);
+  if (type === 'link' && col.type !== 'link')
+    throw badRequest('a column cannot become a link column: add a link column instead');
+  if (table.columns[0] === col && !FIRST_COLUMN_TYPES.has(type))
+    throw badRequest(`the first column of a table cannot be of type ${type}`);
   if (type === col.type && data === undefined) return col;
   // The column as it will be; select options carry over between select types unless new ones are given.
   const keepOptions = SELECT_TYPES.has(col.type) && SELECT_TYPES.has(type) && data === undefined;
@@ -40,29 +50,38 @@ export function modifyColumnType(ctx: ReadContext, base: Base, table: TableMeta,
   applyColumnData(ctx, base, table, next, type, keepOptions ? { ...col.data } : data);
   if (type === col.type && STORED(type)) {
     // Only the column_data changes: the values are the column's already.
-    return withMetaRollback(base, () => { Object.assign(col, next); saveMeta(ctx.db, base); return col; });
+    return withMetaRollback(base, () => {
+      Object.assign(col, next);
+      saveMeta(ctx.db, base);
+      return col;
+    });
   }
-  return withMetaRollback(base, () => ctx.db.transaction(() => {
-    const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} ORDER BY rowid`, []);
-    const rows = materialise(ctx, base, table, phys, { byName: false });
-    const convert = converter(col, next);
-    const autoNumber = type === 'auto-number' ? nextAutoNumber(next) : undefined;
-    // Mutant (BASE-3): the type changes, the stored values stay as they were.
-    const raw = ctx.faults.has('type-change-keeps-raw') && STORED(col.type) && STORED(type);
-    const values: Stored[] = raw ? [] : rows.map((r) => (autoNumber ? autoNumber() : convert(r[col.key] ?? null)));
-    if (col.type === 'link') {
-      const linkId = String(col.data?.link_id);
-      dropLink(ctx.db, base, linkId);
-      for (const t of base.meta.tables) if (t !== table) t.columns = t.columns.filter((c) => !(c.type === 'link' && String(c.data?.link_id) === linkId));
-    }
-    if (STORED(col.type) && !STORED(type)) ctx.db.exec(`ALTER TABLE ${qid(table.phys)} DROP COLUMN ${qid(physColumn(col.key))}`);
-    if (!STORED(col.type) && STORED(type)) addPhysColumn(ctx.db, table, next);
-    if (STORED(type) && !raw) {
-      const set = ctx.db.prepare(`UPDATE ${qid(table.phys)} SET ${qid(physColumn(col.key))} = ? WHERE _id = ?`);
-      rows.forEach((r, i) => set.run(values[i] ?? null, r._id));
-    }
-    Object.assign(col, next);
-    saveMeta(ctx.db, base);
-    return col;
-  })());
+  return withMetaRollback(base, () =>
+    ctx.db.transaction(() => {
+      const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} ORDER BY rowid`, []);
+      const rows = materialise(ctx, base, table, phys, { byName: false });
+      const convert = converter(col, next);
+      const autoNumber = type === 'auto-number' ? nextAutoNumber(next) : undefined;
+      // Mutant (BASE-3): the type changes, the stored values stay as they were.
+      const raw = ctx.faults.has('type-change-keeps-raw') && STORED(col.type) && STORED(type);
+      const values: Stored[] = raw ? [] : rows.map((r) => (autoNumber ? autoNumber() : convert(r[col.key] ?? null)));
+      if (col.type === 'link') {
+        const linkId = String(col.data?.link_id);
+        dropLink(ctx.db, base, linkId);
+        for (const t of base.meta.tables)
+          if (t !== table)
+            t.columns = t.columns.filter((c) => !(c.type === 'link' && String(c.data?.link_id) === linkId));
+      }
+      if (STORED(col.type) && !STORED(type))
+        ctx.db.exec(`ALTER TABLE ${qid(table.phys)} DROP COLUMN ${qid(physColumn(col.key))}`);
+      if (!STORED(col.type) && STORED(type)) addPhysColumn(ctx.db, table, next);
+      if (STORED(type) && !raw) {
+        const set = ctx.db.prepare(`UPDATE ${qid(table.phys)} SET ${qid(physColumn(col.key))} = ? WHERE _id = ?`);
+        rows.forEach((r, i) => set.run(values[i] ?? null, r._id));
+      }
+      Object.assign(col, next);
+      saveMeta(ctx.db, base);
+      return col;
+    })(),
+  );
 }

@@ -8,7 +8,16 @@ import { badRequest, notFound } from '../errors.js';
 import { qid } from './db.js';
 import { dropLink } from './links.js';
 import { findColumn, physColumn, shortId, type Base, type ColumnMeta, type TableMeta, type ViewMeta } from './model.js';
-import { addColumn, addPhysColumn, checkColumnName, saveMeta, STORED, withMetaRollback, type ColumnInput, type SchemaContext } from './schema.js';
+import {
+  addColumn,
+  addPhysColumn,
+  checkColumnName,
+  saveMeta,
+  STORED,
+  withMetaRollback,
+  type ColumnInput,
+  type SchemaContext,
+} from './schema.js';
 import { hiddenKeys } from './view-query.js';
 
 export function columnOf(table: TableMeta, ref: unknown, field = 'column'): ColumnMeta {
@@ -27,43 +36,67 @@ export function listColumns(ctx: SchemaContext, table: TableMeta, view: ViewMeta
 
 /** Several columns at once; formulas and links go through Insert Column (the OpenAPI says so). */
 export function appendColumns(ctx: SchemaContext, base: Base, table: TableMeta, defs: unknown): ColumnMeta[] {
-  if (!Array.isArray(defs) || defs.length === 0) throw badRequest('columns must be a non-empty array of {column_name, column_type, column_data}');
-  return withMetaRollback(base, () => ctx.db.transaction(() => defs.map((def, i) => {
-    if (def === null || typeof def !== 'object' || Array.isArray(def)) throw badRequest(`columns[${i}] must be an object`);
-    const t = (def as ColumnInput).column_type;
-    if (t === 'link' || t === 'link-formula' || t === 'formula') throw badRequest(`columns[${i}]: ${String(t)} columns are added one at a time through Insert Column`);
-    return addColumn(ctx, base, table, def as ColumnInput);
-  }))());
+  if (!Array.isArray(defs) || defs.length === 0)
+    throw badRequest('columns must be a non-empty array of {column_name, column_type, column_data}');
+  return withMetaRollback(base, () =>
+    ctx.db.transaction(() =>
+      defs.map((def, i) => {
+        if (def === null || typeof def !== 'object' || Array.isArray(def))
+          throw badRequest(`columns[${i}] must be an object`);
+        const t = (def as ColumnInput).column_type;
+        if (t === 'link' || t === 'link-formula' || t === 'formula')
+          throw badRequest(`columns[${i}]: ${String(t)} columns are added one at a time through Insert Column`);
+        return addColumn(ctx, base, table, def as ColumnInput);
+      }),
+    )(),
+  );
 }
 
 /** Formulas name columns as `{Name}`: a rename is carried into them. */
 function renameInFormulas(table: TableMeta, from: string, to: string): void {
   for (const c of table.columns) {
-    if (c.type === 'formula' && typeof c.data?.formula === 'string') c.data.formula = c.data.formula.split(`{${from}}`).join(`{${to}}`);
+    if (c.type === 'formula' && typeof c.data?.formula === 'string')
+      c.data.formula = c.data.formula.split(`{${from}}`).join(`{${to}}`);
   }
 }
 
-export function renameColumn(ctx: SchemaContext, base: Base, table: TableMeta, col: ColumnMeta, name: unknown): ColumnMeta {
+export function renameColumn(
+  ctx: SchemaContext,
+  base: Base,
+  table: TableMeta,
+  col: ColumnMeta,
+  name: unknown,
+): ColumnMeta {
   const to = checkColumnName(table, name, 'new_column_name', col);
-  return withMetaRollback(base, () => ctx.db.transaction(() => {
-    const from = col.name;
-    col.name = to;
-    renameInFormulas(table, from, to);
-    if (ctx.faults.has('rename-column-drops-values') && STORED(col.type)) {
-      // Mutant (BASE-2): rename done as delete and re-create, the values lost with the old key.
-      col.key = shortId(table.columns.map((c) => c.key));
-      addPhysColumn(ctx.db, table, col);
-    }
-    saveMeta(ctx.db, base);
-    return col;
-  })());
+  return withMetaRollback(base, () =>
+    ctx.db.transaction(() => {
+      const from = col.name;
+      col.name = to;
+      renameInFormulas(table, from, to);
+      if (ctx.faults.has('rename-column-drops-values') && STORED(col.type)) {
+        // Mutant (BASE-2): rename done as delete and re-create, the values lost with the old key.
+        col.key = shortId(table.columns.map((c) => c.key));
+        addPhysColumn(ctx.db, table, col);
+      }
+      saveMeta(ctx.db, base);
+      return col;
+    })(),
+  );
 }
 
 /** Layout changes: width, frozen, position. Values are not touched. */
-export function changeLayout(ctx: SchemaContext, base: Base, table: TableMeta, col: ColumnMeta, op: 'resize_column' | 'freeze_column' | 'move_column', b: Record<string, unknown>): ColumnMeta {
+export function changeLayout(
+  ctx: SchemaContext,
+  base: Base,
+  table: TableMeta,
+  col: ColumnMeta,
+  op: 'resize_column' | 'freeze_column' | 'move_column',
+  b: Record<string, unknown>,
+): ColumnMeta {
   if (op === 'resize_column') {
     const w = b.new_column_width;
-    if (typeof w !== 'number' || !Number.isInteger(w) || w < 1 || w > 10_000) throw badRequest('new_column_width must be an integer from 1 to 10000');
+    if (typeof w !== 'number' || !Number.isInteger(w) || w < 1 || w > 10_000)
+      throw badRequest('new_column_width must be an integer from 1 to 10000');
     if (!ctx.faults.has('resize-column-ignored')) col.width = w; // mutant (BASE-2): the width is not kept
   } else if (op === 'freeze_column') {
     if (typeof b.frozen !== 'boolean') throw badRequest('frozen must be a boolean');
@@ -92,21 +125,24 @@ function forgetInViews(table: TableMeta, key: string): void {
 
 /** Remove a column and its values; a link column takes its twin in the other table and its links with it. */
 export function deleteColumn(ctx: SchemaContext, base: Base, table: TableMeta, col: ColumnMeta): void {
-  if (table.columns[0] === col) throw badRequest(`column ${col.name} is the table's first column and cannot be deleted`);
-  withMetaRollback(base, () => ctx.db.transaction(() => {
-    if (col.type === 'link') {
-      const linkId = String(col.data?.link_id);
-      dropLink(ctx.db, base, linkId);
-      for (const t of base.meta.tables) {
-        const gone = t.columns.filter((c) => c.type === 'link' && String(c.data?.link_id) === linkId);
-        t.columns = t.columns.filter((c) => !gone.includes(c));
-        for (const c of gone) forgetInViews(t, c.key);
+  if (table.columns[0] === col)
+    throw badRequest(`column ${col.name} is the table's first column and cannot be deleted`);
+  withMetaRollback(base, () =>
+    ctx.db.transaction(() => {
+      if (col.type === 'link') {
+        const linkId = String(col.data?.link_id);
+        dropLink(ctx.db, base, linkId);
+        for (const t of base.meta.tables) {
+          const gone = t.columns.filter((c) => c.type === 'link' && String(c.data?.link_id) === linkId);
+          t.columns = t.columns.filter((c) => !gone.includes(c));
+          for (const c of gone) forgetInViews(t, c.key);
+        }
+      } else {
+        if (STORED(col.type)) ctx.db.exec(`ALTER TABLE ${qid(table.phys)} DROP COLUMN ${qid(physColumn(col.key))}`);
+        table.columns = table.columns.filter((c) => c !== col);
+        forgetInViews(table, col.key);
       }
-    } else {
-      if (STORED(col.type)) ctx.db.exec(`ALTER TABLE ${qid(table.phys)} DROP COLUMN ${qid(physColumn(col.key))}`);
-      table.columns = table.columns.filter((c) => c !== col);
-      forgetInViews(table, col.key);
-    }
-    saveMeta(ctx.db, base);
-  })());
+      saveMeta(ctx.db, base);
+    })(),
+  );
 }

@@ -36,13 +36,22 @@ function durationText(seconds: number): string {
 function textOf(v: unknown, from: ColumnMeta): string | null {
   if (isBlank(v)) return null;
   if (typeof v === 'string') {
-    if (from.type === 'date') return /T00:00(:00)?([+-]|Z)/.test(v) && !String(from.data?.format ?? '').includes('HH') ? v.slice(0, 10) : v.slice(0, 16).replace('T', ' ');
+    if (from.type === 'date')
+      return /T00:00(:00)?([+-]|Z)/.test(v) && !String(from.data?.format ?? '').includes('HH')
+        ? v.slice(0, 10)
+        : v.slice(0, 16).replace('T', ' ');
     return v;
   }
   if (typeof v === 'number') return from.type === 'duration' ? durationText(v) : String(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (Array.isArray(v)) {
-    const parts = v.map((x) => (x && typeof x === 'object' ? textOf((x as Record<string, unknown>).display_value ?? (x as Record<string, unknown>).name ?? null, from) : textOf(x, from))).filter((x): x is string => x !== null);
+    const parts = v
+      .map((x) =>
+        x && typeof x === 'object'
+          ? textOf((x as Record<string, unknown>).display_value ?? (x as Record<string, unknown>).name ?? null, from)
+          : textOf(x, from),
+      )
+      .filter((x): x is string => x !== null);
     return parts.length ? parts.join(', ') : null;
   }
   const o = v as Record<string, unknown>;
@@ -52,7 +61,11 @@ function textOf(v: unknown, from: ColumnMeta): string | null {
 
 function parseNumber(s: string): number | null {
   const t = s.trim();
-  const plain = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t) ? t : /^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t) ? t.replace(/,/g, '') : undefined;
+  const plain = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)
+    ? t
+    : /^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(t)
+      ? t.replace(/,/g, '')
+      : undefined;
   const n = plain === undefined ? NaN : Number(plain);
   return Number.isFinite(n) ? n : null;
 }
@@ -84,7 +97,8 @@ function durationOf(v: unknown, from: ColumnMeta): Stored {
   return n === null || n < 0 ? null : Math.round(n);
 }
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : [];
 const json = (list: unknown[]): Stored => (list.length ? JSON.stringify(list) : null);
 
 /**
@@ -94,30 +108,77 @@ const json = (list: unknown[]): Stored => (list.length ? JSON.stringify(list) : 
 export function converter(from: ColumnMeta, to: ColumnMeta): (v: unknown) => Stored {
   const same = from.type === to.type;
   switch (to.type) {
-    case 'text': case 'long-text': case 'url': case 'email': return (v) => textOf(v, from);
-    case 'number': return (v) => numberOf(v, from);
-    case 'rate': return (v) => { const n = numberOf(v, from); return n === null || n < 0 ? null : Math.round(n); };
-    case 'duration': return (v) => durationOf(v, from);
-    case 'checkbox': return (v) => checkboxOf(v, from);
-    case 'date': return (v) => {
-      const t = typeof v === 'string' ? v : null;
-      if (t === null) return null;
-      return storedDate(from.type === 'date' || from.type === 'ctime' || from.type === 'mtime' ? t.slice(0, 19).replace('T', ' ') : t, to.data?.format) ?? null;
-    };
-    case 'single-select': return (v) => {
-      const name = from.type === 'multiple-select' ? (strings(v)[0] ?? null) : textOf(v, from)?.trim() || null;
-      if (name !== null) ensureOptions(to, [name], true);
-      return name;
-    };
-    case 'multiple-select': return (v) => {
-      const names = from.type === 'multiple-select' || from.type === 'single-select' ? strings(v)
-        : [...new Set((textOf(v, from) ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
-      ensureOptions(to, names, true);
-      return json(names);
-    };
-    case 'collaborator': return (v) => json(from.type === 'collaborator' || from.type === 'creator' || from.type === 'last-modifier' ? strings(v) : strings(v).filter((s) => s.includes('@')));
-    case 'image': return (v) => json(from.type === 'image' ? strings(v) : from.type === 'file' && Array.isArray(v) ? v.map((f) => (f as { url?: unknown }).url).filter((u) => typeof u === 'string') : strings(v).filter((s) => /^https?:\/\//.test(s)));
-    case 'file': case 'geolocation': return (v) => (same && !isBlank(v) ? JSON.stringify(v) : null);
-    default: return () => null; // computed types keep no stored value
+    case 'text':
+    case 'long-text':
+    case 'url':
+    case 'email':
+      return (v) => textOf(v, from);
+    case 'number':
+      return (v) => numberOf(v, from);
+    case 'rate':
+      return (v) => {
+        const n = numberOf(v, from);
+        return n === null || n < 0 ? null : Math.round(n);
+      };
+    case 'duration':
+      return (v) => durationOf(v, from);
+    case 'checkbox':
+      return (v) => checkboxOf(v, from);
+    case 'date':
+      return (v) => {
+        const t = typeof v === 'string' ? v : null;
+        if (t === null) return null;
+        return (
+          storedDate(
+            from.type === 'date' || from.type === 'ctime' || from.type === 'mtime'
+              ? t.slice(0, 19).replace('T', ' ')
+              : t,
+            to.data?.format,
+          ) ?? null
+        );
+      };
+    case 'single-select':
+      return (v) => {
+        const name = from.type === 'multiple-select' ? (strings(v)[0] ?? null) : textOf(v, from)?.trim() || null;
+        if (name !== null) ensureOptions(to, [name], true);
+        return name;
+      };
+    case 'multiple-select':
+      return (v) => {
+        const names =
+          from.type === 'multiple-select' || from.type === 'single-select'
+            ? strings(v)
+            : [
+                ...new Set(
+                  (textOf(v, from) ?? '')
+                    .split(',')
+                    .map((s) => s.trim())
+                    .filter(Boolean),
+                ),
+              ];
+        ensureOptions(to, names, true);
+        return json(names);
+      };
+    case 'collaborator':
+      return (v) =>
+        json(
+          from.type === 'collaborator' || from.type === 'creator' || from.type === 'last-modifier'
+            ? strings(v)
+            : strings(v).filter((s) => s.includes('@')),
+        );
+    case 'image':
+      return (v) =>
+        json(
+          from.type === 'image'
+            ? strings(v)
+            : from.type === 'file' && Array.isArray(v)
+              ? v.map((f) => (f as { url?: unknown }).url).filter((u) => typeof u === 'string')
+              : strings(v).filter((s) => /^https?:\/\//.test(s)),
+        );
+    case 'file':
+    case 'geolocation':
+      return (v) => (same && !isBlank(v) ? JSON.stringify(v) : null);
+    default:
+      return () => null; // computed types keep no stored value
   }
 }

@@ -20,7 +20,10 @@ const FORMULA_ERROR = '#VALUE!';
 
 class Parser {
   private i = 0;
-  constructor(private readonly src: string, private readonly lookup: (name: string) => Value) {}
+  constructor(
+    private readonly src: string,
+    private readonly lookup: (name: string) => Value,
+  ) {}
 
   parse(): Value {
     const v = this.concat();
@@ -28,10 +31,15 @@ class Parser {
     if (this.i < this.src.length) throw new Error(`unexpected ${this.src[this.i]}`);
     return v;
   }
-  private ws() { while (/\s/.test(this.src[this.i] ?? '')) this.i++; }
+  private ws() {
+    while (/\s/.test(this.src[this.i] ?? '')) this.i++;
+  }
   private eat(ch: string): boolean {
     this.ws();
-    if (this.src[this.i] === ch) { this.i++; return true; }
+    if (this.src[this.i] === ch) {
+      this.i++;
+      return true;
+    }
     return false;
   }
   private concat(): Value {
@@ -65,7 +73,12 @@ class Parser {
   private atom(): Value {
     this.ws();
     const ch = this.src[this.i];
-    if (ch === '(') { this.i++; const v = this.concat(); if (!this.eat(')')) throw new Error('missing )'); return v; }
+    if (ch === '(') {
+      this.i++;
+      const v = this.concat();
+      if (!this.eat(')')) throw new Error('missing )');
+      return v;
+    }
     if (ch === '{') {
       const end = this.src.indexOf('}', this.i);
       if (end < 0) throw new Error('missing }');
@@ -81,7 +94,10 @@ class Parser {
       return s;
     }
     const numMatch = /^\d+(\.\d+)?/.exec(this.src.slice(this.i));
-    if (numMatch) { this.i += numMatch[0].length; return Number(numMatch[0]); }
+    if (numMatch) {
+      this.i += numMatch[0].length;
+      return Number(numMatch[0]);
+    }
     const word = /^[A-Za-z_]\w*/.exec(this.src.slice(this.i));
     if (word) {
       this.i += word[0].length;
@@ -89,7 +105,8 @@ class Parser {
       if (!fn || !this.eat('(')) throw new Error(`unknown function ${word[0]}`);
       const args: Value[] = [];
       if (!this.eat(')')) {
-        do args.push(this.concat()); while (this.eat(','));
+        do args.push(this.concat());
+        while (this.eat(','));
         if (!this.eat(')')) throw new Error('missing )');
       }
       return fn(args);

@@ -25,14 +25,23 @@ import type { TableMeta } from './model.js';
 const MAX_CHARS = 16 * 1024 * 1024;
 
 /** The JSON of one table's rows in one shape (keys by name or key, hidden columns left out), by row id. */
-interface Kept { table: TableMeta; changes: number; rows: Map<string, string>; chars: number }
+interface Kept {
+  table: TableMeta;
+  changes: number;
+  rows: Map<string, string>;
+  chars: number;
+}
 
 /** A base's kept rows, by table and shape, least recently used first. */
-export interface KeptRows { tables: Map<string, Kept>; chars: number }
+export interface KeptRows {
+  tables: Map<string, Kept>;
+  chars: number;
+}
 
 export const noKeptRows = (): KeptRows => ({ tables: new Map(), chars: 0 });
 
-const totalChanges = (ctx: ReadContext) => (cachedStatement(ctx.db, 'SELECT total_changes()', true).get() as [number])[0];
+const totalChanges = (ctx: ReadContext) =>
+  (cachedStatement(ctx.db, 'SELECT total_changes()', true).get() as [number])[0];
 
 /** The kept rows of `table` in `shape` (now the most recently used), emptied if anything may have changed since they were kept. */
 function keptOf(ctx: ReadContext, baseRows: KeptRows, table: TableMeta, shape: string): Kept {
@@ -56,7 +65,14 @@ function keptOf(ctx: ReadContext, baseRows: KeptRows, table: TableMeta, shape: s
  * `load(ids)` reads rows and answers [id, JSON] pairs: of the rows `ids`, or of the list itself
  * when nothing is kept (one read then, as without kept rows).
  */
-export function listedJson(ctx: ReadContext, baseRows: KeptRows, table: TableMeta, shape: string, listed: () => string[], load: (ids?: string[]) => [string, string][]): string[] {
+export function listedJson(
+  ctx: ReadContext,
+  baseRows: KeptRows,
+  table: TableMeta,
+  shape: string,
+  listed: () => string[],
+  load: (ids?: string[]) => [string, string][],
+): string[] {
   const kept = keptOf(ctx, baseRows, table, shape);
   const keep = (pairs: [string, string][]) => {
     for (const [id, json] of pairs) {

@@ -13,16 +13,22 @@ const SUMMARIES = new Set(['sum', 'average', 'max', 'min', 'count', 'concatenate
 const LINKED_FIELDS = ['level1_linked_column', 'summary_column', 'searched_column', 'comparison_column'] as const;
 
 const dataError = (msg: string) => badRequest(`column_data: ${msg}`, 'gateway', { error_type: 'column_data_error' });
-const byRef = (t: TableMeta | undefined, ref: unknown) => (typeof ref === 'string' ? t?.columns.find((c) => c.name === ref) ?? t?.columns.find((c) => c.key === ref) : undefined);
+const byRef = (t: TableMeta | undefined, ref: unknown) =>
+  typeof ref === 'string'
+    ? (t?.columns.find((c) => c.name === ref) ?? t?.columns.find((c) => c.key === ref))
+    : undefined;
 
 /** The column_data of a new link-formula column of `table`, its references checked and keyed. */
 export function linkFormulaData(base: Base, table: TableMeta, input: Record<string, unknown>): Record<string, unknown> {
   const data = { ...input };
-  const link = table.columns.find((c) => c.type === 'link' && [c.name, c.key].includes(String(data.link_column ?? data.link_column_key)));
+  const link = table.columns.find(
+    (c) => c.type === 'link' && [c.name, c.key].includes(String(data.link_column ?? data.link_column_key)),
+  );
   if (!link) throw dataError('link_column must name a link column of the table');
   data.link_column_key = link.key;
   data.formula ??= 'count_links';
-  if (typeof data.formula !== 'string' || !FORMULAS.has(data.formula)) throw dataError(`formula must be one of ${[...FORMULAS].join(', ')}`);
+  if (typeof data.formula !== 'string' || !FORMULAS.has(data.formula))
+    throw dataError(`formula must be one of ${[...FORMULAS].join(', ')}`);
   const d = link.data ?? {};
   const other = base.meta.tables.find((t) => t._id === (d.table_id === table._id ? d.other_table_id : d.table_id));
   for (const field of LINKED_FIELDS) {
@@ -33,13 +39,18 @@ export function linkFormulaData(base: Base, table: TableMeta, input: Record<stri
   }
   if (data.formula === 'rollup') {
     data.summary_method = String(data.summary_method ?? 'sum').toLowerCase();
-    if (!SUMMARIES.has(data.summary_method as string)) throw dataError(`summary_method must be one of ${[...SUMMARIES].join(', ')}`);
+    if (!SUMMARIES.has(data.summary_method as string))
+      throw dataError(`summary_method must be one of ${[...SUMMARIES].join(', ')}`);
   }
   return data;
 }
 
 /** The linked table's column a field names: by its resolved key, else by name (bases saved before keys were kept). */
-function target(other: TableMeta | undefined, d: Record<string, unknown>, ...fields: (typeof LINKED_FIELDS)[number][]): ColumnMeta | undefined {
+function target(
+  other: TableMeta | undefined,
+  d: Record<string, unknown>,
+  ...fields: (typeof LINKED_FIELDS)[number][]
+): ColumnMeta | undefined {
   for (const f of fields) {
     const col = other?.columns.find((c) => c.key === d[`${f}_key`]) ?? byRef(other, d[f]);
     if (col) return col;
@@ -47,17 +58,25 @@ function target(other: TableMeta | undefined, d: Record<string, unknown>, ...fie
   return undefined;
 }
 
-const numbersOf = (values: unknown[]) => values.map((v) => (typeof v === 'string' && v.trim() === '' ? NaN : Number(v))).filter((n) => Number.isFinite(n));
+const numbersOf = (values: unknown[]) =>
+  values.map((v) => (typeof v === 'string' && v.trim() === '' ? NaN : Number(v))).filter((n) => Number.isFinite(n));
 
 /**
  * A link-formula cell of one row: `ids` are its linked rows, `valueOf` reads a linked row's
  * cell (the display column when no column is given). Typed (number, array) from 5.0; before,
  * as text (SHAPE-3).
  */
-export function linkFormulaValue(d: Record<string, unknown>, other: TableMeta | undefined, ids: readonly string[], valueOf: (rowId: string, col?: ColumnMeta) => unknown, typed: boolean): unknown {
+export function linkFormulaValue(
+  d: Record<string, unknown>,
+  other: TableMeta | undefined,
+  ids: readonly string[],
+  valueOf: (rowId: string, col?: ColumnMeta) => unknown,
+  typed: boolean,
+): unknown {
   const formula = String(d.formula ?? 'count_links');
   if (formula === 'count_links') return typed ? ids.length : String(ids.length);
-  const present = (col?: ColumnMeta) => ids.map((id) => valueOf(id, col)).filter((v) => v !== null && v !== undefined && v !== '');
+  const present = (col?: ColumnMeta) =>
+    ids.map((id) => valueOf(id, col)).filter((v) => v !== null && v !== undefined && v !== '');
   let result: unknown;
   switch (formula) {
     case 'rollup': {
@@ -67,10 +86,19 @@ export function linkFormulaValue(d: Record<string, unknown>, other: TableMeta | 
       if (m === 'concatenate') result = values.map((v) => (Array.isArray(v) ? v.join(', ') : String(v))).join(', ');
       else if (m === 'count') result = values.length;
       else if (m === 'sum') result = n.reduce((a, x) => a + x, 0);
-      else result = n.length === 0 ? null : m === 'max' ? Math.max(...n) : m === 'min' ? Math.min(...n) : n.reduce((a, x) => a + x, 0) / n.length;
+      else
+        result =
+          n.length === 0
+            ? null
+            : m === 'max'
+              ? Math.max(...n)
+              : m === 'min'
+                ? Math.min(...n)
+                : n.reduce((a, x) => a + x, 0) / n.length;
       break;
     }
-    case 'findmax': case 'findmin': {
+    case 'findmax':
+    case 'findmin': {
       // The linked row with the largest (smallest) comparison value; its searched column is the answer.
       const compare = target(other, d, 'comparison_column', 'level1_linked_column');
       const searched = target(other, d, 'searched_column', 'level1_linked_column') ?? compare;
@@ -82,7 +110,8 @@ export function linkFormulaValue(d: Record<string, unknown>, other: TableMeta | 
       result = best ? [valueOf(best.id, searched)].filter((v) => v !== null && v !== undefined) : [];
       break;
     }
-    default: result = present(target(other, d, 'level1_linked_column')); // lookup
+    default:
+      result = present(target(other, d, 'level1_linked_column')); // lookup
   }
   if (typed) return result;
   return Array.isArray(result) ? result.join(', ') : result === null ? null : String(result);

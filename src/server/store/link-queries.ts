@@ -11,23 +11,49 @@ import { cachedStatement, qid } from './db.js';
 import { linkData, linkSide } from './links.js';
 import { physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
 
-export interface LinkPage { row_id: string; offset: number; limit: number }
+export interface LinkPage {
+  row_id: string;
+  offset: number;
+  limit: number;
+}
 
 /** Linked records per row: `{row_id: [{row_id, display_value}]}`. */
-export function queryLinks(ctx: ReadContext, base: Base, table: TableMeta, col: ColumnMeta, pages: readonly LinkPage[]): Record<string, { row_id: string; display_value: unknown }[]> {
+export function queryLinks(
+  ctx: ReadContext,
+  base: Base,
+  table: TableMeta,
+  col: ColumnMeta,
+  pages: readonly LinkPage[],
+): Record<string, { row_id: string; display_value: unknown }[]> {
   const { mine } = linkSide(col, table);
   const theirs = mine === 'row_id' ? 'other_row_id' : 'row_id';
-  const page = cachedStatement(ctx.db, `SELECT ${theirs} FROM links WHERE base_uuid = ? AND link_id = ? AND ${mine} = ? ORDER BY ctime, rowid LIMIT ? OFFSET ?`);
+  const page = cachedStatement(
+    ctx.db,
+    `SELECT ${theirs} FROM links WHERE base_uuid = ? AND link_id = ? AND ${mine} = ? ORDER BY ctime, rowid LIMIT ? OFFSET ?`,
+  );
   const ignoreOffset = ctx.faults.has('query-links-ignore-offset'); // mutant: every page starts at the first link
-  const ids = new Map(pages.map((p) => [p.row_id, page.pluck().all(base.uuid, linkData(col).link_id, p.row_id, p.limit, ignoreOffset ? 0 : p.offset) as string[]]));
+  const ids = new Map(
+    pages.map((p) => [
+      p.row_id,
+      page.pluck().all(base.uuid, linkData(col).link_id, p.row_id, p.limit, ignoreOffset ? 0 : p.offset) as string[],
+    ]),
+  );
   const display = linkDisplayValues(ctx, base, table, col, [...new Set([...ids.values()].flat())]);
-  return Object.fromEntries([...ids].map(([rowId, list]) => [rowId, list.map((id) => ({ row_id: id, display_value: display.get(id) ?? null }))]));
+  return Object.fromEntries(
+    [...ids].map(([rowId, list]) => [
+      rowId,
+      list.map((id) => ({ row_id: id, display_value: display.get(id) ?? null })),
+    ]),
+  );
 }
 
 /** Column types auto-links cannot match on (computed, or no value of their own). */
 const UNMATCHABLE = new Set(['link', 'link-formula', 'formula', 'button']);
 
-export interface MatchingKey { table1_key: string; table2_key: string }
+export interface MatchingKey {
+  table1_key: string;
+  table2_key: string;
+}
 
 /** The link named `linkId`, from the side of its `table_id` (table 1) to its other table (table 2). */
 function linkById(base: Base, linkId: string): { col: ColumnMeta; t1: TableMeta; t2: TableMeta } {
@@ -47,23 +73,51 @@ function matchColumn(table: TableMeta, key: string, side: string): ColumnMeta {
 }
 
 /** Link every pair of rows (normal or big data) whose matching columns hold equal, non-empty values. Returns the links made. */
-export function autoLink(ctx: ReadContext, base: Base, linkId: string, keys: readonly MatchingKey[], at: number): number {
+export function autoLink(
+  ctx: ReadContext,
+  base: Base,
+  linkId: string,
+  keys: readonly MatchingKey[],
+  at: number,
+): number {
   const { t1, t2 } = linkById(base, linkId);
-  const pairs = keys.map((k) => [matchColumn(t1, k.table1_key, 'table1_key'), matchColumn(t2, k.table2_key, 'table2_key')] as const);
-  for (const [a, b] of pairs) if ((a.type === 'single-select') !== (b.type === 'single-select')) throw badRequest(`a single-select column cannot be matched with a ${a.type === 'single-select' ? b.type : a.type} column`);
-  const read = (t: TableMeta, cols: ColumnMeta[]) => ctx.db.prepare(`SELECT _id, ${cols.map((c) => INTERNAL_FIELD_OF_TYPE[c.type] ?? qid(physColumn(c.key))).join(', ')} FROM ${anyStore(ctx.db, t)}`).raw().all() as unknown[][];
-  const keyOf = (r: unknown[]) => (r.slice(1).some((v) => v === null || v === '') ? undefined : JSON.stringify(r.slice(1).map(String)));
+  const pairs = keys.map(
+    (k) => [matchColumn(t1, k.table1_key, 'table1_key'), matchColumn(t2, k.table2_key, 'table2_key')] as const,
+  );
+  for (const [a, b] of pairs)
+    if ((a.type === 'single-select') !== (b.type === 'single-select'))
+      throw badRequest(
+        `a single-select column cannot be matched with a ${a.type === 'single-select' ? b.type : a.type} column`,
+      );
+  const read = (t: TableMeta, cols: ColumnMeta[]) =>
+    ctx.db
+      .prepare(
+        `SELECT _id, ${cols.map((c) => INTERNAL_FIELD_OF_TYPE[c.type] ?? qid(physColumn(c.key))).join(', ')} FROM ${anyStore(ctx.db, t)}`,
+      )
+      .raw()
+      .all() as unknown[][];
+  const keyOf = (r: unknown[]) =>
+    r.slice(1).some((v) => v === null || v === '') ? undefined : JSON.stringify(r.slice(1).map(String));
   const byValue = new Map<string, string[]>();
-  for (const r of read(t2, pairs.map(([, b]) => b))) {
+  for (const r of read(
+    t2,
+    pairs.map(([, b]) => b),
+  )) {
     const k = keyOf(r);
     if (k !== undefined) byValue.set(k, [...(byValue.get(k) ?? []), r[0] as string]);
   }
-  const ins = ctx.db.prepare('INSERT OR IGNORE INTO links (base_uuid, link_id, row_id, other_row_id, ctime) VALUES (?, ?, ?, ?, ?)');
+  const ins = ctx.db.prepare(
+    'INSERT OR IGNORE INTO links (base_uuid, link_id, row_id, other_row_id, ctime) VALUES (?, ?, ?, ?, ?)',
+  );
   let made = 0;
   ctx.db.transaction(() => {
-    for (const r of read(t1, pairs.map(([a]) => a))) {
+    for (const r of read(
+      t1,
+      pairs.map(([a]) => a),
+    )) {
       const k = keyOf(r);
-      for (const other of (k !== undefined && byValue.get(k)) || []) made += ins.run(base.uuid, linkId, r[0], other, at).changes;
+      for (const other of (k !== undefined && byValue.get(k)) || [])
+        made += ins.run(base.uuid, linkId, r[0], other, at).changes;
     }
   })();
   return made;

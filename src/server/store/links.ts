@@ -19,17 +19,28 @@ export const linkData = (col: ColumnMeta) => col.data as unknown as LinkData;
 /** Which side of its link a link column of `table` reads from, and the table on the other side. */
 export function linkSide(col: ColumnMeta, table: TableMeta): { mine: 'row_id' | 'other_row_id'; otherTableId: string } {
   const d = linkData(col);
-  return d.table_id === table._id ? { mine: 'row_id', otherTableId: d.other_table_id } : { mine: 'other_row_id', otherTableId: d.table_id };
+  return d.table_id === table._id
+    ? { mine: 'row_id', otherTableId: d.other_table_id }
+    : { mine: 'other_row_id', otherTableId: d.table_id };
 }
 
 /** Linked row ids per row id, in link creation order, at most `cap` each. */
-export function linkedIds(db: Db, base: Base, col: ColumnMeta, table: TableMeta, rowIds: readonly string[], cap = 50): Map<string, string[]> {
+export function linkedIds(
+  db: Db,
+  base: Base,
+  col: ColumnMeta,
+  table: TableMeta,
+  rowIds: readonly string[],
+  cap = 50,
+): Map<string, string[]> {
   const { mine } = linkSide(col, table);
   const theirs = mine === 'row_id' ? 'other_row_id' : 'row_id';
   const out = new Map<string, string[]>();
   if (rowIds.length === 0) return out;
-  const rows = cachedStatement(db, `SELECT ${mine} AS a, ${theirs} AS b FROM links WHERE base_uuid = ? AND link_id = ? AND ${mine} IN (SELECT value FROM json_each(?)) ORDER BY ctime, rowid`)
-    .all(base.uuid, linkData(col).link_id, JSON.stringify(rowIds)) as { a: string; b: string }[];
+  const rows = cachedStatement(
+    db,
+    `SELECT ${mine} AS a, ${theirs} AS b FROM links WHERE base_uuid = ? AND link_id = ? AND ${mine} IN (SELECT value FROM json_each(?)) ORDER BY ctime, rowid`,
+  ).all(base.uuid, linkData(col).link_id, JSON.stringify(rowIds)) as { a: string; b: string }[];
   for (const r of rows) {
     const list = out.get(r.a) ?? [];
     if (list.length < cap) list.push(r.b);
@@ -41,8 +52,17 @@ export function linkedIds(db: Db, base: Base, col: ColumnMeta, table: TableMeta,
 export type LinkMap = Readonly<Record<string, readonly string[]>>;
 
 /** Add links (duplicates refused), replace them, or remove them. Returns the number changed. */
-export function changeLinks(db: Db, base: Base, linkId: string, sideIsTable: boolean, map: LinkMap, op: 'add' | 'replace' | 'remove'): number {
-  const pairs = Object.entries(map).flatMap(([rowId, others]) => others.map((o) => (sideIsTable ? [rowId, o] : [o, rowId]) as [string, string]));
+export function changeLinks(
+  db: Db,
+  base: Base,
+  linkId: string,
+  sideIsTable: boolean,
+  map: LinkMap,
+  op: 'add' | 'replace' | 'remove',
+): number {
+  const pairs = Object.entries(map).flatMap(([rowId, others]) =>
+    others.map((o) => (sideIsTable ? [rowId, o] : [o, rowId]) as [string, string]),
+  );
   const now = Date.now();
   let changed = 0;
   db.transaction(() => {
@@ -51,9 +71,13 @@ export function changeLinks(db: Db, base: Base, linkId: string, sideIsTable: boo
       const del = db.prepare(`DELETE FROM links WHERE base_uuid = ? AND link_id = ? AND ${col} = ?`);
       for (const rowId of Object.keys(map)) del.run(base.uuid, linkId, rowId);
     }
-    const ins = db.prepare('INSERT INTO links (base_uuid, link_id, row_id, other_row_id, ctime) VALUES (?, ?, ?, ?, ?)');
+    const ins = db.prepare(
+      'INSERT INTO links (base_uuid, link_id, row_id, other_row_id, ctime) VALUES (?, ?, ?, ?, ?)',
+    );
     const rm = db.prepare('DELETE FROM links WHERE base_uuid = ? AND link_id = ? AND row_id = ? AND other_row_id = ?');
-    for (const [a, b] of pairs) changed += op === 'remove' ? rm.run(base.uuid, linkId, a, b).changes : ins.run(base.uuid, linkId, a, b, now).changes;
+    for (const [a, b] of pairs)
+      changed +=
+        op === 'remove' ? rm.run(base.uuid, linkId, a, b).changes : ins.run(base.uuid, linkId, a, b, now).changes;
   })();
   return changed;
 }
@@ -61,7 +85,9 @@ export function changeLinks(db: Db, base: Base, linkId: string, sideIsTable: boo
 /** Forget the links of deleted rows. */
 export function dropLinksOfRows(db: Db, base: Base, rowIds: readonly string[]): void {
   const ids = JSON.stringify(rowIds);
-  db.prepare('DELETE FROM links WHERE base_uuid = ? AND (row_id IN (SELECT value FROM json_each(?)) OR other_row_id IN (SELECT value FROM json_each(?)))').run(base.uuid, ids, ids);
+  db.prepare(
+    'DELETE FROM links WHERE base_uuid = ? AND (row_id IN (SELECT value FROM json_each(?)) OR other_row_id IN (SELECT value FROM json_each(?)))',
+  ).run(base.uuid, ids, ids);
 }
 
 export function dropLink(db: Db, base: Base, linkId: string): void {

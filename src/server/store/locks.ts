@@ -12,12 +12,21 @@ import { checkCount, requireArray, touch, type RowsContext } from './rows.js';
 
 /** Tables made before locks existed gain their columns on first use. */
 function ensureLockColumns(db: Db, table: TableMeta): void {
-  const have = new Set((db.prepare(`PRAGMA table_info(${qid(table.phys)})`).all() as { name: string }[]).map((c) => c.name));
+  const have = new Set(
+    (db.prepare(`PRAGMA table_info(${qid(table.phys)})`).all() as { name: string }[]).map((c) => c.name),
+  );
   if (!have.has('_locked')) db.exec(`ALTER TABLE ${qid(table.phys)} ADD COLUMN _locked INTEGER`);
   if (!have.has('_locked_by')) db.exec(`ALTER TABLE ${qid(table.phys)} ADD COLUMN _locked_by TEXT`);
 }
 
-export function setRowLocks(ctx: RowsContext, base: Base, table: TableMeta, idsIn: unknown, actor: string, lock: boolean): { success: true } {
+export function setRowLocks(
+  ctx: RowsContext,
+  base: Base,
+  table: TableMeta,
+  idsIn: unknown,
+  actor: string,
+  lock: boolean,
+): { success: true } {
   const ids = requireArray(idsIn, 'row_ids');
   if (ids.some((id) => typeof id !== 'string')) throw badRequest('row_ids must be strings');
   checkCount(ids.length, SIZE_LIMITS.updateRows, lock ? 'lock-rows' : 'unlock-rows', false);
@@ -26,10 +35,14 @@ export function setRowLocks(ctx: RowsContext, base: Base, table: TableMeta, idsI
   ctx.db.transaction(() => {
     const found = rowsIn(ctx.db, table, list);
     const missing = list.filter((id) => !found.has(id));
-    if (missing.length && hasBigStore(ctx.db, table) && rowsIn(ctx.db, table, missing, true).size) throw badRequest('rows in big data cannot be locked or unlocked');
+    if (missing.length && hasBigStore(ctx.db, table) && rowsIn(ctx.db, table, missing, true).size)
+      throw badRequest('rows in big data cannot be locked or unlocked');
     if (missing.length) throw notFound(`row _id not exits: ${missing[0]}`);
     if (lock && ctx.faults.has('lock-rows-noop')) return; // mutant: lock answers success and changes nothing
-    ctx.db.prepare(`UPDATE ${qid(table.phys)} SET _locked = ?, _locked_by = ? WHERE _id IN (SELECT value FROM json_each(?))`)
+    ctx.db
+      .prepare(
+        `UPDATE ${qid(table.phys)} SET _locked = ?, _locked_by = ? WHERE _id IN (SELECT value FROM json_each(?))`,
+      )
       .run(lock ? 1 : null, lock ? actor : null, JSON.stringify(list));
   })();
   touch(base);

@@ -23,9 +23,18 @@ export interface ColumnMeta {
  * kept as written (`equal`, `is empty`…) so the view reads back as created; view-query.ts
  * reads its meaning.
  */
-export interface ViewFilter { column_key: string; filter_predicate: string; filter_term: unknown; filter_term_modifier?: string }
+export interface ViewFilter {
+  column_key: string;
+  filter_predicate: string;
+  filter_term: unknown;
+  filter_term_modifier?: string;
+}
 /** A sort or group of a view: `up` ascending, `down` descending. */
-export interface ViewSort { column_key: string; sort_type: 'up' | 'down'; [extra: string]: unknown }
+export interface ViewSort {
+  column_key: string;
+  sort_type: 'up' | 'down';
+  [extra: string]: unknown;
+}
 
 export interface ViewMeta {
   _id: string;
@@ -107,15 +116,39 @@ export function findColumn(table: TableMeta, nameOrKey: string): ColumnMeta | un
   return table.columns.find((c) => c.name === nameOrKey) ?? table.columns.find((c) => c.key === nameOrKey);
 }
 
-export function newColumn(key: string, name: string, type: ColumnType, data: Record<string, unknown> | null): ColumnMeta {
+export function newColumn(
+  key: string,
+  name: string,
+  type: ColumnType,
+  data: Record<string, unknown> | null,
+): ColumnMeta {
   return {
-    key, name, type, data, width: 200, editable: true, resizable: true, draggable: true,
-    permission_type: '', permitted_users: [], description: null,
+    key,
+    name,
+    type,
+    data,
+    width: 200,
+    editable: true,
+    resizable: true,
+    draggable: true,
+    permission_type: '',
+    permitted_users: [],
+    description: null,
   };
 }
 
 export function defaultView(id = '0000'): ViewMeta {
-  return { _id: id, name: 'Default View', type: 'table', is_locked: false, filter_conjunction: 'And', filters: [], sorts: [], groupbys: [], hidden_columns: [] };
+  return {
+    _id: id,
+    name: 'Default View',
+    type: 'table',
+    is_locked: false,
+    filter_conjunction: 'And',
+    filters: [],
+    sorts: [],
+    groupbys: [],
+    hidden_columns: [],
+  };
 }
 
 /** Timestamps as the real service writes them: `2021-03-10T16:19:31.761+00:00`. */

@@ -12,16 +12,19 @@ import { findOption, optionsOf, parseOptions, SELECT_TYPES, type SelectOption } 
 import { saveMeta, withMetaRollback, type SchemaContext } from './schema.js';
 
 function selectColumn(col: ColumnMeta, field = 'column'): void {
-  if (!SELECT_TYPES.has(col.type)) throw badRequest(`${field} ${col.name} is a ${col.type} column, not a single or multiple select`);
+  if (!SELECT_TYPES.has(col.type))
+    throw badRequest(`${field} ${col.name} is a ${col.type} column, not a single or multiple select`);
 }
 
 /** Run `fn` on the column's options and cells in one transaction, then save. */
 function change<T>(ctx: SchemaContext, base: Base, fn: () => T): T {
-  return withMetaRollback(base, () => ctx.db.transaction(() => {
-    const r = fn();
-    saveMeta(ctx.db, base);
-    return r;
-  })());
+  return withMetaRollback(base, () =>
+    ctx.db.transaction(() => {
+      const r = fn();
+      saveMeta(ctx.db, base);
+      return r;
+    })(),
+  );
 }
 
 export function addOptions(ctx: SchemaContext, base: Base, col: ColumnMeta, raw: unknown): void {
@@ -38,41 +41,60 @@ function renameInCells(ctx: SchemaContext, table: TableMeta, col: ColumnMeta, fr
     ctx.db.prepare(`UPDATE ${t} SET ${c} = ? WHERE ${c} = ?`).run(to, from);
     return;
   }
-  const kept = to === null ? `(SELECT json_group_array(value) FROM json_each(${c}) WHERE value != ?)` : `(SELECT json_group_array(CASE WHEN value = ? THEN ? ELSE value END) FROM json_each(${c}))`;
-  ctx.db.prepare(`UPDATE ${t} SET ${c} = ${kept} WHERE json_valid(${c}) AND EXISTS (SELECT 1 FROM json_each(${c}) WHERE value = ?)`).run(...(to === null ? [from] : [from, to]), from);
+  const kept =
+    to === null
+      ? `(SELECT json_group_array(value) FROM json_each(${c}) WHERE value != ?)`
+      : `(SELECT json_group_array(CASE WHEN value = ? THEN ? ELSE value END) FROM json_each(${c}))`;
+  ctx.db
+    .prepare(
+      `UPDATE ${t} SET ${c} = ${kept} WHERE json_valid(${c}) AND EXISTS (SELECT 1 FROM json_each(${c}) WHERE value = ?)`,
+    )
+    .run(...(to === null ? [from] : [from, to]), from);
   if (to === null) ctx.db.exec(`UPDATE ${t} SET ${c} = NULL WHERE ${c} = '[]'`);
 }
 
 /** Options named by `id` (or, without one, by name) take the given name and colours. */
-export function updateOptions(ctx: SchemaContext, base: Base, table: TableMeta, col: ColumnMeta, raw: unknown): SelectOption[] {
+export function updateOptions(
+  ctx: SchemaContext,
+  base: Base,
+  table: TableMeta,
+  col: ColumnMeta,
+  raw: unknown,
+): SelectOption[] {
   selectColumn(col);
-  if (!Array.isArray(raw) || raw.length === 0) throw badRequest('options must be a non-empty array of {id, name, color, textColor}');
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw badRequest('options must be a non-empty array of {id, name, color, textColor}');
   const plans = raw.map((o, i) => {
     if (o === null || typeof o !== 'object' || Array.isArray(o)) throw badRequest(`options[${i}] must be an object`);
     const u = o as Record<string, unknown>;
     const option = findOption(col, u.id ?? u.name);
     if (!option) throw badRequest(`options[${i}]: option ${JSON.stringify(u.id ?? u.name ?? null)} not found`);
-    if (u.name !== undefined && (typeof u.name !== 'string' || u.name.trim() === '')) throw badRequest(`options[${i}]: name must be a non-empty string`);
-    for (const k of ['color', 'textColor'] as const) if (u[k] !== undefined && typeof u[k] !== 'string') throw badRequest(`options[${i}]: ${k} must be a string`);
+    if (u.name !== undefined && (typeof u.name !== 'string' || u.name.trim() === ''))
+      throw badRequest(`options[${i}]: name must be a non-empty string`);
+    for (const k of ['color', 'textColor'] as const)
+      if (u[k] !== undefined && typeof u[k] !== 'string') throw badRequest(`options[${i}]: ${k} must be a string`);
     return { option, u };
   });
   const names = new Map(optionsOf(col).map((o) => [o.id, o.name]));
   for (const { option, u } of plans) if (typeof u.name === 'string') names.set(option.id, u.name);
   if (new Set(names.values()).size !== names.size) throw badRequest('options: two options would have the same name');
-  return change(ctx, base, () => plans.map(({ option, u }) => {
-    if (typeof u.name === 'string' && u.name !== option.name) {
-      renameInCells(ctx, table, col, option.name, u.name);
-      option.name = u.name;
-    }
-    if (typeof u.color === 'string') option.color = u.color;
-    if (typeof u.textColor === 'string') option.textColor = u.textColor;
-    return option;
-  }));
+  return change(ctx, base, () =>
+    plans.map(({ option, u }) => {
+      if (typeof u.name === 'string' && u.name !== option.name) {
+        renameInCells(ctx, table, col, option.name, u.name);
+        option.name = u.name;
+      }
+      if (typeof u.color === 'string') option.color = u.color;
+      if (typeof u.textColor === 'string') option.textColor = u.textColor;
+      return option;
+    }),
+  );
 }
 
 export function deleteOptions(ctx: SchemaContext, base: Base, table: TableMeta, col: ColumnMeta, raw: unknown): void {
   selectColumn(col);
-  if (!Array.isArray(raw) || raw.length === 0) throw badRequest('option_names must be a non-empty array of option names');
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw badRequest('option_names must be a non-empty array of option names');
   const doomed = raw.map((ref, i) => {
     const o = findOption(col, ref);
     if (!o) throw badRequest(`option_names[${i}]: option ${JSON.stringify(ref)} not found`);
@@ -86,7 +108,9 @@ export function deleteOptions(ctx: SchemaContext, base: Base, table: TableMeta, 
     for (const c of table.columns) {
       const s = c.data?.cascade_settings as Record<string, string[]> | undefined;
       if (!s) continue;
-      for (const k of Object.keys(s)) if (ids.has(k)) delete s[k]; else s[k] = s[k]!.filter((x) => !ids.has(x));
+      for (const k of Object.keys(s))
+        if (ids.has(k)) delete s[k];
+        else s[k] = s[k]!.filter((x) => !ids.has(x));
     }
   });
 }
@@ -100,7 +124,8 @@ export function setCascade(ctx: SchemaContext, base: Base, parent: ColumnMeta, c
   if (parent.type !== 'single-select') throw badRequest(`parent_column ${parent.name} must be a single select column`);
   if (child.type !== 'single-select') throw badRequest(`child_column ${child.name} must be a single select column`);
   if (parent === child) throw badRequest('parent_column and child_column must be two columns');
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('cascade_settings must be an object {parent option: [child options]}');
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw badRequest('cascade_settings must be an object {parent option: [child options]}');
   const settings: Record<string, string[]> = {};
   for (const [p, list] of Object.entries(raw)) {
     const po = findOption(parent, p);

@@ -8,7 +8,13 @@ import { randomInt } from 'node:crypto';
 import { badRequest } from '../errors.js';
 import type { ColumnMeta } from './model.js';
 
-export interface SelectOption { id: string; name: string; color: string; textColor: string; [extra: string]: unknown }
+export interface SelectOption {
+  id: string;
+  name: string;
+  color: string;
+  textColor: string;
+  [extra: string]: unknown;
+}
 
 const OPTION_COLORS = ['#FFFCB5', '#FFEAB6', '#FFD9C8', '#E8F5E9', '#DEEBFF', '#EDE7F6'];
 const TEXT_COLOR = '#202428';
@@ -29,17 +35,28 @@ function newOptionId(taken: Iterable<string>): string {
 }
 
 /** A new option with an id and colours (the palette in turn when none is given). */
-function newOption(existing: readonly SelectOption[], name: string, given: Record<string, unknown> = {}, withId = true): SelectOption {
+function newOption(
+  existing: readonly SelectOption[],
+  name: string,
+  given: Record<string, unknown> = {},
+  withId = true,
+): SelectOption {
   const color = typeof given.color === 'string' ? given.color : OPTION_COLORS[existing.length % OPTION_COLORS.length]!;
   const textColor = typeof given.textColor === 'string' ? given.textColor : TEXT_COLOR;
-  const kept = typeof given.id === 'string' && given.id !== '' && !existing.some((o) => o.id === given.id) ? given.id : undefined;
+  const kept =
+    typeof given.id === 'string' && given.id !== '' && !existing.some((o) => o.id === given.id) ? given.id : undefined;
   // `withId` false: the mutant that gives no id to an option that came without one.
   const id = kept ?? (withId ? newOptionId(existing.map((o) => o.id)) : undefined);
   return { ...given, name, color, textColor, ...(id === undefined ? {} : { id }) } as SelectOption;
 }
 
 /** Checked option definitions (`[{name, color?, textColor?, id?}]`), appended after `existing`. */
-export function parseOptions(raw: unknown, existing: readonly SelectOption[], field = 'options', withId = true): SelectOption[] {
+export function parseOptions(
+  raw: unknown,
+  existing: readonly SelectOption[],
+  field = 'options',
+  withId = true,
+): SelectOption[] {
   if (!Array.isArray(raw)) throw badRequest(`${field} must be an array of {name, color, textColor}`);
   const all = [...existing];
   const added: SelectOption[] = [];
@@ -62,7 +79,11 @@ export function findOption(col: ColumnMeta, ref: unknown): SelectOption | undefi
 }
 
 /** Make sure each named option exists, creating the unknown ones (row writes, type changes). */
-export function ensureOptions(col: ColumnMeta, names: readonly string[], create: boolean): { created: boolean; missing?: string } {
+export function ensureOptions(
+  col: ColumnMeta,
+  names: readonly string[],
+  create: boolean,
+): { created: boolean; missing?: string } {
   const opts = optionsOf(col);
   let created = false;
   for (const name of names) {

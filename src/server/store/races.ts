@@ -12,13 +12,21 @@ import { appendRows, type RowsContext } from './rows.js';
 const IO_MS = 10;
 
 /** Mutant append-race: the rows present at the read are written back with the new ones; rows appended meanwhile by another call are lost. */
-export async function appendRowsRacy(ctx: RowsContext, base: Base, table: TableMeta, rowsIn: unknown, actor: string): Promise<ReturnType<typeof appendRows>> {
+export async function appendRowsRacy(
+  ctx: RowsContext,
+  base: Base,
+  table: TableMeta,
+  rowsIn: unknown,
+  actor: string,
+): Promise<ReturnType<typeof appendRows>> {
   const ids = () => (ctx.db.prepare(`SELECT _id FROM ${qid(table.phys)}`).all() as { _id: string }[]).map((r) => r._id);
   const seen = ids();
   await sleep(IO_MS);
   const out = appendRows(ctx, base, table, rowsIn, actor);
   const keep = new Set([...seen, ...out.row_ids.map((r) => r._id)]);
   const drop = ctx.db.prepare(`DELETE FROM ${qid(table.phys)} WHERE _id = ?`);
-  ctx.db.transaction(() => { for (const id of ids()) if (!keep.has(id)) drop.run(id); })();
+  ctx.db.transaction(() => {
+    for (const id of ids()) if (!keep.has(id)) drop.run(id);
+  })();
   return out;
 }

@@ -12,26 +12,51 @@ import { physColumn, type Base, type ColumnMeta, type TableMeta, type ViewMeta }
 import type { RowsContext } from './rows.js';
 import { hiddenKeys, viewOrder, viewWhere } from './view-query.js';
 
-interface ListQuery { start: number; limit: number; view?: ViewMeta; orderBy?: ColumnMeta; descending?: boolean; byName: boolean }
+interface ListQuery {
+  start: number;
+  limit: number;
+  view?: ViewMeta;
+  orderBy?: ColumnMeta;
+  descending?: boolean;
+  byName: boolean;
+}
 
 /** A list as SQL following `SELECT <what>`, with its parameters; and the row keys the view hides. */
-interface Listing { from: string; params: unknown[]; hidden: string[] }
+interface Listing {
+  from: string;
+  params: unknown[];
+  hidden: string[];
+}
 
 function listing(ctx: RowsContext, table: TableMeta, q: ListQuery): Listing {
   const where = viewWhere(table, q.view);
   // Mutant (BASE-1): the row list keeps the table's order whatever the view's sorts say.
   const ordered = viewOrder(table, q.view);
   const sorted = ordered.sql && ctx.faults.has('view-sorts-ignored') ? { sql: '', params: [] } : ordered;
-  const order = q.orderBy ? `${INTERNAL_FIELD_OF_TYPE[q.orderBy.type] ?? qid(physColumn(q.orderBy.key))} ${q.descending ? 'DESC' : 'ASC'}, rowid` : sorted.sql ? `${sorted.sql}, rowid` : 'rowid';
+  const order = q.orderBy
+    ? `${INTERNAL_FIELD_OF_TYPE[q.orderBy.type] ?? qid(physColumn(q.orderBy.key))} ${q.descending ? 'DESC' : 'ASC'}, rowid`
+    : sorted.sql
+      ? `${sorted.sql}, rowid`
+      : 'rowid';
   const params = [...where.params, ...(q.orderBy ? [] : sorted.params), q.limit, q.start];
   // A view shows its visible columns only (api-shapes §2.1); mutant (BASE-1): the hidden ones too.
   const keys = hiddenKeys(q.view);
-  const hidden = keys.size && !ctx.faults.has('view-shows-hidden-columns') ? table.columns.filter((c) => keys.has(c.key)).map((c) => (q.byName ? c.name : c.key)) : [];
+  const hidden =
+    keys.size && !ctx.faults.has('view-shows-hidden-columns')
+      ? table.columns.filter((c) => keys.has(c.key)).map((c) => (q.byName ? c.name : c.key))
+      : [];
   return { from: `FROM ${qid(table.phys)} ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, params, hidden };
 }
 
 /** Rows as the list shows them. */
-function rowsOf(ctx: RowsContext, base: Base, table: TableMeta, phys: PhysRows, q: ListQuery, hidden: string[]): ApiRow[] {
+function rowsOf(
+  ctx: RowsContext,
+  base: Base,
+  table: TableMeta,
+  phys: PhysRows,
+  q: ListQuery,
+  hidden: string[],
+): ApiRow[] {
   const rows = materialise(ctx, base, table, phys, { byName: q.byName });
   if (hidden.length) for (const row of rows) for (const k of hidden) delete row[k];
   return rows;
@@ -45,11 +70,19 @@ export function listRows(ctx: RowsContext, base: Base, table: TableMeta, q: List
 /** The gateway's answer, `{"rows":[…]}`: the bytes JSON.stringify gives for listRows' rows, from the base's `kept` rows where it can. */
 export function listRowsJson(ctx: RowsContext, base: Base, table: TableMeta, q: ListQuery, kept: KeptRows): string {
   const l = listing(ctx, table, q);
-  const listed = () => (cachedStatement(ctx.db, `SELECT _id ${l.from}`, true).all(...l.params) as [string][]).map((r) => r[0]);
+  const listed = () =>
+    (cachedStatement(ctx.db, `SELECT _id ${l.from}`, true).all(...l.params) as [string][]).map((r) => r[0]);
   const load = (ids?: string[]): [string, string][] => {
-    const phys = ids ? fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)]) : fetchPhys(ctx.db, `SELECT * ${l.from}`, l.params);
+    const phys = ids
+      ? fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`, [
+          JSON.stringify(ids),
+        ])
+      : fetchPhys(ctx.db, `SELECT * ${l.from}`, l.params);
     const iId = phys.columns.indexOf('_id');
-    return rowsOf(ctx, base, table, phys, q, l.hidden).map((row, i) => [phys.rows[i]![iId] as string, JSON.stringify(row)]);
+    return rowsOf(ctx, base, table, phys, q, l.hidden).map((row, i) => [
+      phys.rows[i]![iId] as string,
+      JSON.stringify(row),
+    ]);
   };
   return `{"rows":[${listedJson(ctx, kept, table, JSON.stringify([q.byName, l.hidden]), listed, load).join(',')}]}`;
 }

@@ -10,18 +10,36 @@ import { qid, type Db } from './db.js';
 import { checkFormula } from './formula.js';
 import { linkFormulaData } from './link-formula.js';
 import { dropLink, type LinkData } from './links.js';
-import { defaultView, findColumn, findTable, newColumn, physColumn, shortId, type Base, type ColumnMeta, type TableMeta } from './model.js';
+import {
+  defaultView,
+  findColumn,
+  findTable,
+  newColumn,
+  physColumn,
+  shortId,
+  type Base,
+  type ColumnMeta,
+  type TableMeta,
+} from './model.js';
 import { parseOptions, SELECT_TYPES } from './options.js';
 import type { Faults } from '../faults.js';
 
 /** What structure changes need: the database, and the fault switches (mutants) in force. */
-export interface SchemaContext { db: Db; faults: Faults }
+export interface SchemaContext {
+  db: Db;
+  faults: Faults;
+}
 
 /** Column types with a physical SQLite column (the others are computed). */
-export const STORED = (t: ColumnType) => !['link', 'link-formula', 'formula', 'ctime', 'mtime', 'creator', 'last-modifier'].includes(t);
+export const STORED = (t: ColumnType) =>
+  !['link', 'link-formula', 'formula', 'ctime', 'mtime', 'creator', 'last-modifier'].includes(t);
 
 export function saveMeta(db: Db, base: Base): void {
-  db.prepare('UPDATE bases SET meta = ?, updated_at = ? WHERE uuid = ?').run(JSON.stringify(base.meta), new Date().toISOString(), base.uuid);
+  db.prepare('UPDATE bases SET meta = ?, updated_at = ? WHERE uuid = ?').run(
+    JSON.stringify(base.meta),
+    new Date().toISOString(),
+    base.uuid,
+  );
   base.version++;
 }
 
@@ -51,7 +69,11 @@ export function createPhysTable(db: Db, phys: string): void {
     BEGIN UPDATE ${qid(phys)} SET _mtime = strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now') WHERE rowid = NEW.rowid; END`);
 }
 
-export interface ColumnInput { column_name?: unknown; column_type?: unknown; column_data?: unknown }
+export interface ColumnInput {
+  column_name?: unknown;
+  column_type?: unknown;
+  column_data?: unknown;
+}
 
 const dataError = (msg: string) => badRequest(`column_data: ${msg}`, 'gateway', { error_type: 'column_data_error' });
 
@@ -61,7 +83,8 @@ export function checkColumnName(table: TableMeta, name: unknown, field = 'column
   const bad = nameProblem(name);
   if (bad) throw badRequest(`${field} ${bad}`);
   if (name.startsWith('_')) throw badRequest(`column name ${name} is reserved`);
-  if (table.columns.some((c) => c.name === name && c !== self)) throw badRequest(`column ${name} exists`, 'gateway', { error_type: 'column_already_exists' });
+  if (table.columns.some((c) => c.name === name && c !== self))
+    throw badRequest(`column ${name} exists`, 'gateway', { error_type: 'column_already_exists' });
   return name;
 }
 
@@ -70,28 +93,41 @@ export function checkColumnName(table: TableMeta, name: unknown, field = 'column
  * checked, link-formula references keyed, select options given ids (the real service gives
  * every option one), auto-number defaults filled. Writes `col`; `col.key` must be set.
  */
-export function applyColumnData(ctx: SchemaContext, base: Base, table: TableMeta, col: ColumnMeta, type: ColumnType, raw: unknown): void {
-  if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) throw dataError('must be an object');
+export function applyColumnData(
+  ctx: SchemaContext,
+  base: Base,
+  table: TableMeta,
+  col: ColumnMeta,
+  type: ColumnType,
+  raw: unknown,
+): void {
+  if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw)))
+    throw dataError('must be an object');
   const data = { ...((raw as Record<string, unknown> | null | undefined) ?? {}) };
   col.type = type;
   col.data = Object.keys(data).length ? data : null;
   col.editable = !['formula', 'link-formula', 'ctime', 'mtime', 'creator', 'last-modifier'].includes(type);
   if (type === 'formula') {
-    const err = checkFormula(String(data.formula ?? ''), table.columns.filter((c) => c !== col).map((c) => c.name));
+    const err = checkFormula(
+      String(data.formula ?? ''),
+      table.columns.filter((c) => c !== col).map((c) => c.name),
+    );
     if (err) throw dataError(`formula ${err}`);
   }
   if (type === 'link-formula') col.data = linkFormulaData(base, table, data);
   if (SELECT_TYPES.has(type) && data.options !== undefined) {
     data.options = parseOptions(data.options, [], 'column_data.options', !ctx.faults.has('select-options-without-ids')); // mutant (BASE-3): options without ids
   }
-  if (type === 'auto-number') col.data = { format: '0000', digits: 4, prefix_type: null, prefix: null, max_used_auto_number: 0, ...data };
+  if (type === 'auto-number')
+    col.data = { format: '0000', digits: 4, prefix_type: null, prefix: null, max_used_auto_number: 0, ...data };
 }
 
 /** Validate a column definition against the table it is added to. */
 function columnFrom(ctx: SchemaContext, base: Base, table: TableMeta, input: ColumnInput): ColumnMeta {
   const name = checkColumnName(table, input.column_name);
   const type = input.column_type ?? 'text';
-  if (typeof type !== 'string' || !isColumnType(type)) throw badRequest(`column_type ${JSON.stringify(type)} is not supported`);
+  if (typeof type !== 'string' || !isColumnType(type))
+    throw badRequest(`column_type ${JSON.stringify(type)} is not supported`);
   const col = newColumn(shortId(table.columns.map((c) => c.key)), name, type, null);
   applyColumnData(ctx, base, table, col, type, input.column_data);
   return col;
@@ -105,36 +141,72 @@ export function addPhysColumn(db: Db, table: TableMeta, col: ColumnMeta): void {
 function addLinkColumns(ctx: SchemaContext, base: Base, table: TableMeta, input: ColumnInput): ColumnMeta {
   const data = (input.column_data ?? {}) as Record<string, unknown>;
   const other = findTable(base.meta, String(data.other_table ?? data.other_table_id ?? ''));
-  if (!other) throw badRequest('column_data: other_table must name a table of the base', 'gateway', { error_type: 'column_data_error' });
+  if (!other)
+    throw badRequest('column_data: other_table must name a table of the base', 'gateway', {
+      error_type: 'column_data_error',
+    });
   const col = columnFrom(ctx, base, table, { ...input, column_data: null });
-  const linkId = shortId(base.meta.tables.flatMap((t) => t.columns.filter((c) => c.type === 'link').map((c) => String(c.data?.link_id))));
-  const link: LinkData = { link_id: linkId, table_id: table._id, other_table_id: other._id, display_column_key: other.columns[0]?.key ?? '0000', is_multiple: true };
+  const linkId = shortId(
+    base.meta.tables.flatMap((t) => t.columns.filter((c) => c.type === 'link').map((c) => String(c.data?.link_id))),
+  );
+  const link: LinkData = {
+    link_id: linkId,
+    table_id: table._id,
+    other_table_id: other._id,
+    display_column_key: other.columns[0]?.key ?? '0000',
+    is_multiple: true,
+  };
   col.data = { ...link, is_internal_link: true, is_row_from_view: false, other_view_id: '' };
   table.columns.push(col);
   if (other !== table) {
     let twinName = table.name;
     while (other.columns.some((c) => c.name === twinName)) twinName += ' (link)';
-    const twin = newColumn(shortId(other.columns.map((c) => c.key)), twinName, 'link', { ...link, display_column_key: table.columns[0]?.key ?? '0000', is_internal_link: true, is_row_from_view: false, other_view_id: '' });
+    const twin = newColumn(shortId(other.columns.map((c) => c.key)), twinName, 'link', {
+      ...link,
+      display_column_key: table.columns[0]?.key ?? '0000',
+      is_internal_link: true,
+      is_row_from_view: false,
+      other_view_id: '',
+    });
     other.columns.push(twin);
   }
   return col;
 }
 
 /** A new column, at the end or after the `anchor` column (name or key). */
-export function addColumn(ctx: SchemaContext, base: Base, table: TableMeta, input: ColumnInput, anchor?: unknown): ColumnMeta {
+export function addColumn(
+  ctx: SchemaContext,
+  base: Base,
+  table: TableMeta,
+  input: ColumnInput,
+  anchor?: unknown,
+): ColumnMeta {
   let col: ColumnMeta;
-  const after = anchor === undefined || anchor === null || anchor === '' ? undefined : typeof anchor === 'string' ? findColumn(table, anchor) : undefined;
-  if (anchor !== undefined && anchor !== null && anchor !== '' && !after) throw badRequest(`anchor_column ${JSON.stringify(anchor)} not found`);
-  withMetaRollback(base, () => ctx.db.transaction(() => {
-    if (input.column_type === 'link') col = addLinkColumns(ctx, base, table, input);
-    else {
-      col = columnFrom(ctx, base, table, input);
-      addPhysColumn(ctx.db, table, col);
-      table.columns.push(col);
-    }
-    if (after) table.columns.splice(table.columns.indexOf(after) + 1, 0, table.columns.splice(table.columns.indexOf(col), 1)[0]!);
-    saveMeta(ctx.db, base);
-  })());
+  const after =
+    anchor === undefined || anchor === null || anchor === ''
+      ? undefined
+      : typeof anchor === 'string'
+        ? findColumn(table, anchor)
+        : undefined;
+  if (anchor !== undefined && anchor !== null && anchor !== '' && !after)
+    throw badRequest(`anchor_column ${JSON.stringify(anchor)} not found`);
+  withMetaRollback(base, () =>
+    ctx.db.transaction(() => {
+      if (input.column_type === 'link') col = addLinkColumns(ctx, base, table, input);
+      else {
+        col = columnFrom(ctx, base, table, input);
+        addPhysColumn(ctx.db, table, col);
+        table.columns.push(col);
+      }
+      if (after)
+        table.columns.splice(
+          table.columns.indexOf(after) + 1,
+          0,
+          table.columns.splice(table.columns.indexOf(col), 1)[0]!,
+        );
+      saveMeta(ctx.db, base);
+    })(),
+  );
   return col!;
 }
 
@@ -146,37 +218,51 @@ export function createTable(ctx: SchemaContext, base: Base, name: unknown, colum
   if (findTable(base.meta, name)) throw badRequest(`table ${name} exists`);
   if (columns !== undefined && !Array.isArray(columns)) throw badRequest('columns must be an array');
   const phys = `rows_${base.meta.nextPhys}_${base.uuid.replace(/-/g, '').slice(0, 8)}`;
-  const table: TableMeta = { _id: shortId(base.meta.tables.map((t) => t._id)), name, phys, columns: [], views: [defaultView()] };
-  const defs = (columns as ColumnInput[] | undefined)?.length ? (columns as ColumnInput[]) : [{ column_name: 'Name', column_type: 'text' }];
-  withMetaRollback(base, () => db.transaction(() => {
-    base.meta.nextPhys++;
-    createPhysTable(db, phys);
-    base.meta.tables.push(table);
-    for (const def of defs) {
-      if (typeof def !== 'object' || def === null) throw badRequest('each column must be an object');
-      if (def.column_type === 'link') addLinkColumns(ctx, base, table, def);
-      else {
-        const col = columnFrom(ctx, base, table, def);
-        addPhysColumn(db, table, col);
-        table.columns.push(col);
+  const table: TableMeta = {
+    _id: shortId(base.meta.tables.map((t) => t._id)),
+    name,
+    phys,
+    columns: [],
+    views: [defaultView()],
+  };
+  const defs = (columns as ColumnInput[] | undefined)?.length
+    ? (columns as ColumnInput[])
+    : [{ column_name: 'Name', column_type: 'text' }];
+  withMetaRollback(base, () =>
+    db.transaction(() => {
+      base.meta.nextPhys++;
+      createPhysTable(db, phys);
+      base.meta.tables.push(table);
+      for (const def of defs) {
+        if (typeof def !== 'object' || def === null) throw badRequest('each column must be an object');
+        if (def.column_type === 'link') addLinkColumns(ctx, base, table, def);
+        else {
+          const col = columnFrom(ctx, base, table, def);
+          addPhysColumn(db, table, col);
+          table.columns.push(col);
+        }
       }
-    }
-    saveMeta(db, base);
-  })());
+      saveMeta(db, base);
+    })(),
+  );
   return table;
 }
 
 export function deleteTable(db: Db, base: Base, table: TableMeta): void {
-  withMetaRollback(base, () => db.transaction(() => {
-    db.exec(`DROP TABLE IF EXISTS ${qid(table.phys)}`);
-    dropBigStore(db, table);
-    base.meta.tables = base.meta.tables.filter((t) => t !== table);
-    for (const t of base.meta.tables) {
-      const gone = t.columns.filter((c) => c.type === 'link' && (c.data?.table_id === table._id || c.data?.other_table_id === table._id));
-      for (const c of gone) dropLink(db, base, String(c.data?.link_id));
-      t.columns = t.columns.filter((c) => !gone.includes(c));
-    }
-    for (const c of table.columns.filter((x) => x.type === 'link')) dropLink(db, base, String(c.data?.link_id));
-    saveMeta(db, base);
-  })());
+  withMetaRollback(base, () =>
+    db.transaction(() => {
+      db.exec(`DROP TABLE IF EXISTS ${qid(table.phys)}`);
+      dropBigStore(db, table);
+      base.meta.tables = base.meta.tables.filter((t) => t !== table);
+      for (const t of base.meta.tables) {
+        const gone = t.columns.filter(
+          (c) => c.type === 'link' && (c.data?.table_id === table._id || c.data?.other_table_id === table._id),
+        );
+        for (const c of gone) dropLink(db, base, String(c.data?.link_id));
+        t.columns = t.columns.filter((c) => !gone.includes(c));
+      }
+      for (const c of table.columns.filter((x) => x.type === 'link')) dropLink(db, base, String(c.data?.link_id));
+      saveMeta(db, base);
+    })(),
+  );
 }

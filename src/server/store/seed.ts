@@ -28,8 +28,12 @@ export function seed(store: Store): SeedCredentials {
   let creds!: SeedCredentials;
   db.transaction(() => {
     const now = new Date().toISOString();
-    db.prepare("INSERT INTO orgs (id, name, role, max_user_number, row_limit, ctime, url_prefix) VALUES (1, 'Conformance Team', 'org_enterprise', 100, 1000000, ?, 'conformance')").run(now);
-    db.prepare("INSERT INTO orgs (id, name, role, max_user_number, row_limit, ctime, url_prefix) VALUES (2, 'Other Team', 'org_default', 10, 10000, ?, 'other')").run(now);
+    db.prepare(
+      "INSERT INTO orgs (id, name, role, max_user_number, row_limit, ctime, url_prefix) VALUES (1, 'Conformance Team', 'org_enterprise', 100, 1000000, ?, 'conformance')",
+    ).run(now);
+    db.prepare(
+      "INSERT INTO orgs (id, name, role, max_user_number, row_limit, ctime, url_prefix) VALUES (2, 'Other Team', 'org_default', 10, 10000, ?, 'other')",
+    ).run(now);
     const mk = (email: string, name: string, orgId: number, isStaff: boolean, isOrgAdmin: boolean) => {
       const pw = password();
       const u = store.createUser({ email, name, password: pw, orgId, isStaff, isOrgAdmin });
@@ -38,9 +42,13 @@ export function seed(store: Store): SeedCredentials {
     const admin = mk('admin@example.com', 'Conformance Admin', 1, true, true);
     const member = mk('member@example.com', 'Conformance Member', 1, false, false);
     const otherAdmin = mk('other-admin@example.com', 'Other Admin', 2, false, true);
-    db.prepare("INSERT INTO groups_ (id, name, org_id, owner) VALUES (1, 'Conformance Group', 1, ?), (2, 'Reviewers', 1, ?), (3, 'Other Group', 2, ?)").run(admin.id, admin.id, otherAdmin.id);
+    db.prepare(
+      "INSERT INTO groups_ (id, name, org_id, owner) VALUES (1, 'Conformance Group', 1, ?), (2, 'Reviewers', 1, ?), (3, 'Other Group', 2, ?)",
+    ).run(admin.id, admin.id, otherAdmin.id);
     db.prepare('INSERT INTO group_members (group_id, user_id) VALUES (1, ?), (1, ?)').run(admin.id, member.id);
-    db.prepare("INSERT INTO workspaces (id, org_id, owner, group_id, name) VALUES (1, 1, ?, 1, 'Conformance Group'), (2, 2, ?, 3, 'Other Group')").run(admin.id, otherAdmin.id);
+    db.prepare(
+      "INSERT INTO workspaces (id, org_id, owner, group_id, name) VALUES (1, 1, ?, 1, 'Conformance Group'), (2, 2, ?, 3, 'Other Group')",
+    ).run(admin.id, otherAdmin.id);
     const bases = BASE_NAMES.map((name) => {
       const base = store.createBase(1, name, admin.id);
       const api = store.createApiToken(base.uuid, 'conformance', 'rw', admin.id);

@@ -9,10 +9,19 @@ import type { ApiRow } from './cells.js';
 import type { ColumnMeta } from './model.js';
 import type { Faults } from '../faults.js';
 
-export interface SqlColumn { key: string; name: string; type: string; data: unknown }
+export interface SqlColumn {
+  key: string;
+  name: string;
+  type: string;
+  data: unknown;
+}
 
-interface Option { id?: unknown; name?: unknown }
-const optionsOf = (col: ColumnMeta): Option[] => (Array.isArray(col.data?.options) ? (col.data.options as Option[]) : []);
+interface Option {
+  id?: unknown;
+  name?: unknown;
+}
+const optionsOf = (col: ColumnMeta): Option[] =>
+  Array.isArray(col.data?.options) ? (col.data.options as Option[]) : [];
 
 /** A column of the answer's `metadata`. */
 export function sqlColumn(col: ColumnMeta, byName: boolean, faults: Faults): SqlColumn {
@@ -28,13 +37,21 @@ export function sqlColumn(col: ColumnMeta, byName: boolean, faults: Faults): Sql
 }
 
 /** The select cells of `rows` (keyed by column key) as option ids, in place. */
-export function selectCellsAsIds(rows: ApiRow[], columns: readonly { key: string; col: ColumnMeta }[], faults: Faults): void {
+export function selectCellsAsIds(
+  rows: ApiRow[],
+  columns: readonly { key: string; col: ColumnMeta }[],
+  faults: Faults,
+): void {
   const selects = columns.filter((c) => c.col.type === 'single-select' || c.col.type === 'multiple-select');
   if (!selects.length || !rows.length) return;
   if (faults.has('sql-raw-select-names')) return; // mutant (CLIENT-1): option names where the metadata maps ids
   for (const { key, col } of selects) {
-    const ids = new Map(optionsOf(col).filter((o) => typeof o.name === 'string' && typeof o.id === 'string').map((o) => [o.name as string, o.id as string]));
-    const idOf = (v: unknown) => (typeof v === 'string' ? ids.get(v) ?? v : v);
+    const ids = new Map(
+      optionsOf(col)
+        .filter((o) => typeof o.name === 'string' && typeof o.id === 'string')
+        .map((o) => [o.name as string, o.id as string]),
+    );
+    const idOf = (v: unknown) => (typeof v === 'string' ? (ids.get(v) ?? v) : v);
     for (const row of rows) {
       if (!(key in row)) continue;
       const v = row[key];

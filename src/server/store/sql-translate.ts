@@ -11,9 +11,32 @@ import { qid } from './db.js';
 import { physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
 import { sqlString, tokenize, type Token } from './sql-tokens.js';
 
-const KEYWORDS = new Set(('select from where and or not in is null like glob between order by asc desc limit offset group having as distinct ' +
-  'update set delete insert into values true false escape collate nocase all exists case when then else end regexp match isnull notnull cast').split(' '));
-const FORBIDDEN = new Set(['join', 'union', 'intersect', 'except', 'pragma', 'attach', 'detach', 'create', 'drop', 'alter', 'replace', 'vacuum', 'with', 'returning', 'window', 'over', 'natural', 'using']);
+const KEYWORDS = new Set(
+  (
+    'select from where and or not in is null like glob between order by asc desc limit offset group having as distinct ' +
+    'update set delete insert into values true false escape collate nocase all exists case when then else end regexp match isnull notnull cast'
+  ).split(' '),
+);
+const FORBIDDEN = new Set([
+  'join',
+  'union',
+  'intersect',
+  'except',
+  'pragma',
+  'attach',
+  'detach',
+  'create',
+  'drop',
+  'alter',
+  'replace',
+  'vacuum',
+  'with',
+  'returning',
+  'window',
+  'over',
+  'natural',
+  'using',
+]);
 /** Clauses that may follow the table of a SELECT (after an optional alias). */
 const SELECT_TAIL = new Set(['where', 'group', 'order', 'limit', 'having']);
 const INTERNALS = new Set<string>(INTERNAL_FIELDS);
@@ -23,7 +46,11 @@ const COMPUTED = new Set(['link', 'link-formula', 'formula']);
 export type StatementKind = 'select' | 'insert' | 'update' | 'delete';
 
 /** A result column the translator named: its column, and whether its value is computed (read via the row's `_id`). */
-export interface OutputColumn { col: ColumnMeta; computed: boolean; alias: boolean }
+export interface OutputColumn {
+  col: ColumnMeta;
+  computed: boolean;
+  alias: boolean;
+}
 
 export interface Translated {
   kind: StatementKind;
@@ -46,11 +73,18 @@ const lower = (t: Token | undefined) => (t && t.kind === 'word' ? t.text.toLower
 const isName = (t: Token | undefined) => !!t && (t.kind === 'ident' || (t.kind === 'word' && !KEYWORDS.has(lower(t))));
 
 function findTable(base: Base, name: string): TableMeta | undefined {
-  return base.meta.tables.find((t) => t.name === name) ?? base.meta.tables.find((t) => t.name.toLowerCase() === name.toLowerCase());
+  return (
+    base.meta.tables.find((t) => t.name === name) ??
+    base.meta.tables.find((t) => t.name.toLowerCase() === name.toLowerCase())
+  );
 }
 
 function findSqlColumn(table: TableMeta, name: string): ColumnMeta | undefined {
-  return table.columns.find((c) => c.name === name) ?? table.columns.find((c) => c.key === name) ?? table.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  return (
+    table.columns.find((c) => c.name === name) ??
+    table.columns.find((c) => c.key === name) ??
+    table.columns.find((c) => c.name.toLowerCase() === name.toLowerCase())
+  );
 }
 
 /** Check what follows the table name; returns the alias, if any. */
@@ -66,9 +100,12 @@ function checkFrom(kind: StatementKind, sig: Token[], at: number): string | unde
     if (after && !SELECT_TAIL.has(lower(after))) throw badRequest('JOIN and more than one table are not supported');
     return alias;
   }
-  if (kind === 'delete' && next && lower(next) !== 'where') throw badRequest('JOIN and more than one table are not supported');
-  if (kind === 'update' && lower(next) !== 'set') throw badRequest('SQL syntax error: UPDATE needs SET after the table name');
-  if (kind === 'insert' && next && next.text !== '(' && lower(next) !== 'values') throw badRequest('SQL syntax error: INSERT needs a column list or VALUES after the table name');
+  if (kind === 'delete' && next && lower(next) !== 'where')
+    throw badRequest('JOIN and more than one table are not supported');
+  if (kind === 'update' && lower(next) !== 'set')
+    throw badRequest('SQL syntax error: UPDATE needs SET after the table name');
+  if (kind === 'insert' && next && next.text !== '(' && lower(next) !== 'values')
+    throw badRequest('SQL syntax error: INSERT needs a column list or VALUES after the table name');
   return undefined;
 }
 
@@ -80,20 +117,26 @@ export function translate(base: Base, sqlIn: string): Translated {
   } catch (e) {
     throw badRequest(`SQL syntax error: ${(e as Error).message}`);
   }
-  while (tokens.length && (tokens[tokens.length - 1]!.kind === 'space' || tokens[tokens.length - 1]!.text === ';')) tokens.pop();
+  while (tokens.length && (tokens[tokens.length - 1]!.kind === 'space' || tokens[tokens.length - 1]!.text === ';'))
+    tokens.pop();
   const sig = tokens.filter((t) => t.kind !== 'space');
   if (sig.length === 0) throw badRequest('sql is empty');
   if (sig.some((t) => t.text === ';')) throw badRequest('only one SQL statement per call');
   const kind = lower(sig[0]) as StatementKind;
-  if (!['select', 'insert', 'update', 'delete'].includes(kind)) throw badRequest(`SQL statement ${sig[0]!.text} is not supported`);
+  if (!['select', 'insert', 'update', 'delete'].includes(kind))
+    throw badRequest(`SQL statement ${sig[0]!.text} is not supported`);
   const bad = sig.find((t) => FORBIDDEN.has(lower(t)));
   if (bad) throw badRequest(`${bad.text.toUpperCase()} is not supported`);
-  if (sig.filter((t) => lower(t) === 'select').length > (kind === 'select' ? 1 : 0)) throw badRequest('subqueries are not supported');
-  if (kind !== 'select' && kind !== 'delete' && sig.some((t) => lower(t) === 'from')) throw badRequest(`${kind.toUpperCase()} … FROM is not supported`);
+  if (sig.filter((t) => lower(t) === 'select').length > (kind === 'select' ? 1 : 0))
+    throw badRequest('subqueries are not supported');
+  if (kind !== 'select' && kind !== 'delete' && sig.some((t) => lower(t) === 'from'))
+    throw badRequest(`${kind.toUpperCase()} … FROM is not supported`);
   // `x IN tablename` and table-valued functions would read other SQLite tables.
   const inAt = sig.findIndex((t, i) => lower(t) === 'in' && sig[i + 1]?.text !== '(');
   if (inAt >= 0) throw badRequest('IN needs a parenthesised list of values');
-  const fn = sig.find((t, i) => t.kind === 'word' && sig[i + 1]?.text === '(' && /^(pragma_|load_extension$|sqlite_)/i.test(t.text));
+  const fn = sig.find(
+    (t, i) => t.kind === 'word' && sig[i + 1]?.text === '(' && /^(pragma_|load_extension$|sqlite_)/i.test(t.text),
+  );
   if (fn) throw badRequest(`function ${fn.text} is not supported`);
 
   // The table: after FROM (select, delete), UPDATE, or INTO.
@@ -122,8 +165,16 @@ export function translate(base: Base, sqlIn: string): Translated {
   const whereAt = sig.findIndex((t) => lower(t) === 'where');
   const isWriteTarget = (t: Token): boolean => {
     const i = sigIndex.get(t)!;
-    if (kind === 'update') return i > setAt && (whereAt < 0 || i < whereAt) && depthAt.get(t) === 0 && sig[i + 1]?.text === '=' && (i === setAt + 1 || sig[i - 1]?.text === ',');
-    if (kind === 'insert') return i > tableAt && depthAt.get(t) === 1 && !sig.slice(tableAt + 1, i).some((x) => lower(x) === 'values');
+    if (kind === 'update')
+      return (
+        i > setAt &&
+        (whereAt < 0 || i < whereAt) &&
+        depthAt.get(t) === 0 &&
+        sig[i + 1]?.text === '=' &&
+        (i === setAt + 1 || sig[i - 1]?.text === ',')
+      );
+    if (kind === 'insert')
+      return i > tableAt && depthAt.get(t) === 1 && !sig.slice(tableAt + 1, i).some((x) => lower(x) === 'values');
     return false;
   };
   const inSelectList = (t: Token): boolean => {
@@ -133,7 +184,12 @@ export function translate(base: Base, sqlIn: string): Translated {
     const prev = sig[i - 1];
     const next = sig[i + 1];
     const bareStart = lower(prev) === 'select' || lower(prev) === 'distinct' || prev?.text === ',';
-    const bareEnd = next?.text === ',' || lower(next) === 'from' || lower(next) === 'as' || (next?.kind === 'ident') || (next?.kind === 'word' && !KEYWORDS.has(lower(next)));
+    const bareEnd =
+      next?.text === ',' ||
+      lower(next) === 'from' ||
+      lower(next) === 'as' ||
+      next?.kind === 'ident' ||
+      (next?.kind === 'word' && !KEYWORDS.has(lower(next)));
     return bareStart && bareEnd;
   };
   const aliasAfter = (t: Token): string | undefined => {
@@ -153,20 +209,48 @@ export function translate(base: Base, sqlIn: string): Translated {
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t === tableTok) { tablePart = out.length; out.push(qid(table.phys)); continue; }
-    if (t.kind === 'param') { paramCount++; out.push('?'); continue; }
-    if (t.kind === 'string') { out.push(sqlString(t.value!)); continue; }
+    if (t === tableTok) {
+      tablePart = out.length;
+      out.push(qid(table.phys));
+      continue;
+    }
+    if (t.kind === 'param') {
+      paramCount++;
+      out.push('?');
+      continue;
+    }
+    if (t.kind === 'string') {
+      out.push(sqlString(t.value!));
+      continue;
+    }
     if (t === countTok && t.kind === 'number' && /^\d+$/.test(t.text)) limitPart = out.length;
-    if (t.kind !== 'word' && t.kind !== 'ident') { out.push(t.text); continue; }
+    if (t.kind !== 'word' && t.kind !== 'ident') {
+      out.push(t.text);
+      continue;
+    }
     const si = sigIndex.get(t)!;
     const next = sig[si + 1];
     const prev = sig[si - 1];
     // `Table.column` or `alias.column`: drop the qualifier, keep the column.
-    if (next?.text === '.' && qualifiers.has(t.value!.toLowerCase())) { i = tokens.indexOf(next); continue; }
-    if (t.kind === 'word' && (KEYWORDS.has(lower(t)) || next?.text === '(')) { out.push(t.text); continue; }
+    if (next?.text === '.' && qualifiers.has(t.value!.toLowerCase())) {
+      i = tokens.indexOf(next);
+      continue;
+    }
+    if (t.kind === 'word' && (KEYWORDS.has(lower(t)) || next?.text === '(')) {
+      out.push(t.text);
+      continue;
+    }
     // The table's alias, or a result alias (after AS, or right after an expression): a name of its own.
-    const resultAlias = kind === 'select' && si < anchor && depthAt.get(t) === 0 && !!prev && (isName(prev) || prev.text === ')' || prev.kind === 'number' || prev.kind === 'string');
-    if (lower(prev) === 'as' || (alias && si === tableAt + 1) || resultAlias) { out.push(qid(t.value!)); continue; }
+    const resultAlias =
+      kind === 'select' &&
+      si < anchor &&
+      depthAt.get(t) === 0 &&
+      !!prev &&
+      (isName(prev) || prev.text === ')' || prev.kind === 'number' || prev.kind === 'string');
+    if (lower(prev) === 'as' || (alias && si === tableAt + 1) || resultAlias) {
+      out.push(qid(t.value!));
+      continue;
+    }
     const name = t.value!;
     if (INTERNALS.has(name)) {
       if (isWriteTarget(t)) throw badRequest(`column ${name} cannot be changed`);
@@ -174,10 +258,14 @@ export function translate(base: Base, sqlIn: string): Translated {
       continue;
     }
     const col = findSqlColumn(table, name);
-    if (!col) { out.push(qid(name)); continue; } // SQLite answers "no such column" (or it is a result alias)
+    if (!col) {
+      out.push(qid(name));
+      continue;
+    } // SQLite answers "no such column" (or it is a result alias)
     const internal = INTERNAL_FIELD_OF_TYPE[col.type];
     const computed = COMPUTED.has(col.type);
-    if ((internal || computed) && isWriteTarget(t)) throw badRequest(`column ${col.name} (${col.type}) cannot be changed`);
+    if ((internal || computed) && isWriteTarget(t))
+      throw badRequest(`column ${col.name} (${col.type}) cannot be changed`);
     if (inSelectList(t) && (internal || computed)) {
       // A bare computed column in the select list: select the row id (or the internal field) under a name we know.
       const given = aliasAfter(t);
@@ -194,5 +282,16 @@ export function translate(base: Base, sqlIn: string): Translated {
   }
   const selectStar = kind === 'select' && sig[1]?.text === '*' && lower(sig[2]) === 'from';
   const hasLimit = sig.some((t) => lower(t) === 'limit' && depthAt.get(t) === 0);
-  return { kind, sql: out.join(''), table, selectStar, hasLimit, parts: out, limitPart, tablePart, paramCount, outputs };
+  return {
+    kind,
+    sql: out.join(''),
+    table,
+    selectStar,
+    hasLimit,
+    parts: out,
+    limitPart,
+    tablePart,
+    paramCount,
+    outputs,
+  };
 }

@@ -8,13 +8,40 @@ import { openDb, type Db } from './db.js';
 import { isoNow, type Base, type BaseMeta } from './model.js';
 
 export interface User {
-  id: string; email: string; name: string; contact_email: string | null; is_staff: number; is_active: number;
-  org_id: number | null; is_org_admin: number; id_in_org: string | null; quota_total: number | null;
-  monthly_automation_limit_per_user: number | null; ctime: string; last_login: string | null; role: string | null;
-  row_limit: number | null; asset_quota_mb: number | null;
+  id: string;
+  email: string;
+  name: string;
+  contact_email: string | null;
+  is_staff: number;
+  is_active: number;
+  org_id: number | null;
+  is_org_admin: number;
+  id_in_org: string | null;
+  quota_total: number | null;
+  monthly_automation_limit_per_user: number | null;
+  ctime: string;
+  last_login: string | null;
+  role: string | null;
+  row_limit: number | null;
+  asset_quota_mb: number | null;
 }
-export interface ApiToken { token: string; base_uuid: string; app_name: string; permission: 'r' | 'rw'; generated_by: string | null; generated_at: string; last_access: string | null }
-export interface BaseToken { token: string; base_uuid: string; permission: 'r' | 'rw'; app_name: string | null; username: string | null; expires_at: number }
+export interface ApiToken {
+  token: string;
+  base_uuid: string;
+  app_name: string;
+  permission: 'r' | 'rw';
+  generated_by: string | null;
+  generated_at: string;
+  last_access: string | null;
+}
+export interface BaseToken {
+  token: string;
+  base_uuid: string;
+  permission: 'r' | 'rw';
+  app_name: string | null;
+  username: string | null;
+  expires_at: number;
+}
 
 export const newToken = () => randomBytes(20).toString('hex');
 const newUserId = () => `${randomBytes(16).toString('hex')}@auth.local`;
@@ -47,13 +74,32 @@ export class Store {
   private readonly baseTokens = new Map<string, BaseToken>();
 
   /** `now` is the server's clock, so token expiry follows a test's fake clock too. */
-  constructor(file?: string, private readonly now: () => number = Date.now) {
+  constructor(
+    file?: string,
+    private readonly now: () => number = Date.now,
+  ) {
     this.db = openDb(file);
-    for (const r of this.db.prepare('SELECT uuid, workspace_id, name, meta FROM bases').all() as { uuid: string; workspace_id: number; name: string; meta: string }[]) {
-      this.bases.set(r.uuid, { uuid: r.uuid, workspaceId: r.workspace_id, name: r.name, meta: JSON.parse(r.meta) as BaseMeta, version: 1 });
+    for (const r of this.db.prepare('SELECT uuid, workspace_id, name, meta FROM bases').all() as {
+      uuid: string;
+      workspace_id: number;
+      name: string;
+      meta: string;
+    }[]) {
+      this.bases.set(r.uuid, {
+        uuid: r.uuid,
+        workspaceId: r.workspace_id,
+        name: r.name,
+        meta: JSON.parse(r.meta) as BaseMeta,
+        version: 1,
+      });
     }
-    for (const r of this.db.prepare('SELECT token, user_id FROM account_tokens').all() as { token: string; user_id: string }[]) this.accountTokens.set(r.token, r.user_id);
-    for (const r of this.db.prepare('SELECT * FROM base_tokens WHERE expires_at > ?').all(this.now()) as BaseToken[]) this.baseTokens.set(r.token, r);
+    for (const r of this.db.prepare('SELECT token, user_id FROM account_tokens').all() as {
+      token: string;
+      user_id: string;
+    }[])
+      this.accountTokens.set(r.token, r.user_id);
+    for (const r of this.db.prepare('SELECT * FROM base_tokens WHERE expires_at > ?').all(this.now()) as BaseToken[])
+      this.baseTokens.set(r.token, r);
   }
 
   close(): void {
@@ -61,10 +107,13 @@ export class Store {
   }
 
   setting(key: string): string | undefined {
-    return (this.db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+    return (this.db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as { value: string } | undefined)
+      ?.value;
   }
   setSetting(key: string, value: string): void {
-    this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.db
+      .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+      .run(key, value);
   }
 
   // Users and account tokens
@@ -82,7 +131,8 @@ export class Store {
     return id ? this.userById(id) : undefined;
   }
   login(email: string, password: string): User | undefined {
-    const row = this.db.prepare('SELECT * FROM users WHERE email = ?').get(email) as (User & { password_hash: string }) | undefined;
+    const row = this.db.prepare('SELECT * FROM users WHERE email = ?').get(email) as
+      (User & { password_hash: string }) | undefined;
     if (!row || !row.is_active || !checkPassword(password, row.password_hash)) return undefined;
     this.db.prepare('UPDATE users SET last_login = ? WHERE id = ?').run(new Date().toISOString(), row.id);
     return row;
@@ -95,10 +145,30 @@ export class Store {
     this.accountTokens.set(token, userId);
     return token;
   }
-  createUser(u: { email: string; name: string; password: string; orgId: number | null; isStaff?: boolean; isOrgAdmin?: boolean }): User {
+  createUser(u: {
+    email: string;
+    name: string;
+    password: string;
+    orgId: number | null;
+    isStaff?: boolean;
+    isOrgAdmin?: boolean;
+  }): User {
     const id = newUserId();
-    this.db.prepare('INSERT INTO users (id, email, name, contact_email, password_hash, is_staff, org_id, is_org_admin, ctime) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(id, u.email, u.name, u.email, hashPassword(u.password), u.isStaff ? 1 : 0, u.orgId, u.isOrgAdmin ? 1 : 0, new Date().toISOString());
+    this.db
+      .prepare(
+        'INSERT INTO users (id, email, name, contact_email, password_hash, is_staff, org_id, is_org_admin, ctime) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        id,
+        u.email,
+        u.name,
+        u.email,
+        hashPassword(u.password),
+        u.isStaff ? 1 : 0,
+        u.orgId,
+        u.isOrgAdmin ? 1 : 0,
+        new Date().toISOString(),
+      );
     return this.userById(id)!;
   }
 
@@ -122,7 +192,11 @@ export class Store {
     const uuid = randomUUID();
     const meta: BaseMeta = { tables: [], nextPhys: 1, format_version: 9 };
     const now = isoNow();
-    this.db.prepare('INSERT INTO bases (uuid, workspace_id, name, creator, created_at, updated_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?)').run(uuid, workspaceId, name, creator, now, now, JSON.stringify(meta));
+    this.db
+      .prepare(
+        'INSERT INTO bases (uuid, workspace_id, name, creator, created_at, updated_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(uuid, workspaceId, name, creator, now, now, JSON.stringify(meta));
     const base: Base = { uuid, workspaceId, name, meta, version: 1 };
     this.bases.set(uuid, base);
     return base;
@@ -131,27 +205,65 @@ export class Store {
   // API tokens and base tokens
   /** An API token of a base, or a temporary one (Create API-Token (temporary)) while it lasts. */
   apiToken(token: string): ApiToken | undefined {
-    return (this.db.prepare('SELECT * FROM api_tokens WHERE token = ?').get(token) as ApiToken | undefined) ?? this.tempApiToken(token);
+    return (
+      (this.db.prepare('SELECT * FROM api_tokens WHERE token = ?').get(token) as ApiToken | undefined) ??
+      this.tempApiToken(token)
+    );
   }
   /** A temporary API token acts for its user: read-write, named after the user. */
   private tempApiToken(token: string): ApiToken | undefined {
-    const t = this.db.prepare('SELECT * FROM temp_api_tokens WHERE token = ? AND expires_at > ?').get(token, this.now()) as { base_uuid: string; user_id: string; created_at: string } | undefined;
-    return t && { token, base_uuid: t.base_uuid, app_name: t.user_id, permission: 'rw', generated_by: t.user_id, generated_at: t.created_at, last_access: null };
+    const t = this.db
+      .prepare('SELECT * FROM temp_api_tokens WHERE token = ? AND expires_at > ?')
+      .get(token, this.now()) as { base_uuid: string; user_id: string; created_at: string } | undefined;
+    return (
+      t && {
+        token,
+        base_uuid: t.base_uuid,
+        app_name: t.user_id,
+        permission: 'rw',
+        generated_by: t.user_id,
+        generated_at: t.created_at,
+        last_access: null,
+      }
+    );
   }
   issueTempApiToken(baseUuid: string, userId: string, seconds: number): string {
     const token = newToken();
     this.db.prepare('DELETE FROM temp_api_tokens WHERE expires_at <= ?').run(this.now());
-    this.db.prepare('INSERT INTO temp_api_tokens (token, base_uuid, user_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(token, baseUuid, userId, isoNow(this.now()), this.now() + seconds * 1000);
+    this.db
+      .prepare('INSERT INTO temp_api_tokens (token, base_uuid, user_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
+      .run(token, baseUuid, userId, isoNow(this.now()), this.now() + seconds * 1000);
     return token;
   }
   createApiToken(baseUuid: string, appName: string, permission: 'r' | 'rw', by: string | null): ApiToken {
     const token = newToken();
-    this.db.prepare('INSERT INTO api_tokens (token, base_uuid, app_name, permission, generated_by, generated_at) VALUES (?, ?, ?, ?, ?, ?)').run(token, baseUuid, appName, permission, by, isoNow());
+    this.db
+      .prepare(
+        'INSERT INTO api_tokens (token, base_uuid, app_name, permission, generated_by, generated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(token, baseUuid, appName, permission, by, isoNow());
     return this.apiToken(token)!;
   }
-  issueBaseToken(baseUuid: string, seconds: number, permission: 'r' | 'rw', appName: string | null, username: string | null): BaseToken {
-    const t: BaseToken = { token: randomBytes(32).toString('base64url'), base_uuid: baseUuid, permission, app_name: appName, username, expires_at: this.now() + seconds * 1000 };
-    this.db.prepare('INSERT INTO base_tokens (token, base_uuid, permission, app_name, username, expires_at) VALUES (?, ?, ?, ?, ?, ?)').run(t.token, t.base_uuid, t.permission, t.app_name, t.username, t.expires_at);
+  issueBaseToken(
+    baseUuid: string,
+    seconds: number,
+    permission: 'r' | 'rw',
+    appName: string | null,
+    username: string | null,
+  ): BaseToken {
+    const t: BaseToken = {
+      token: randomBytes(32).toString('base64url'),
+      base_uuid: baseUuid,
+      permission,
+      app_name: appName,
+      username,
+      expires_at: this.now() + seconds * 1000,
+    };
+    this.db
+      .prepare(
+        'INSERT INTO base_tokens (token, base_uuid, permission, app_name, username, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(t.token, t.base_uuid, t.permission, t.app_name, t.username, t.expires_at);
     this.baseTokens.set(t.token, t);
     return t;
   }

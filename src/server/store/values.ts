@@ -12,7 +12,11 @@ type Encoded = { ok: true; stored: Stored; schemaChanged?: boolean } | { ok: fal
 
 const JSON_TYPES = new Set(['multiple-select', 'collaborator', 'image', 'file', 'geolocation']);
 /** Each named option must exist; unknown ones are created where the release does (SHAPE-4). */
-function selectOptions(col: ColumnMeta, names: string[], b: Behaviour): { ok: boolean; created: boolean; missing?: string } {
+function selectOptions(
+  col: ColumnMeta,
+  names: string[],
+  b: Behaviour,
+): { ok: boolean; created: boolean; missing?: string } {
   const r = ensureOptions(col, names, b.createUnknownSelectOptions);
   return { ok: r.missing === undefined, ...r };
 }
@@ -56,14 +60,26 @@ function durationSeconds(v: number | string): number | undefined {
 }
 
 /** Any JSON value as SQLite can bind it (objects as JSON text, booleans as 0/1). */
-export const looseStored = (v: unknown): Stored => (typeof v === 'object' && v !== null ? JSON.stringify(v) : typeof v === 'boolean' ? (v ? 1 : 0) : (v as Stored));
+export const looseStored = (v: unknown): Stored =>
+  typeof v === 'object' && v !== null ? JSON.stringify(v) : typeof v === 'boolean' ? (v ? 1 : 0) : (v as Stored);
 
-const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)?.slice(0, 40)}`);
+const describe = (v: unknown) =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'an array'
+      : typeof v === 'object'
+        ? 'an object'
+        : `${typeof v} ${JSON.stringify(v)?.slice(0, 40)}`;
 
 const isString = (v: unknown) => typeof v === 'string';
 /** Values the facts module's write schema accepts as they are, checked without it. */
 const PLAIN: Partial<Record<ColumnMeta['type'], (v: unknown) => boolean>> = {
-  text: isString, 'long-text': isString, url: isString, email: isString, 'single-select': isString,
+  text: isString,
+  'long-text': isString,
+  url: isString,
+  email: isString,
+  'single-select': isString,
   number: (v) => typeof v === 'number' && Number.isFinite(v),
   checkbox: (v) => typeof v === 'boolean',
 };
@@ -89,10 +105,13 @@ export function encodeValue(col: ColumnMeta, value: unknown, b: Behaviour, fault
   }
   const v = parsed.data as never;
   switch (col.type) {
-    case 'number': return { ok: true, stored: Number(v) };
-    case 'rate': return { ok: true, stored: Number(v) };
+    case 'number':
+      return { ok: true, stored: Number(v) };
+    case 'rate':
+      return { ok: true, stored: Number(v) };
     // A number is stored as false, as the real service does (COLUMNS.checkbox.wrongAccepted).
-    case 'checkbox': return { ok: true, stored: v === true || (typeof v === 'number' && lax() && v !== 0) ? 1 : 0 };
+    case 'checkbox':
+      return { ok: true, stored: v === true || (typeof v === 'number' && lax() && v !== 0) ? 1 : 0 };
     case 'duration': {
       const s = durationSeconds(v);
       return s === undefined ? wrong(col, value) : { ok: true, stored: s };
@@ -100,20 +119,26 @@ export function encodeValue(col: ColumnMeta, value: unknown, b: Behaviour, fault
     // Text that is no date, or a date of the right form that names no real moment (month 13,
     // 31 February), is stored empty without an error, as the real service does (api-shapes §3,
     // COLUMNS.date.wrongAccepted).
-    case 'date': return { ok: true, stored: storedDate(v, col.data?.format) ?? (lax() ? v : null) };
+    case 'date':
+      return { ok: true, stored: storedDate(v, col.data?.format) ?? (lax() ? v : null) };
     case 'single-select': {
       const r = selectOptions(col, [v], b);
-      return r.ok ? { ok: true, stored: v, schemaChanged: r.created } : { ok: false, message: `column "${col.name}": option "${r.missing}" does not exist` };
+      return r.ok
+        ? { ok: true, stored: v, schemaChanged: r.created }
+        : { ok: false, message: `column "${col.name}": option "${r.missing}" does not exist` };
     }
     case 'multiple-select': {
       // A plain string is taken as one option name (COLUMNS['multiple-select'].wrongAccepted).
       if (typeof v === 'string' && lax()) return { ok: true, stored: JSON.stringify(v) };
       const names = [...new Set(typeof v === 'string' ? [v] : (v as string[]))];
       const r = selectOptions(col, names, b);
-      return r.ok ? { ok: true, stored: JSON.stringify(names), schemaChanged: r.created } : { ok: false, message: `column "${col.name}": option "${r.missing}" does not exist` };
+      return r.ok
+        ? { ok: true, stored: JSON.stringify(names), schemaChanged: r.created }
+        : { ok: false, message: `column "${col.name}": option "${r.missing}" does not exist` };
     }
     // Written over the sequence's own number, as the real service does (COLUMNS['auto-number'].wrongAccepted).
-    case 'auto-number': return { ok: true, stored: String(v) };
+    case 'auto-number':
+      return { ok: true, stored: String(v) };
     default:
       return { ok: true, stored: JSON_TYPES.has(col.type) ? JSON.stringify(v) : (v as Stored) };
   }
@@ -129,7 +154,10 @@ function parseJsonCell(stored: unknown): unknown {
   }
 }
 const asStored = (stored: unknown) => stored ?? null;
-const asCheckbox = (stored: unknown) => (stored === null || stored === undefined ? null : stored === 1 || stored === true || stored === '1' || stored === 'true');
+const asCheckbox = (stored: unknown) =>
+  stored === null || stored === undefined
+    ? null
+    : stored === 1 || stored === true || stored === '1' || stored === 'true';
 
 /** How a column's stored values decode to their API shape (chosen once per column, applied per cell). */
 export function decoderOf(col: ColumnMeta): (stored: unknown) => unknown {

@@ -10,14 +10,34 @@ import { findColumn, type ColumnMeta, type TableMeta, type ViewFilter, type View
 /** Predicates without a term. The OpenAPI spells the number ones with spaces. */
 const NO_TERM = new Set(['is_empty', 'is_not_empty', 'is empty', 'is not empty']);
 const SCALAR = new Set([
-  'is', 'is_not', 'contains', 'does_not_contain', 'equal', 'not_equal', 'greater', 'less', 'greater_or_equal', 'less_or_equal',
-  'is_before', 'is_after', 'is_on_or_before', 'is_on_or_after',
+  'is',
+  'is_not',
+  'contains',
+  'does_not_contain',
+  'equal',
+  'not_equal',
+  'greater',
+  'less',
+  'greater_or_equal',
+  'less_or_equal',
+  'is_before',
+  'is_after',
+  'is_on_or_before',
+  'is_on_or_after',
 ]);
 /** Predicates over a set of options (single and multiple select): the term is a list. */
 const LIST = new Set(['is_any_of', 'is_none_of', 'has_any_of', 'has_all_of', 'has_none_of', 'is_exactly']);
 const DATE_MODIFIERS = new Set([
-  'today', 'tomorrow', 'yesterday', 'one_week_ago', 'one_week_from_now', 'one_month_ago', 'one_month_from_now',
-  'number_of_days_ago', 'number_of_days_from_now', 'exact_date',
+  'today',
+  'tomorrow',
+  'yesterday',
+  'one_week_ago',
+  'one_week_from_now',
+  'one_month_ago',
+  'one_month_from_now',
+  'number_of_days_ago',
+  'number_of_days_from_now',
+  'exact_date',
 ]);
 
 /** Column types a view can filter and sort by: those with a value in the row's physical record. */
@@ -30,16 +50,19 @@ const isEmptyObject = (v: unknown) => isObject(v) && Object.keys(v).length === 0
 /** The entries of a settings list; `[{}]` (the OpenAPI's way to clear one) is the empty list. */
 function entries(value: unknown, field: string): Record<string, unknown>[] {
   if (!Array.isArray(value)) throw badRequest(`${field} must be an array`);
-  return value.filter((v) => !isEmptyObject(v)).map((v, i) => {
-    if (!isObject(v)) throw badRequest(`${field}[${i}] must be an object`);
-    return v;
-  });
+  return value
+    .filter((v) => !isEmptyObject(v))
+    .map((v, i) => {
+      if (!isObject(v)) throw badRequest(`${field}[${i}] must be an object`);
+      return v;
+    });
 }
 
 /** The column an entry names, by `column_key` or `column_name`. */
 function columnOf(table: TableMeta, e: Record<string, unknown>, field: string): ColumnMeta {
   const ref = e.column_key ?? e.column_name;
-  const col = typeof ref === 'string' ? table.columns.find((c) => c.key === ref) ?? findColumn(table, ref) : undefined;
+  const col =
+    typeof ref === 'string' ? (table.columns.find((c) => c.key === ref) ?? findColumn(table, ref)) : undefined;
   if (!col) throw badRequest(`${field}: column ${JSON.stringify(ref ?? null)} not found`);
   return col;
 }
@@ -54,15 +77,18 @@ export function parseFilters(table: TableMeta, value: unknown): ViewFilter[] {
     if (!queryable(col)) throw badRequest(`filter on column ${col.name} (${col.type}) is not supported`);
     const term = f.filter_term ?? null;
     if (LIST.has(predicate)) {
-      if (term !== null && !(Array.isArray(term) && term.every((t) => typeof t === 'string'))) throw badRequest(`filter_term of ${predicate} on column ${col.name} must be a list of option names or ids`);
+      if (term !== null && !(Array.isArray(term) && term.every((t) => typeof t === 'string')))
+        throw badRequest(`filter_term of ${predicate} on column ${col.name} must be a list of option names or ids`);
     } else if (term !== null && !['string', 'number', 'boolean'].includes(typeof term)) {
       throw badRequest(`filter_term of column ${col.name} must be a string, number or boolean`);
     }
     const filter: ViewFilter = { column_key: col.key, filter_predicate: predicate, filter_term: term };
     const modifier = f.filter_term_modifier;
     if (modifier !== undefined && modifier !== null && modifier !== '') {
-      if (typeof modifier !== 'string' || !DATE_MODIFIERS.has(modifier)) throw badRequest(`filter_term_modifier ${JSON.stringify(modifier)} is not supported`);
-      if (col.type !== 'date' && col.type !== 'ctime' && col.type !== 'mtime') throw badRequest(`filter_term_modifier applies to date columns, not to ${col.name} (${col.type})`);
+      if (typeof modifier !== 'string' || !DATE_MODIFIERS.has(modifier))
+        throw badRequest(`filter_term_modifier ${JSON.stringify(modifier)} is not supported`);
+      if (col.type !== 'date' && col.type !== 'ctime' && col.type !== 'mtime')
+        throw badRequest(`filter_term_modifier applies to date columns, not to ${col.name} (${col.type})`);
       filter.filter_term_modifier = modifier;
     }
     return filter;
@@ -89,7 +115,7 @@ export function parseSorts(table: TableMeta, value: unknown, field: 'sorts' | 'g
 export function parseHidden(table: TableMeta, value: unknown): string[] {
   if (!Array.isArray(value)) throw badRequest('hidden_columns must be an array of column keys');
   const keys = value.map((v) => {
-    const col = typeof v === 'string' ? table.columns.find((c) => c.key === v) ?? findColumn(table, v) : undefined;
+    const col = typeof v === 'string' ? (table.columns.find((c) => c.key === v) ?? findColumn(table, v)) : undefined;
     if (!col) throw badRequest(`hidden_columns: column ${JSON.stringify(v)} not found`);
     return col.key;
   });

@@ -13,10 +13,23 @@ import { parseConjunction, parseFilters, parseHidden, parseSorts } from './view-
 /** A view as the real service answers it: its settings plus the fields of the web app's state. */
 export function viewJson(v: ViewMeta) {
   return {
-    _id: v._id, name: v.name, type: v.type, is_locked: v.is_locked ?? false,
-    filter_conjunction: v.filter_conjunction, filters: v.filters, sorts: v.sorts, groupbys: v.groupbys ?? [],
-    group_rows: [], groups: [], colorbys: {}, hidden_columns: v.hidden_columns,
-    rows: [], formula_rows: {}, link_rows: {}, summaries: {}, colors: {},
+    _id: v._id,
+    name: v.name,
+    type: v.type,
+    is_locked: v.is_locked ?? false,
+    filter_conjunction: v.filter_conjunction,
+    filters: v.filters,
+    sorts: v.sorts,
+    groupbys: v.groupbys ?? [],
+    group_rows: [],
+    groups: [],
+    colorbys: {},
+    hidden_columns: v.hidden_columns,
+    rows: [],
+    formula_rows: {},
+    link_rows: {},
+    summaries: {},
+    colors: {},
   };
 }
 
@@ -37,8 +50,14 @@ function checkName(table: TableMeta, name: unknown, self?: ViewMeta): string {
 }
 
 export interface ViewSettings {
-  name?: unknown; type?: unknown; is_locked?: unknown; filters?: unknown; filter_conjunction?: unknown;
-  sorts?: unknown; groupbys?: unknown; hidden_columns?: unknown;
+  name?: unknown;
+  type?: unknown;
+  is_locked?: unknown;
+  filters?: unknown;
+  filter_conjunction?: unknown;
+  sorts?: unknown;
+  groupbys?: unknown;
+  hidden_columns?: unknown;
 }
 
 /** The settings a body gives, checked; what it leaves out stays as it is. */
@@ -66,7 +85,11 @@ export function createView(db: Db, base: Base, table: TableMeta, s: ViewSettings
   const type = s.type === undefined || s.type === null || s.type === '' ? 'table' : s.type;
   if (type !== 'table' && type !== 'archive') throw badRequest('type must be table or archive');
   // filter_conjunction is checked like every other setting (And or Or): a wrong value is refused, not read as And.
-  const view = applySettings(table, { ...defaultView(shortId(table.views.map((v) => v._id))), name, type }, { ...s, name: undefined });
+  const view = applySettings(
+    table,
+    { ...defaultView(shortId(table.views.map((v) => v._id))), name, type },
+    { ...s, name: undefined },
+  );
   table.views.push(view);
   saveMeta(db, base);
   return view;

@@ -14,25 +14,56 @@ test.beforeAll(async () => {
   k = new Kit(a.srv);
   k.token = await k.baseToken(k.base.api_token);
   await k.createTable('People', [
-    { column_name: 'Name', column_type: 'text' }, { column_name: 'Age', column_type: 'number' },
-    { column_name: 'Member', column_type: 'checkbox' }, { column_name: 'Tags', column_type: 'multiple-select' },
+    { column_name: 'Name', column_type: 'text' },
+    { column_name: 'Age', column_type: 'number' },
+    { column_name: 'Member', column_type: 'checkbox' },
+    { column_name: 'Tags', column_type: 'multiple-select' },
   ]);
-  await k.append('People', [{ Name: 'Ada', Age: 36, Member: true, Tags: ['math'] }, { Name: 'Alan', Age: 41 }]);
+  await k.append('People', [
+    { Name: 'Ada', Age: 36, Member: true, Tags: ['math'] },
+    { Name: 'Alan', Age: 41 },
+  ]);
 });
-test.afterAll(async () => { await a.close(); });
+test.afterAll(async () => {
+  await a.close();
+});
 
 const ws = '/api/v2.1/workspace/1';
-const appToken = () => (a.srv.ctx.db.prepare('SELECT token FROM apps WHERE dtable_uuid = ?').get(k.base.uuid) as { token: string }).token;
+const appToken = () =>
+  (a.srv.ctx.db.prepare('SELECT token FROM apps WHERE dtable_uuid = ?').get(k.base.uuid) as { token: string }).token;
 
 test('ACCT-6 external app status switches an app inactive and active again', async () => {
-  const off = await a.ok('PUT', `/api/v2.1/external-apps/${appToken()}/status/`, a.admin, { json: { is_inactive: true } });
+  const off = await a.ok('PUT', `/api/v2.1/external-apps/${appToken()}/status/`, a.admin, {
+    json: { is_inactive: true },
+  });
   expect(off.external_app).toMatchObject({ token: appToken(), dtable_uuid: k.base.uuid, inactive: true });
-  for (const f of ['id', 'app_type', 'app_config', 'created_at', 'external_app_url', 'visit_times', 'creator', 'can_anonymous_access']) expect(off.external_app, f).toHaveProperty(f);
-  const on = await a.ok('PUT', `/api/v2.1/external-apps/${appToken()}/status/`, a.admin, { form: { is_inactive: 'false' } });
+  for (const f of [
+    'id',
+    'app_type',
+    'app_config',
+    'created_at',
+    'external_app_url',
+    'visit_times',
+    'creator',
+    'can_anonymous_access',
+  ])
+    expect(off.external_app, f).toHaveProperty(f);
+  const on = await a.ok('PUT', `/api/v2.1/external-apps/${appToken()}/status/`, a.admin, {
+    form: { is_inactive: 'false' },
+  });
   expect(on.external_app.inactive).toBe(false);
-  expectClientError(await a.call('PUT', `/api/v2.1/external-apps/${appToken()}/status/`, a.admin, { json: { is_inactive: 'maybe' } }), 400);
-  expectClientError(await a.call('PUT', '/api/v2.1/external-apps/nope/status/', a.admin, { json: { is_inactive: true } }), 404);
-  expectClientError(await a.call('PUT', `/api/v2.1/external-apps/${appToken()}/status/`, a.other, { json: { is_inactive: true } }), 403);
+  expectClientError(
+    await a.call('PUT', `/api/v2.1/external-apps/${appToken()}/status/`, a.admin, { json: { is_inactive: 'maybe' } }),
+    400,
+  );
+  expectClientError(
+    await a.call('PUT', '/api/v2.1/external-apps/nope/status/', a.admin, { json: { is_inactive: true } }),
+    404,
+  );
+  expectClientError(
+    await a.call('PUT', `/api/v2.1/external-apps/${appToken()}/status/`, a.other, { json: { is_inactive: true } }),
+    403,
+  );
 });
 
 test('universal apps: list, add app users in a batch, list them, list invite links', async () => {
@@ -40,29 +71,89 @@ test('universal apps: list, add app users in a batch, list them, list invite lin
   expect(apps.my_managed_apps.length).toBe(a.srv.descriptor.bases.length); // one seeded app per base
   expect(apps.can_use_apps).toEqual([]);
   const mine = apps.my_managed_apps.find((x: { dtable_uuid: string }) => x.dtable_uuid === k.base.uuid);
-  for (const f of ['app_user_id', 'app_id', 'app_name', 'app_token', 'app_config', 'role_name', 'permission', 'dtable_uuid', 'dtable_name', 'workspace_id', 'link', 'edit_link', 'joined_at']) expect(mine, f).toHaveProperty(f);
+  for (const f of [
+    'app_user_id',
+    'app_id',
+    'app_name',
+    'app_token',
+    'app_config',
+    'role_name',
+    'permission',
+    'dtable_uuid',
+    'dtable_name',
+    'workspace_id',
+    'link',
+    'edit_link',
+    'joined_at',
+  ])
+    expect(mine, f).toHaveProperty(f);
   expect(typeof mine.app_config).toBe('string');
-  const add = await a.ok('POST', `/api/v2.1/universal-apps/${mine.app_token}/app-users/batch/`, a.admin, { json: { users_info: [{ email: a.creds.otherAdmin.id, role_id: 2 }, { email: 'ghost@auth.local' }] } });
+  const add = await a.ok('POST', `/api/v2.1/universal-apps/${mine.app_token}/app-users/batch/`, a.admin, {
+    json: { users_info: [{ email: a.creds.otherAdmin.id, role_id: 2 }, { email: 'ghost@auth.local' }] },
+  });
   expect(add.success).toHaveLength(1);
-  expect(add.success[0]).toMatchObject({ email: a.creds.otherAdmin.id, role_id: 2, role_name: 'editor', role_permission: 'rw', is_active: true });
+  expect(add.success[0]).toMatchObject({
+    email: a.creds.otherAdmin.id,
+    role_id: 2,
+    role_name: 'editor',
+    role_permission: 'rw',
+    is_active: true,
+  });
   expect(add.failed).toEqual([{ email: 'ghost@auth.local', error_msg: 'User not found.' }]);
-  const again = await a.ok('POST', `/api/v2.1/universal-apps/${mine.app_token}/app-users/batch/`, a.admin, { json: { users_info: [{ email: 'other-admin@example.com' }] } });
+  const again = await a.ok('POST', `/api/v2.1/universal-apps/${mine.app_token}/app-users/batch/`, a.admin, {
+    json: { users_info: [{ email: 'other-admin@example.com' }] },
+  });
   expect(again.failed).toHaveLength(1);
   const users = await a.ok('GET', `/api/v2.1/universal-apps/${mine.app_token}/app-users/`, a.admin);
   expect(users.total_count).toBe(1);
-  for (const f of ['id', 'email', 'created_at', 'is_active', 'name', 'app_name', 'role_id', 'role_name', 'role_permission', 'avatar_url']) expect(users.app_users[0], f).toHaveProperty(f);
+  for (const f of [
+    'id',
+    'email',
+    'created_at',
+    'is_active',
+    'name',
+    'app_name',
+    'role_id',
+    'role_name',
+    'role_permission',
+    'avatar_url',
+  ])
+    expect(users.app_users[0], f).toHaveProperty(f);
   const links = await a.ok('GET', `/api/v2.1/universal-apps/${mine.app_token}/invite-links/`, a.admin);
   expect(links.app_share_links).toHaveLength(1);
-  for (const f of ['username', 'token', 'link', 'app_name', 'app_id', 'expire_date', 'ctime', 'is_protected', 'role_name', 'role_permission', 'role_id']) expect(links.app_share_links[0], f).toHaveProperty(f);
+  for (const f of [
+    'username',
+    'token',
+    'link',
+    'app_name',
+    'app_id',
+    'expire_date',
+    'ctime',
+    'is_protected',
+    'role_name',
+    'role_permission',
+    'role_id',
+  ])
+    expect(links.app_share_links[0], f).toHaveProperty(f);
   // The new app user can use the app now, without managing it.
-  expect((await a.ok('GET', '/api/v2.1/universal-apps/', a.other)).can_use_apps.map((x: { app_token: string }) => x.app_token)).toEqual([mine.app_token]);
+  expect(
+    (await a.ok('GET', '/api/v2.1/universal-apps/', a.other)).can_use_apps.map(
+      (x: { app_token: string }) => x.app_token,
+    ),
+  ).toEqual([mine.app_token]);
 });
 
 test('items search finds bases and apps of the user by name', async () => {
   const all = await a.ok('GET', '/api/v2.1/dtable/items-search/?query_str=Conformance%20A', a.admin);
-  expect(all.results.map((r: { type: string; name: string }) => `${r.type}:${r.name}`).sort()).toEqual(['app:Conformance A App', 'base:Conformance A']);
-  for (const f of ['id', 'workspace_id', 'uuid', 'name', 'created_at', 'updated_at', 'group_name', 'type', 'starred']) expect(all.results[0], f).toHaveProperty(f);
-  expect((await a.ok('GET', '/api/v2.1/dtable/items-search/?query_str=Conformance&query_type=base', a.admin)).results).toHaveLength(a.srv.descriptor.bases.length);
+  expect(all.results.map((r: { type: string; name: string }) => `${r.type}:${r.name}`).sort()).toEqual([
+    'app:Conformance A App',
+    'base:Conformance A',
+  ]);
+  for (const f of ['id', 'workspace_id', 'uuid', 'name', 'created_at', 'updated_at', 'group_name', 'type', 'starred'])
+    expect(all.results[0], f).toHaveProperty(f);
+  expect(
+    (await a.ok('GET', '/api/v2.1/dtable/items-search/?query_str=Conformance&query_type=base', a.admin)).results,
+  ).toHaveLength(a.srv.descriptor.bases.length);
   expect((await a.ok('GET', '/api/v2.1/dtable/items-search/?query_str=Conformance', a.other)).results).toEqual([]);
 });
 
@@ -80,13 +171,30 @@ test('custom folder: upload through the upload link, list, file metadata, downlo
   const answer = await a.ok('GET', '/api/v2.1/dtable/custom/app-upload-link/?path=/reports', api);
   bothReaders('customUploadLink', answer);
   const link = answer.dirent;
-  expect(link).toMatchObject({ parent_path: `/asset/${k.base.uuid}/custom`, relative_path: '/reports', workspace_id: 1 });
+  expect(link).toMatchObject({
+    parent_path: `/asset/${k.base.uuid}/custom`,
+    relative_path: '/reports',
+    workspace_id: 1,
+  });
   expect(link.upload_link).toMatch(/\/seafhttp\/upload-api\/[0-9a-f-]{36}$/);
-  const up = await multipart(a.url, 'POST', link.upload_link.slice(a.url.length) + '?ret-json=1', undefined, { parent_dir: link.parent_path, relative_path: link.relative_path, replace: '0' }, { file: { name: 'q1.txt', data: 'quarter one' } });
+  const up = await multipart(
+    a.url,
+    'POST',
+    link.upload_link.slice(a.url.length) + '?ret-json=1',
+    undefined,
+    { parent_dir: link.parent_path, relative_path: link.relative_path, replace: '0' },
+    { file: { name: 'q1.txt', data: 'quarter one' } },
+  );
   expect(up.status, up.text).toBe(200);
   expect(up.body[0]).toMatchObject({ name: 'q1.txt', size: 11 });
-  expect(await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/', api)).toEqual({ dir: [{ name: 'reports' }], file: [] });
-  expect(await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/reports', api)).toEqual({ dir: [], file: [{ name: 'q1.txt' }] });
+  expect(await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/', api)).toEqual({
+    dir: [{ name: 'reports' }],
+    file: [],
+  });
+  expect(await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/reports', api)).toEqual({
+    dir: [],
+    file: [{ name: 'q1.txt' }],
+  });
   const meta = await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-file/?path=/reports&name=q1.txt', api);
   expect(meta.dirent).toMatchObject({ obj_name: 'q1.txt', file_size: 11 });
   const dlAnswer = await a.ok('GET', '/api/v2.1/dtable/custom/app-download-link/?path=/reports/q1.txt', api);
@@ -98,17 +206,42 @@ test('custom folder: upload through the upload link, list, file metadata, downlo
   expectClientError(await a.call('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/../../etc', api), 400);
   expectClientError(await a.call('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/', a.admin), 403);
   // The link writes into its own folder only, and needs the parent_dir it named.
-  expectClientError(await multipart(a.url, 'POST', link.upload_link.slice(a.url.length), undefined, { relative_path: 'images' }, { file: { name: 'x.txt', data: 'x' } }), 400);
-  expectClientError(await multipart(a.url, 'POST', link.upload_link.slice(a.url.length), undefined, { parent_dir: link.parent_path, relative_path: 'images' }, { file: { name: 'x.txt', data: 'x' } }), 400);
+  expectClientError(
+    await multipart(
+      a.url,
+      'POST',
+      link.upload_link.slice(a.url.length),
+      undefined,
+      { relative_path: 'images' },
+      { file: { name: 'x.txt', data: 'x' } },
+    ),
+    400,
+  );
+  expectClientError(
+    await multipart(
+      a.url,
+      'POST',
+      link.upload_link.slice(a.url.length),
+      undefined,
+      { parent_dir: link.parent_path, relative_path: 'images' },
+      { file: { name: 'x.txt', data: 'x' } },
+    ),
+    400,
+  );
   // Delete a Base Asset (Custom Folder): gone from the listing and from its download link.
-  expect(await a.ok('DELETE', '/api/v2.1/dtable/custom/app-asset-file/?path=/reports/q1.txt', api)).toEqual({ success: true });
+  expect(await a.ok('DELETE', '/api/v2.1/dtable/custom/app-asset-file/?path=/reports/q1.txt', api)).toEqual({
+    success: true,
+  });
   expect(await a.ok('GET', '/api/v2.1/dtable/custom/app-asset-dir/?path=/', api)).toEqual({ dir: [], file: [] });
   expect((await a.bytes(dl.download_link.slice(a.url.length), undefined)).status).toBe(404);
   expectClientError(await a.call('DELETE', '/api/v2.1/dtable/custom/app-asset-file/?path=/reports/q1.txt', api), 404);
 });
 
 test('ACCT-7 export a base as a zip with its assets, and without them (ignore_asset=true)', async () => {
-  for (const path of [`/api/v2.1/admin/dtables/${k.base.uuid}/synchronous-export/export-dtable/`, `${ws}/synchronous-export/export-dtable/?dtable_name=${encodeURIComponent(k.base.name)}`]) {
+  for (const path of [
+    `/api/v2.1/admin/dtables/${k.base.uuid}/synchronous-export/export-dtable/`,
+    `${ws}/synchronous-export/export-dtable/?dtable_name=${encodeURIComponent(k.base.name)}`,
+  ]) {
     const full = await a.bytes(path, a.admin);
     expect(full.status).toBe(200);
     expect(full.type).toBe('application/zip');
@@ -122,13 +255,23 @@ test('ACCT-7 export a base as a zip with its assets, and without them (ignore_as
     const bare = unzip((await a.bytes(`${path}${sep}ignore_asset=true`, a.admin)).data);
     expect([...bare.keys()].sort()).toEqual(['metadata.json', 'rows.json']);
   }
-  expectClientError(await a.get(`/api/v2.1/admin/dtables/${k.base.uuid}/synchronous-export/export-dtable/?ignore_asset=perhaps`), 400);
-  expectClientError(await a.get(`/api/v2.1/admin/dtables/${k.base.uuid}/synchronous-export/export-dtable/`, a.member), 403);
+  expectClientError(
+    await a.get(`/api/v2.1/admin/dtables/${k.base.uuid}/synchronous-export/export-dtable/?ignore_asset=perhaps`),
+    400,
+  );
+  expectClientError(
+    await a.get(`/api/v2.1/admin/dtables/${k.base.uuid}/synchronous-export/export-dtable/`, a.member),
+    403,
+  );
 });
 
 test('convert a view to Excel: answers a task id; the task is recorded and produces the workbook', async () => {
   const t = await k.table('People');
-  const r = await a.ok('GET', `${ws}/dtable/${encodeURIComponent(k.base.name)}/convert-big-data-view-to-excel/?table_id=${t._id}&view_id=${t.views[0]._id}`, a.admin);
+  const r = await a.ok(
+    'GET',
+    `${ws}/dtable/${encodeURIComponent(k.base.name)}/convert-big-data-view-to-excel/?table_id=${t._id}&view_id=${t.views[0]._id}`,
+    a.admin,
+  );
   expect(r.task_id).toMatch(/^\d{13,}$/);
   await expect.poll(() => taskById(a.srv.ctx.db, r.task_id)?.status).toBe('success');
   const wb = new ExcelJS.Workbook();
@@ -137,13 +280,25 @@ test('convert a view to Excel: answers a task id; the task is recorded and produ
   expect(sheet.getRow(1).values).toEqual([undefined, 'Name', 'Age', 'Member', 'Tags']);
   expect(sheet.getRow(2).values).toEqual([undefined, 'Ada', 36, true, 'math']);
   expect(sheet.rowCount).toBe(3);
-  expectClientError(await a.get(`${ws}/dtable/${encodeURIComponent(k.base.name)}/convert-big-data-view-to-excel/?table_id=${t._id}&view_id=nope`), 404);
+  expectClientError(
+    await a.get(
+      `${ws}/dtable/${encodeURIComponent(k.base.name)}/convert-big-data-view-to-excel/?table_id=${t._id}&view_id=nope`,
+    ),
+    404,
+  );
 });
 
 test('append a CSV file and an Excel file to a table; the rows API checks and limits apply', async () => {
   const path = `${ws}/synchronous-import/append-excel-csv-to-table/`;
   const csv = 'Name,Age,Member,Tags,Unknown\n"Grace, RA",85,yes,"navy, cobol",x\nLinus,,0,,\n';
-  const r = await multipart(a.url, 'POST', path, a.admin, { dtable_uuid: k.base.uuid, table_name: 'People' }, { file: { name: 'people.csv', data: csv } });
+  const r = await multipart(
+    a.url,
+    'POST',
+    path,
+    a.admin,
+    { dtable_uuid: k.base.uuid, table_name: 'People' },
+    { file: { name: 'people.csv', data: csv } },
+  );
   expect(r.status, r.text).toBe(200);
   expect(r.body).toMatchObject({ success: true, inserted_row_count: 2 });
   const rows = await k.list('People');
@@ -155,20 +310,91 @@ test('append a CSV file and an Excel file to a table; the rows API checks and li
   sheet.addRow(['Name', 'Age']);
   sheet.addRow(['Barbara', 60]);
   const xlsx = Buffer.from(await wb.xlsx.writeBuffer());
-  const x = await multipart(a.url, 'POST', path, a.admin, { dtable_uuid: k.base.uuid, table_name: 'People' }, { file: { name: 'more.xlsx', data: xlsx } });
+  const x = await multipart(
+    a.url,
+    'POST',
+    path,
+    a.admin,
+    { dtable_uuid: k.base.uuid, table_name: 'People' },
+    { file: { name: 'more.xlsx', data: xlsx } },
+  );
   expect(x.status, x.text).toBe(200);
   expect((await k.list('People')).find((r) => r.Name === 'Barbara')?.Age).toBe(60);
 
   const before = await k.count('People');
-  const wrongType = await multipart(a.url, 'POST', path, a.admin, { dtable_uuid: k.base.uuid, table_name: 'People' }, { file: { name: 'bad.csv', data: 'Name,Age\nA,1\nB,old\n' } });
+  const wrongType = await multipart(
+    a.url,
+    'POST',
+    path,
+    a.admin,
+    { dtable_uuid: k.base.uuid, table_name: 'People' },
+    { file: { name: 'bad.csv', data: 'Name,Age\nA,1\nB,old\n' } },
+  );
   expectClientError(wrongType, 400);
   const big = 'Name\n' + Array.from({ length: 1001 }, (_, i) => `r${i}`).join('\n');
-  const tooMany = await multipart(a.url, 'POST', path, a.admin, { dtable_uuid: k.base.uuid, table_name: 'People' }, { file: { name: 'big.csv', data: big } });
+  const tooMany = await multipart(
+    a.url,
+    'POST',
+    path,
+    a.admin,
+    { dtable_uuid: k.base.uuid, table_name: 'People' },
+    { file: { name: 'big.csv', data: big } },
+  );
   expectClientError(tooMany, 400);
   expect(await k.count('People')).toBe(before);
-  expectClientError(await multipart(a.url, 'POST', path, a.admin, { dtable_uuid: k.base.uuid, table_name: 'People' }, { file: { name: 'x.pdf', data: '%PDF' } }), 400);
-  expectClientError(await multipart(a.url, 'POST', path, a.admin, { dtable_uuid: k.base.uuid, table_name: 'People' }, { file: { name: 'x.xlsx', data: 'not a zip' } }), 400);
-  expectClientError(await multipart(a.url, 'POST', path, a.admin, { dtable_uuid: k.base.uuid, table_name: 'Nope' }, { file: { name: 'a.csv', data: 'Name\nA' } }), 404);
-  expectClientError(await multipart(a.url, 'POST', path, a.admin, { table_name: 'People' }, { file: { name: 'a.csv', data: 'Name\nA' } }), 400);
-  expectClientError(await multipart(a.url, 'POST', path, a.other, { dtable_uuid: k.base.uuid, table_name: 'People' }, { file: { name: 'a.csv', data: 'Name\nA' } }), 403);
+  expectClientError(
+    await multipart(
+      a.url,
+      'POST',
+      path,
+      a.admin,
+      { dtable_uuid: k.base.uuid, table_name: 'People' },
+      { file: { name: 'x.pdf', data: '%PDF' } },
+    ),
+    400,
+  );
+  expectClientError(
+    await multipart(
+      a.url,
+      'POST',
+      path,
+      a.admin,
+      { dtable_uuid: k.base.uuid, table_name: 'People' },
+      { file: { name: 'x.xlsx', data: 'not a zip' } },
+    ),
+    400,
+  );
+  expectClientError(
+    await multipart(
+      a.url,
+      'POST',
+      path,
+      a.admin,
+      { dtable_uuid: k.base.uuid, table_name: 'Nope' },
+      { file: { name: 'a.csv', data: 'Name\nA' } },
+    ),
+    404,
+  );
+  expectClientError(
+    await multipart(
+      a.url,
+      'POST',
+      path,
+      a.admin,
+      { table_name: 'People' },
+      { file: { name: 'a.csv', data: 'Name\nA' } },
+    ),
+    400,
+  );
+  expectClientError(
+    await multipart(
+      a.url,
+      'POST',
+      path,
+      a.other,
+      { dtable_uuid: k.base.uuid, table_name: 'People' },
+      { file: { name: 'a.csv', data: 'Name\nA' } },
+    ),
+    403,
+  );
 });

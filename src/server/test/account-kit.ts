@@ -8,18 +8,39 @@ import { startServer, type RunningServer } from '../index.js';
 import type { ServerOptionsInput } from '../options.js';
 import { call, type CallOptions, type Res } from './kit.js';
 
-interface Upload { name: string; data: Uint8Array | string; type?: string }
+interface Upload {
+  name: string;
+  data: Uint8Array | string;
+  type?: string;
+}
 
 /** A multipart/form-data call (fields and files), answered as a value like `call`. */
-export async function multipart(url: string, method: string, path: string, token: string | undefined, fields: Record<string, string>, files: Record<string, Upload> = {}): Promise<Res> {
+export async function multipart(
+  url: string,
+  method: string,
+  path: string,
+  token: string | undefined,
+  fields: Record<string, string>,
+  files: Record<string, Upload> = {},
+): Promise<Res> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  for (const [k, f] of Object.entries(files)) form.append(k, new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.name);
-  const r = await fetch(url + path, { method, body: form, headers: token ? { authorization: `Token ${token}` } : {}, signal: AbortSignal.timeout(30_000) });
+  for (const [k, f] of Object.entries(files))
+    form.append(k, new Blob([f.data], { type: f.type ?? 'application/octet-stream' }), f.name);
+  const r = await fetch(url + path, {
+    method,
+    body: form,
+    headers: token ? { authorization: `Token ${token}` } : {},
+    signal: AbortSignal.timeout(30_000),
+  });
   const buf = Buffer.from(await r.arrayBuffer());
   const text = buf.toString('utf8');
   let body: unknown;
-  try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
   return { status: r.status, headers: r.headers, text, body };
 }
 
@@ -29,16 +50,30 @@ export class Acct {
   static async start(opts: ServerOptionsInput & { clock?: () => number; env?: NodeJS.ProcessEnv } = {}): Promise<Acct> {
     return new Acct(await startServer({ port: 0, ...opts }));
   }
-  get url() { return this.srv.url; }
-  get creds() { return this.srv.ctx.creds; }
-  get admin() { return this.creds.admin.token; }
-  get member() { return this.creds.member.token; }
-  get other() { return this.creds.otherAdmin.token; }
-  close() { return this.srv.close(); }
+  get url() {
+    return this.srv.url;
+  }
+  get creds() {
+    return this.srv.ctx.creds;
+  }
+  get admin() {
+    return this.creds.admin.token;
+  }
+  get member() {
+    return this.creds.member.token;
+  }
+  get other() {
+    return this.creds.otherAdmin.token;
+  }
+  close() {
+    return this.srv.close();
+  }
   call(method: string, path: string, token: string | undefined, o: Omit<CallOptions, 'token'> = {}) {
     return call(this.url, method, path, { token, ...o });
   }
-  get(path: string, token = this.admin) { return this.call('GET', path, token); }
+  get(path: string, token = this.admin) {
+    return this.call('GET', path, token);
+  }
   async ok(method: string, path: string, token: string, o: Omit<CallOptions, 'token'> = {}) {
     const r = await this.call(method, path, token, o);
     expect(r.status, `${method} ${path}: ${r.text.slice(0, 300)}`).toBe(200);
@@ -46,7 +81,9 @@ export class Acct {
   }
   /** Bytes of a GET (exports, logos, downloads). */
   async bytes(path: string, token: string | undefined, headers: Record<string, string> = {}) {
-    const r = await fetch(this.url + path, { headers: { ...(token ? { authorization: `Token ${token}` } : {}), ...headers } });
+    const r = await fetch(this.url + path, {
+      headers: { ...(token ? { authorization: `Token ${token}` } : {}), ...headers },
+    });
     return { status: r.status, type: r.headers.get('content-type') ?? '', data: Buffer.from(await r.arrayBuffer()) };
   }
 }

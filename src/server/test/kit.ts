@@ -32,13 +32,26 @@ export async function call(url: string, method: string, path: string, o: CallOpt
   const headers: Record<string, string> = {};
   if (o.token) headers.authorization = `${o.scheme ?? 'Token'} ${o.token}`;
   let body: string | Uint8Array | undefined;
-  if (o.json !== undefined) { body = JSON.stringify(o.json); headers['content-type'] = 'application/json'; }
-  if (o.form) { body = new URLSearchParams(o.form).toString(); headers['content-type'] = 'application/x-www-form-urlencoded'; }
-  if (o.raw !== undefined) { body = o.raw; if (o.contentType) headers['content-type'] = o.contentType; }
+  if (o.json !== undefined) {
+    body = JSON.stringify(o.json);
+    headers['content-type'] = 'application/json';
+  }
+  if (o.form) {
+    body = new URLSearchParams(o.form).toString();
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+  }
+  if (o.raw !== undefined) {
+    body = o.raw;
+    if (o.contentType) headers['content-type'] = o.contentType;
+  }
   const r = await fetch(url + path, { method, headers, body, signal: AbortSignal.timeout(30_000) });
   const text = await r.text();
   let parsed: unknown;
-  try { parsed = text ? JSON.parse(text) : undefined; } catch { parsed = undefined; }
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
   return { status: r.status, headers: r.headers, text, body: parsed };
 }
 
@@ -49,7 +62,9 @@ export async function call(url: string, method: string, path: string, o: CallOpt
 export function serves(srv: RunningServer, ep: Endpoint): boolean {
   const url = ep.path.replace(/\{(\w+)\}/g, ':$1');
   // The router keeps routes without the trailing slash (it ignores trailing slashes).
-  return srv.app.hasRoute({ method: ep.method, url }) || srv.app.hasRoute({ method: ep.method, url: url.replace(/\/$/, '') });
+  return (
+    srv.app.hasRoute({ method: ep.method, url }) || srv.app.hasRoute({ method: ep.method, url: url.replace(/\/$/, '') })
+  );
 }
 
 /** A 4xx with a readable error body in one of the real service's shapes (api-shapes §8). */
@@ -59,18 +74,29 @@ export function expectClientError(res: Res, status?: number): string {
   expect(res.status, where).toBeGreaterThanOrEqual(400);
   expect(res.status, where).toBeLessThan(500);
   const b = res.body as Record<string, unknown> | undefined;
-  const message = b?.error_message ?? b?.error_msg ?? b?.detail ?? (Array.isArray(b?.non_field_errors) ? b.non_field_errors[0] : undefined);
+  const message =
+    b?.error_message ??
+    b?.error_msg ??
+    b?.detail ??
+    (Array.isArray(b?.non_field_errors) ? b.non_field_errors[0] : undefined);
   expect(typeof message, `error body: ${where}`).toBe('string');
   expect((message as string).length, `error message: ${where}`).toBeGreaterThan(0);
   return message as string;
 }
 
-export interface ColumnDef { column_name: string; column_type: string; column_data?: Record<string, unknown> }
+export interface ColumnDef {
+  column_name: string;
+  column_type: string;
+  column_data?: Record<string, unknown>;
+}
 
 /** A started server with a base token for its first base, and helpers for base operations. */
 export class Kit {
   token = '';
-  constructor(readonly srv: RunningServer, readonly base = srv.descriptor.bases[0]!) {}
+  constructor(
+    readonly srv: RunningServer,
+    readonly base = srv.descriptor.bases[0]!,
+  ) {}
 
   static async start(opts: StartOptions = {}): Promise<Kit> {
     const kit = new Kit(await startServer({ port: 0, ...opts }));
@@ -78,13 +104,21 @@ export class Kit {
     return kit;
   }
 
-  get url() { return this.srv.url; }
-  get gw() { return gatewayPath(this.base.uuid).slice(0, -1); }
-  close() { return this.srv.close(); }
+  get url() {
+    return this.srv.url;
+  }
+  get gw() {
+    return gatewayPath(this.base.uuid).slice(0, -1);
+  }
+  close() {
+    return this.srv.close();
+  }
 
   /** A base token from an API token (AUTH-3). */
   async baseToken(apiToken: string, exp?: string): Promise<string> {
-    const r = await call(this.url, 'GET', `/api/v2.1/dtable/app-access-token/${exp ? `?exp=${exp}` : ''}`, { token: apiToken });
+    const r = await call(this.url, 'GET', `/api/v2.1/dtable/app-access-token/${exp ? `?exp=${exp}` : ''}`, {
+      token: apiToken,
+    });
     expect(r.status, r.text).toBe(200);
     return r.body.access_token as string;
   }
@@ -112,8 +146,19 @@ export class Kit {
     return (r.body.row_ids as { _id: string }[]).map((x) => x._id);
   }
 
-  async list(table: string, query: Record<string, string | number | boolean | undefined> = {}): Promise<Record<string, any>[]> {
-    const q = new URLSearchParams({ table_name: table, convert_keys: 'true', ...Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])) });
+  async list(
+    table: string,
+    query: Record<string, string | number | boolean | undefined> = {},
+  ): Promise<Record<string, any>[]> {
+    const q = new URLSearchParams({
+      table_name: table,
+      convert_keys: 'true',
+      ...Object.fromEntries(
+        Object.entries(query)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, String(v)]),
+      ),
+    });
     const r = await this.gwCall('GET', `rows/?${q}`);
     expect(r.status, r.text).toBe(200);
     return r.body.rows;
@@ -124,8 +169,14 @@ export class Kit {
     return r.results[0]!.n as number;
   }
 
-  async sql(sql: string, parameters?: unknown[], convertKeys = true): Promise<{ metadata: any[]; results: Record<string, any>[]; affected_rows?: number }> {
-    const r = await this.gwCall('POST', 'sql/', { json: { sql, convert_keys: convertKeys, ...(parameters ? { parameters } : {}) } });
+  async sql(
+    sql: string,
+    parameters?: unknown[],
+    convertKeys = true,
+  ): Promise<{ metadata: any[]; results: Record<string, any>[]; affected_rows?: number }> {
+    const r = await this.gwCall('POST', 'sql/', {
+      json: { sql, convert_keys: convertKeys, ...(parameters ? { parameters } : {}) },
+    });
     expect(r.status, r.text).toBe(200);
     return r.body;
   }
@@ -133,7 +184,14 @@ export class Kit {
   async metadata() {
     const r = await this.gwCall('GET', 'metadata/');
     expect(r.status, r.text).toBe(200);
-    return r.body.metadata as { tables: { _id: string; name: string; columns: { key: string; name: string; type: string; data: any }[]; views: any[] }[] };
+    return r.body.metadata as {
+      tables: {
+        _id: string;
+        name: string;
+        columns: { key: string; name: string; type: string; data: any }[];
+        views: any[];
+      }[];
+    };
   }
 
   async table(name: string) {
@@ -148,4 +206,5 @@ let seq = 0;
 export const uniq = (prefix: string) => `${prefix} ${++seq}`;
 
 /** `n` rows for bulk tests: a text and a number column. */
-export const bulkRows = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ Name: `row ${from + i}`, N: from + i }));
+export const bulkRows = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => ({ Name: `row ${from + i}`, N: from + i }));

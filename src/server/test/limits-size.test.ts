@@ -4,17 +4,27 @@ import { SIZE_LIMITS } from '../../spec/index.js';
 import { bulkRows, expectClientError, Kit, uniq } from './kit.js';
 
 let kit: Kit;
-test.beforeAll(async () => { kit = await Kit.start({ unlimited: true }); });
-test.afterAll(async () => { await kit?.close(); });
+test.beforeAll(async () => {
+  kit = await Kit.start({ unlimited: true });
+});
+test.afterAll(async () => {
+  await kit?.close();
+});
 
-const COLS = [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }];
+const COLS = [
+  { column_name: 'Name', column_type: 'text' },
+  { column_name: 'N', column_type: 'number' },
+];
 
 /** A table of `n` rows, written by SQL INSERT in statements of 10,000 rows. */
 async function tableOf(n: number, k = kit): Promise<string> {
   const t = uniq('Bulk');
   await k.createTable(t, COLS);
   for (let from = 0; from < n; from += 10_000) {
-    const values = Array.from({ length: Math.min(10_000, n - from) }, (_, i) => `('row ${from + i}', ${from + i})`).join(',');
+    const values = Array.from(
+      { length: Math.min(10_000, n - from) },
+      (_, i) => `('row ${from + i}', ${from + i})`,
+    ).join(',');
     const r = await k.gwCall('POST', 'sql/', { json: { sql: `INSERT INTO \`${t}\` (Name, N) VALUES ${values}` } });
     expect(r.status, r.text).toBe(200);
   }
@@ -22,7 +32,9 @@ async function tableOf(n: number, k = kit): Promise<string> {
 }
 
 const ids = async (t: string, limit: number, offset = 0) =>
-  (await kit.sql(`SELECT _id FROM \`${t}\` ORDER BY N LIMIT ${limit} OFFSET ${offset}`)).results.map((r) => r._id as string);
+  (await kit.sql(`SELECT _id FROM \`${t}\` ORDER BY N LIMIT ${limit} OFFSET ${offset}`)).results.map(
+    (r) => r._id as string,
+  );
 
 test('SIZE-1 list returns at most 1,000 rows, also when a larger limit is asked', async () => {
   const t = await tableOf(1_200);
@@ -49,10 +61,14 @@ test('SIZE-2 append takes 1,000 rows; 1,001 is refused with a 400 and nothing is
 test('SIZE-3 update takes 1,000 rows; 1,001 is refused with a 400 and nothing is changed', async () => {
   const t = await tableOf(1_001);
   const all = await ids(t, 1001);
-  const ok = await kit.gwCall('PUT', 'rows/', { json: { table_name: t, updates: all.slice(0, 1000).map((row_id) => ({ row_id, row: { Name: 'updated' } })) } });
+  const ok = await kit.gwCall('PUT', 'rows/', {
+    json: { table_name: t, updates: all.slice(0, 1000).map((row_id) => ({ row_id, row: { Name: 'updated' } })) },
+  });
   expect(ok.status, ok.text).toBe(200);
   expect((await kit.sql(`SELECT COUNT(*) AS n FROM \`${t}\` WHERE Name = 'updated'`)).results[0]!.n).toBe(1000);
-  const tooMany = await kit.gwCall('PUT', 'rows/', { json: { table_name: t, updates: all.map((row_id) => ({ row_id, row: { Name: 'again' } })) } });
+  const tooMany = await kit.gwCall('PUT', 'rows/', {
+    json: { table_name: t, updates: all.map((row_id) => ({ row_id, row: { Name: 'again' } })) },
+  });
   expectClientError(tooMany, 400);
   expect((await kit.sql(`SELECT COUNT(*) AS n FROM \`${t}\` WHERE Name = 'again'`)).results[0]!.n).toBe(0);
 });
@@ -96,13 +112,18 @@ test('SIZE-7 several maximal calls in a row are allowed while the rate limit is 
       expect(r.status, r.text).toBe(200);
       expect(Number(r.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(0);
     }
-    for (let start = 0; start < 4000; start += 1000) expect(await limited.list(t, { start, limit: 1000 })).toHaveLength(1000);
+    for (let start = 0; start < 4000; start += 1000)
+      expect(await limited.list(t, { start, limit: 1000 })).toHaveLength(1000);
     const all = (await limited.list(t, { limit: 1000 })).map((r) => r._id as string);
-    const u = await limited.gwCall('PUT', 'rows/', { json: { table_name: t, updates: all.map((row_id) => ({ row_id, row: { N: -1 } })) } });
+    const u = await limited.gwCall('PUT', 'rows/', {
+      json: { table_name: t, updates: all.map((row_id) => ({ row_id, row: { N: -1 } })) },
+    });
     expect(u.status).toBe(200);
     const big = await limited.gwCall('POST', 'sql/', { json: { sql: `SELECT _id FROM \`${t}\` LIMIT 10000` } });
     expect(big.body.results).toHaveLength(4000);
-    const d = await limited.gwCall('DELETE', 'rows/', { json: { table_name: t, row_ids: big.body.results.map((r: { _id: string }) => r._id) } });
+    const d = await limited.gwCall('DELETE', 'rows/', {
+      json: { table_name: t, row_ids: big.body.results.map((r: { _id: string }) => r._id) },
+    });
     expect(d.status).toBe(200);
     expect(await limited.count(t)).toBe(0);
   } finally {
@@ -118,7 +139,10 @@ test('a batch is atomic: one bad row among 1,000 writes nothing', async () => {
   expectClientError(await kit.gwCall('POST', 'rows/', { json: { table_name: t, rows } }), 400);
   expect(await kit.count(t)).toBe(0);
   const [id] = await kit.append(t, [{ Name: 'x', N: 1 }]);
-  const updates = [{ row_id: id, row: { N: 2 } }, { row_id: 'AAAAAAAAAAAAAAAAAAAAAA', row: { N: 3 } }];
+  const updates = [
+    { row_id: id, row: { N: 2 } },
+    { row_id: 'AAAAAAAAAAAAAAAAAAAAAA', row: { N: 3 } },
+  ];
   expectClientError(await kit.gwCall('PUT', 'rows/', { json: { table_name: t, updates } }), 404);
   expect((await kit.list(t))[0]!.N).toBe(1);
 });

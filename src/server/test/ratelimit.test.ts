@@ -21,11 +21,20 @@ async function baseTokens(a: Acct): Promise<string[]> {
 
 test('RATE-5 RATE-2 200 concurrent clients per base: exactly the limit is admitted per base and window', async () => {
   let now = Date.now();
-  const a = await Acct.start({ clock: () => now, rateWindowSeconds: 2, env: { API_GATEWAY_BASE_API_LIMIT_PER_MINUTE: '100' } });
+  const a = await Acct.start({
+    clock: () => now,
+    rateWindowSeconds: 2,
+    env: { API_GATEWAY_BASE_API_LIMIT_PER_MINUTE: '100' },
+  });
   try {
     const tokens = await baseTokens(a);
     const bases = a.srv.descriptor.bases;
-    const burst = () => Promise.all(Array.from({ length: 400 }, (_, i) => call(a.url, 'GET', `/api-gateway/api/v2/dtables/${bases[i % 2]!.uuid}/metadata/`, { token: tokens[i % 2] })));
+    const burst = () =>
+      Promise.all(
+        Array.from({ length: 400 }, (_, i) =>
+          call(a.url, 'GET', `/api-gateway/api/v2/dtables/${bases[i % 2]!.uuid}/metadata/`, { token: tokens[i % 2] }),
+        ),
+      );
     const rs = await burst();
     for (const side of [0, 1]) {
       const mine = rs.filter((_, i) => i % 2 === side);
@@ -40,37 +49,63 @@ test('RATE-5 RATE-2 200 concurrent clients per base: exactly the limit is admitt
     now += 2000; // the next window
     const again = await burst();
     expect(count(again, 200)).toBe(200);
-  } finally { await a.close(); }
+  } finally {
+    await a.close();
+  }
 });
 
 test('RATE-5 RATE-2 200 concurrent clients on account operations: exactly the limit per IP; auth-token 60/min on cloud', async () => {
   const now = Date.now();
   const a = await Acct.start({ clock: () => now, env: { API_ACCOUNT_LIMIT_PER_MINUTE: '50' } });
   try {
-    const rs = await Promise.all(Array.from({ length: 200 }, () => a.call('GET', '/api/v2.1/dtable/items-search/?query_str=x', a.member)));
+    const rs = await Promise.all(
+      Array.from({ length: 200 }, () => a.call('GET', '/api/v2.1/dtable/items-search/?query_str=x', a.member)),
+    );
     expect(count(rs, 200)).toBe(50);
     expect(count(rs, 429)).toBe(150);
     expect(rs.find((r) => r.status === 429)!.headers.get('x-ratelimit-limit')).toBeNull(); // headers are for gateway answers
-  } finally { await a.close(); }
+  } finally {
+    await a.close();
+  }
   const cloud = await Acct.start({ edition: 'cloud', clock: () => now });
   try {
-    const rs = await Promise.all(Array.from({ length: 200 }, (_, i) => cloud.call('POST', '/api2/auth-token/', undefined, { form: { username: `nobody${i}@example.com`, password: 'x' } })));
+    const rs = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        cloud.call('POST', '/api2/auth-token/', undefined, {
+          form: { username: `nobody${i}@example.com`, password: 'x' },
+        }),
+      ),
+    );
     expect(count(rs, 400)).toBe(60);
     expect(count(rs, 429)).toBe(140);
-  } finally { await cloud.close(); }
+  } finally {
+    await cloud.close();
+  }
   const selfHosted = await Acct.start({ clock: () => now });
   try {
-    const rs = await Promise.all(Array.from({ length: 200 }, () => selfHosted.call('POST', '/api2/auth-token/', undefined, { form: { username: 'nobody@example.com', password: 'x' } })));
+    const rs = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        selfHosted.call('POST', '/api2/auth-token/', undefined, {
+          form: { username: 'nobody@example.com', password: 'x' },
+        }),
+      ),
+    );
     expect(count(rs, 429)).toBe(0);
-  } finally { await selfHosted.close(); }
+  } finally {
+    await selfHosted.close();
+  }
 });
 
 test('RATE-1 /ping/ and /server-info/ are never limited', async () => {
   const a = await Acct.start({ env: { API_ACCOUNT_LIMIT_PER_MINUTE: '3' } });
   try {
-    const rs = await Promise.all(Array.from({ length: 30 }, (_, i) => a.call('GET', i % 2 ? '/ping/' : '/server-info/', undefined)));
+    const rs = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => a.call('GET', i % 2 ? '/ping/' : '/server-info/', undefined)),
+    );
     expect(count(rs, 200)).toBe(30);
-  } finally { await a.close(); }
+  } finally {
+    await a.close();
+  }
 });
 
 test('RATE-6 gateway answers carry integer x-ratelimit-* headers; remaining falls by one; reset is the window end', async () => {
@@ -87,41 +122,65 @@ test('RATE-6 gateway answers carry integer x-ratelimit-* headers; remaining fall
       seen.push(Number(r.headers.get('x-ratelimit-remaining')));
     }
     expect(seen).toEqual([499, 498, 497]);
-  } finally { await a.close(); }
+  } finally {
+    await a.close();
+  }
 });
 
 test('RATE-7 limits come from the configuration file on dedicated and self-hosted (5.3+); environment variables win over it', async () => {
-  const file = configFile({ base_api_limit_per_minute: 3, account_api_limit_per_minute: 7, auth_token_limit_per_minute: 2 });
+  const file = configFile({
+    base_api_limit_per_minute: 3,
+    account_api_limit_per_minute: 7,
+    auth_token_limit_per_minute: 2,
+  });
   const limitOf = async (opts: Parameters<typeof Acct.start>[0]) => {
     const a = await Acct.start({ configFile: file, ...opts });
     try {
       const [token] = await baseTokens(a);
-      const r = await call(a.url, 'GET', `/api-gateway/api/v2/dtables/${a.srv.descriptor.bases[0]!.uuid}/metadata/`, { token });
+      const r = await call(a.url, 'GET', `/api-gateway/api/v2/dtables/${a.srv.descriptor.bases[0]!.uuid}/metadata/`, {
+        token,
+      });
       return { gateway: r.headers.get('x-ratelimit-limit'), limits: a.srv.ctx.limits.rate };
-    } finally { await a.close(); }
+    } finally {
+      await a.close();
+    }
   };
-  expect(await limitOf({ edition: 'self-hosted' })).toEqual({ gateway: '3', limits: { gateway: 3, account: 7, 'auth-token': 2 } });
+  expect(await limitOf({ edition: 'self-hosted' })).toEqual({
+    gateway: '3',
+    limits: { gateway: 3, account: 7, 'auth-token': 2 },
+  });
   expect((await limitOf({ edition: 'dedicated' })).gateway).toBe('3');
   expect((await limitOf({ edition: 'cloud' })).gateway).toBe('200'); // not customisable on the cloud
   expect((await limitOf({ edition: 'self-hosted', apiVersion: '5.2' })).gateway).toBe('500'); // one file only from 5.3
-  expect((await limitOf({ edition: 'self-hosted', env: { API_GATEWAY_BASE_API_LIMIT_PER_MINUTE: '9' } })).gateway).toBe('9');
-  expect((await limitOf({ edition: 'self-hosted', env: { API_ACCOUNT_LIMIT_PER_MINUTE: '-1' } })).limits.account).toBeNull();
+  expect((await limitOf({ edition: 'self-hosted', env: { API_GATEWAY_BASE_API_LIMIT_PER_MINUTE: '9' } })).gateway).toBe(
+    '9',
+  );
+  expect(
+    (await limitOf({ edition: 'self-hosted', env: { API_ACCOUNT_LIMIT_PER_MINUTE: '-1' } })).limits.account,
+  ).toBeNull();
   await expect(Acct.start({ configFile: configFile({ base_api_limt: 3 }) })).rejects.toThrow(/base_api_limt/);
 });
 
 test('RATE-2 --trust-proxy counts per X-Forwarded-For address; without it the socket address counts', async () => {
   const now = Date.now();
-  const xff = (a: Acct, ip: string) => fetch(`${a.url}/api/v2.1/dtable/items-search/?query_str=x`, { headers: { authorization: `Token ${a.member}`, 'x-forwarded-for': ip } }).then((r) => r.status);
+  const xff = (a: Acct, ip: string) =>
+    fetch(`${a.url}/api/v2.1/dtable/items-search/?query_str=x`, {
+      headers: { authorization: `Token ${a.member}`, 'x-forwarded-for': ip },
+    }).then((r) => r.status);
   const proxied = await Acct.start({ clock: () => now, trustProxy: true, env: { API_ACCOUNT_LIMIT_PER_MINUTE: '5' } });
   try {
     const first = await Promise.all(Array.from({ length: 6 }, () => xff(proxied, '198.51.100.1')));
     expect(first.filter((s) => s === 200)).toHaveLength(5);
     expect(first.filter((s) => s === 429)).toHaveLength(1);
     expect(await xff(proxied, '198.51.100.2')).toBe(200);
-  } finally { await proxied.close(); }
+  } finally {
+    await proxied.close();
+  }
   const direct = await Acct.start({ clock: () => now, env: { API_ACCOUNT_LIMIT_PER_MINUTE: '5' } });
   try {
     const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => xff(direct, `198.51.100.${i}`)));
     expect(rs.filter((s) => s === 429)).toHaveLength(1);
-  } finally { await direct.close(); }
+  } finally {
+    await direct.close();
+  }
 });

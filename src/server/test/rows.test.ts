@@ -3,10 +3,17 @@ import { expect, test } from '@playwright/test';
 import { expectClientError, Kit, uniq } from './kit.js';
 
 let kit: Kit;
-test.beforeAll(async () => { kit = await Kit.start({ unlimited: true }); });
-test.afterAll(async () => { await kit?.close(); });
+test.beforeAll(async () => {
+  kit = await Kit.start({ unlimited: true });
+});
+test.afterAll(async () => {
+  await kit?.close();
+});
 
-const COLS = [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }];
+const COLS = [
+  { column_name: 'Name', column_type: 'text' },
+  { column_name: 'N', column_type: 'number' },
+];
 
 test('ROUTE-1 every base operation of 4.1 answers an authorised call (not 404, not 405)', async () => {
   const t = uniq('Route1');
@@ -27,14 +34,18 @@ test('ROUTE-1 every base operation of 4.1 answers an authorised call (not 404, n
   }
   // The specification's own archive path (§4.1) as well as the gateway's.
   const archive = await fetch(`${kit.url}/api/v1/dtables/${kit.base.uuid}/archive-view/`, {
-    method: 'POST', headers: { authorization: `Token ${kit.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ table_name: t, view_name: 'All' }),
+    method: 'POST',
+    headers: { authorization: `Token ${kit.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ table_name: t, view_name: 'All' }),
   });
   expect(archive.status).toBe(200);
 });
 
 test('append answers inserted_row_count, row_ids and first_row keyed by column keys', async () => {
   const t = await kit.createTable(uniq('Append'), COLS);
-  const r = await kit.gwCall('POST', 'rows/', { json: { table_name: t.name, rows: [{ Name: 'x', N: 7 }, { Name: 'y' }] } });
+  const r = await kit.gwCall('POST', 'rows/', {
+    json: { table_name: t.name, rows: [{ Name: 'x', N: 7 }, { Name: 'y' }] },
+  });
   expect(r.status).toBe(200);
   expect(r.body.inserted_row_count).toBe(2);
   expect(r.body.row_ids).toHaveLength(2);
@@ -46,7 +57,10 @@ test('append answers inserted_row_count, row_ids and first_row keyed by column k
 
 test('list pages with start and limit, keys by column key unless convert_keys', async () => {
   const t = await kit.createTable(uniq('Paging'), COLS);
-  await kit.append(t.name, Array.from({ length: 10 }, (_, i) => ({ Name: `r${i}`, N: i })));
+  await kit.append(
+    t.name,
+    Array.from({ length: 10 }, (_, i) => ({ Name: `r${i}`, N: i })),
+  );
   const page = await kit.list(t.name, { start: 3, limit: 4 });
   expect(page.map((r) => r.N)).toEqual([3, 4, 5, 6]);
   const byKey = await kit.gwCall('GET', `rows/?table_name=${encodeURIComponent(t.name)}&limit=1`);
@@ -60,8 +74,14 @@ test('list pages with start and limit, keys by column key unless convert_keys', 
 test('list by view_name applies the view filter', async () => {
   const t = uniq('View');
   await kit.createTable(t, COLS);
-  await kit.append(t, [{ Name: 'small', N: 1 }, { Name: 'big', N: 10 }, { Name: 'bigger', N: 20 }]);
-  const v = await kit.gwCall('POST', 'views/', { json: { table_name: t, name: 'Big', filters: [{ column_name: 'N', filter_predicate: 'greater', filter_term: 5 }] } });
+  await kit.append(t, [
+    { Name: 'small', N: 1 },
+    { Name: 'big', N: 10 },
+    { Name: 'bigger', N: 20 },
+  ]);
+  const v = await kit.gwCall('POST', 'views/', {
+    json: { table_name: t, name: 'Big', filters: [{ column_name: 'N', filter_predicate: 'greater', filter_term: 5 }] },
+  });
   expect(v.status, v.text).toBe(200);
   expect((await kit.list(t, { view_name: 'Big' })).map((r) => r.Name)).toEqual(['big', 'bigger']);
   expectClientError(await kit.gwCall('GET', `rows/?table_name=${encodeURIComponent(t)}&view_name=Nope`));
@@ -80,11 +100,17 @@ test('single-row get returns the row; an unknown row is a 404 with an error body
 test('update changes only the named cells; delete removes the rows', async () => {
   const t = uniq('Update');
   await kit.createTable(t, COLS);
-  const [a, b] = await kit.append(t, [{ Name: 'a', N: 1 }, { Name: 'b', N: 2 }]);
+  const [a, b] = await kit.append(t, [
+    { Name: 'a', N: 1 },
+    { Name: 'b', N: 2 },
+  ]);
   const u = await kit.gwCall('PUT', 'rows/', { json: { table_name: t, updates: [{ row_id: a, row: { N: 10 } }] } });
   expect(u.status).toBe(200);
   expect(u.body).toEqual({ success: true });
-  expect((await kit.list(t)).map((r) => [r.Name, r.N])).toEqual([['a', 10], ['b', 2]]);
+  expect((await kit.list(t)).map((r) => [r.Name, r.N])).toEqual([
+    ['a', 10],
+    ['b', 2],
+  ]);
   const d = await kit.gwCall('DELETE', 'rows/', { json: { table_name: t, row_ids: [b] } });
   expect(d.status).toBe(200);
   expect(d.body.success).toBe(true);
@@ -94,9 +120,17 @@ test('update changes only the named cells; delete removes the rows', async () =>
 test('ROUTE-6 order_by and direction do not change the order of the row list', async () => {
   const t = uniq('Order');
   await kit.createTable(t, COLS);
-  await kit.append(t, [{ Name: 'b', N: 2 }, { Name: 'c', N: 3 }, { Name: 'a', N: 1 }]);
+  await kit.append(t, [
+    { Name: 'b', N: 2 },
+    { Name: 'c', N: 3 },
+    { Name: 'a', N: 1 },
+  ]);
   const plain = (await kit.list(t)).map((r) => r._id);
-  for (const q of [{ order_by: 'N' }, { order_by: 'Name', direction: 'desc' }, { order_by: 'N', direction: 'asc', start: 0, limit: 3 }]) {
+  for (const q of [
+    { order_by: 'N' },
+    { order_by: 'Name', direction: 'desc' },
+    { order_by: 'N', direction: 'asc', start: 0, limit: 3 },
+  ]) {
     expect((await kit.list(t, q)).map((r) => r._id)).toEqual(plain);
   }
 });
@@ -150,7 +184,9 @@ test('a column added after rows were read appears in later reads', async () => {
   await kit.list(t);
   await kit.sql(`SELECT * FROM \`${t}\``);
   await kit.addColumn(t, { column_name: 'Flag', column_type: 'checkbox' });
-  await kit.gwCall('PUT', 'rows/', { json: { table_name: t, updates: [{ row_id: (await kit.list(t))[0]!._id, row: { Flag: true } }] } });
+  await kit.gwCall('PUT', 'rows/', {
+    json: { table_name: t, updates: [{ row_id: (await kit.list(t))[0]!._id, row: { Flag: true } }] },
+  });
   expect((await kit.list(t))[0]!.Flag).toBe(true);
   expect((await kit.sql(`SELECT * FROM \`${t}\``)).results[0]!.Flag).toBe(true);
 });

@@ -8,14 +8,27 @@ import { TargetDescriptor } from '../../spec/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
-interface Served { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> }
+interface Served {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
 
 function serve(args: string[]): Served {
-  const child = spawn(process.execPath, ['bin/conformance.js', 'serve', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: '' } });
+  const child = spawn(process.execPath, ['bin/conformance.js', 'serve', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: '' },
+  });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, stdout: () => out, stderr: () => err, exited };
 }
@@ -23,7 +36,8 @@ function serve(args: string[]): Served {
 async function firstLine(s: Served, timeoutMs = 30_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (!s.stdout().includes('\n')) {
-    if (Date.now() > deadline || s.child.exitCode !== null) throw new Error(`no descriptor line; stderr: ${s.stderr()}`);
+    if (Date.now() > deadline || s.child.exitCode !== null)
+      throw new Error(`no descriptor line; stderr: ${s.stderr()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return s.stdout().split('\n')[0]!;
@@ -45,7 +59,10 @@ test('serve --json prints exactly one line: a target descriptor with two bases t
     expect(d.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(d).toMatchObject({ edition: 'self-hosted', api_version: '6.2', admin: true });
     expect((await fetch(`${d.url}/ping/`)).status).toBe(200);
-    const login = await fetch(`${d.url}/api2/auth-token/`, { method: 'POST', body: new URLSearchParams({ username: d.username!, password: d.password! }) });
+    const login = await fetch(`${d.url}/api2/auth-token/`, {
+      method: 'POST',
+      body: new URLSearchParams({ username: d.username!, password: d.password! }),
+    });
     expect(((await login.json()) as { token: string }).token).toBe(d.account_token);
     await new Promise((r) => setTimeout(r, 200));
     expect(s.stdout()).toBe(`${line}\n`);

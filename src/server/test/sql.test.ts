@@ -19,15 +19,23 @@ test.beforeAll(async () => {
     { Name: 'gamma', Score: 3 },
   ]);
 });
-test.afterAll(async () => { await kit?.close(); });
+test.afterAll(async () => {
+  await kit?.close();
+});
 
 const q = (name: string) => `\`${name}\``;
-const sqlRaw = (sql: string, extra: Record<string, unknown> = {}) => kit.gwCall('POST', 'sql/', { json: { sql, ...extra } });
+const sqlRaw = (sql: string, extra: Record<string, unknown> = {}) =>
+  kit.gwCall('POST', 'sql/', { json: { sql, ...extra } });
 
 test('SQL-1 an injection string passed as a parameter is stored and compared as data', async () => {
   const t = uniq('Inject');
   await kit.createTable(t, [{ column_name: 'Name', column_type: 'text' }]);
-  const evil = ["x'); DROP TABLE users; --", "' OR '1'='1", 'Robert"); DELETE FROM `' + t + '`; --', '\\\'; SELECT 1; --'];
+  const evil = [
+    "x'); DROP TABLE users; --",
+    "' OR '1'='1",
+    'Robert"); DELETE FROM `' + t + '`; --',
+    "\\'; SELECT 1; --",
+  ];
   for (const s of evil) {
     const r = await kit.sql(`INSERT INTO ${q(t)} (Name) VALUES (?)`, [s]);
     expect(r.affected_rows).toBe(1);
@@ -51,7 +59,10 @@ test('SQL-1 parameters fill ? in order, with numbers, booleans and null', async 
   expectClientError(await sqlRaw(`SELECT * FROM ${q(T)}`, { parameters: [1] }), 400);
   expectClientError(await sqlRaw(`SELECT * FROM ${q(T)} WHERE Name = ?`, { parameters: [{ a: 1 }] }), 400);
   expectClientError(await sqlRaw(`SELECT * FROM ${q(T)} WHERE Name = ?`, { parameters: 'alpha' }), 400);
-  expectClientError(await sqlRaw(`SELECT * FROM ${q(T)} WHERE Name = ?1 AND Score = ?2`, { parameters: ['a', 1, 2] }), 400);
+  expectClientError(
+    await sqlRaw(`SELECT * FROM ${q(T)} WHERE Name = ?1 AND Score = ?2`, { parameters: ['a', 1, 2] }),
+    400,
+  );
 });
 
 test('SQL-2 a list with an invalid filter is refused with a 400 and a clean message', async () => {
@@ -73,25 +84,47 @@ test('SQL-2 a list with an invalid filter is refused with a 400 and a clean mess
 test('no LIMIT lists 100 rows; LIMIT and OFFSET are honoured', async () => {
   const t = uniq('Many');
   await kit.createTable(t, [{ column_name: 'N', column_type: 'number' }]);
-  await kit.append(t, Array.from({ length: 150 }, (_, i) => ({ N: i })));
+  await kit.append(
+    t,
+    Array.from({ length: 150 }, (_, i) => ({ N: i })),
+  );
   expect((await kit.sql(`SELECT N FROM ${q(t)}`)).results).toHaveLength(100);
   expect((await kit.sql(`SELECT N FROM ${q(t)} LIMIT 120`)).results).toHaveLength(120);
-  expect((await kit.sql(`SELECT N FROM ${q(t)} ORDER BY N DESC LIMIT 2 OFFSET 1`)).results).toEqual([{ N: 148 }, { N: 147 }]);
+  expect((await kit.sql(`SELECT N FROM ${q(t)} ORDER BY N DESC LIMIT 2 OFFSET 1`)).results).toEqual([
+    { N: 148 },
+    { N: 147 },
+  ]);
   expect((await kit.sql(`SELECT N FROM ${q(t)} ORDER BY N LIMIT 1, 2`)).results).toEqual([{ N: 1 }, { N: 2 }]);
   expect((await kit.sql(`SELECT N FROM ${q(t)} LIMIT ?`, [3])).results).toHaveLength(3);
 });
 
 test('identifiers with spaces in backticks, Table.column qualifiers, aliases, COUNT(*) and GROUP BY', async () => {
   const t = uniq('My Table');
-  await kit.createTable(t, [{ column_name: 'Full Name', column_type: 'text' }, { column_name: 'Group', column_type: 'single-select' }]);
-  await kit.append(t, [{ 'Full Name': 'A B', Group: 'g1' }, { 'Full Name': 'C D', Group: 'g1' }, { 'Full Name': 'E F', Group: 'g2' }]);
-  expect((await kit.sql(`SELECT \`Full Name\` FROM ${q(t)} WHERE \`Full Name\` = 'C D'`)).results).toEqual([{ 'Full Name': 'C D' }]);
-  expect((await kit.sql(`SELECT ${q(t)}.\`Full Name\` FROM ${q(t)} WHERE ${q(t)}.\`Group\` = 'g2'`)).results).toEqual([{ 'Full Name': 'E F' }]);
-  expect((await kit.sql(`SELECT x.\`Full Name\` AS who FROM ${q(t)} AS x ORDER BY who DESC LIMIT 1`)).results).toEqual([{ who: 'E F' }]);
+  await kit.createTable(t, [
+    { column_name: 'Full Name', column_type: 'text' },
+    { column_name: 'Group', column_type: 'single-select' },
+  ]);
+  await kit.append(t, [
+    { 'Full Name': 'A B', Group: 'g1' },
+    { 'Full Name': 'C D', Group: 'g1' },
+    { 'Full Name': 'E F', Group: 'g2' },
+  ]);
+  expect((await kit.sql(`SELECT \`Full Name\` FROM ${q(t)} WHERE \`Full Name\` = 'C D'`)).results).toEqual([
+    { 'Full Name': 'C D' },
+  ]);
+  expect((await kit.sql(`SELECT ${q(t)}.\`Full Name\` FROM ${q(t)} WHERE ${q(t)}.\`Group\` = 'g2'`)).results).toEqual([
+    { 'Full Name': 'E F' },
+  ]);
+  expect((await kit.sql(`SELECT x.\`Full Name\` AS who FROM ${q(t)} AS x ORDER BY who DESC LIMIT 1`)).results).toEqual([
+    { who: 'E F' },
+  ]);
   expect((await kit.sql(`SELECT COUNT(*) FROM ${q(t)}`)).results).toEqual([{ 'COUNT(*)': 3 }]);
   expect((await kit.sql(`SELECT COUNT(*) AS n FROM ${q(t)} WHERE \`Group\` = ?`, ['g1'])).results).toEqual([{ n: 2 }]);
   const groups = await kit.sql(`SELECT \`Group\`, COUNT(*) AS n FROM ${q(t)} GROUP BY \`Group\` ORDER BY \`Group\``);
-  expect(groups.results).toEqual([{ Group: 'g1', n: 2 }, { Group: 'g2', n: 1 }]);
+  expect(groups.results).toEqual([
+    { Group: 'g1', n: 2 },
+    { Group: 'g2', n: 1 },
+  ]);
   expect(groups.metadata.map((m) => m.name)).toEqual(['Group']);
 });
 
@@ -99,16 +132,27 @@ test('convert_keys: false keys results by column key, true by name; metadata nam
   const meta = await kit.table(T);
   const key = (n: string) => meta.columns.find((c) => c.name === n)!.key;
   // Keyed by column keys, select cells carry option ids, which the answer's metadata maps to names.
-  const optionId = (name: string) => (meta.columns.find((c) => c.name === 'Tags')!.data!.options as { id: string; name: string }[]).find((o) => o.name === name)!.id;
+  const optionId = (name: string) =>
+    (meta.columns.find((c) => c.name === 'Tags')!.data!.options as { id: string; name: string }[]).find(
+      (o) => o.name === name,
+    )!.id;
   const byKey = await kit.sql(`SELECT Name, Tags, Done FROM ${q(T)} WHERE Name = 'beta'`, undefined, false);
-  expect(byKey.results).toEqual([{ [key('Name')]: 'beta', [key('Tags')]: [optionId('x'), optionId('y')], [key('Done')]: null }]);
+  expect(byKey.results).toEqual([
+    { [key('Name')]: 'beta', [key('Tags')]: [optionId('x'), optionId('y')], [key('Done')]: null },
+  ]);
   const tags = byKey.metadata.find((m) => m.key === key('Tags'))!.data as { options: { id: string; name: string }[] };
-  expect(tags.options.map((o) => [o.id, o.name])).toEqual([[optionId('x'), 'x'], [optionId('y'), 'y']]);
+  expect(tags.options.map((o) => [o.id, o.name])).toEqual([
+    [optionId('x'), 'x'],
+    [optionId('y'), 'y'],
+  ]);
   const starByKey = await kit.sql(`SELECT * FROM ${q(T)} WHERE Name = 'alpha'`, undefined, false);
   expect(starByKey.results[0]).toMatchObject({ [key('Name')]: 'alpha', [key('Tags')]: [optionId('x')] });
   const byName = await kit.sql(`SELECT Name, Tags FROM ${q(T)} WHERE Name = 'beta'`);
   expect(byName.results).toEqual([{ Name: 'beta', Tags: ['x', 'y'] }]);
-  expect(byName.metadata.map((m) => [m.key, m.name, m.type])).toEqual([[key('Name'), 'Name', 'text'], [key('Tags'), 'Tags', 'multiple-select']]);
+  expect(byName.metadata.map((m) => [m.key, m.name, m.type])).toEqual([
+    [key('Name'), 'Name', 'text'],
+    [key('Tags'), 'Tags', 'multiple-select'],
+  ]);
   const star = await kit.sql(`SELECT * FROM ${q(T)} LIMIT 1`);
   expect(star.metadata.map((m) => m.name)).toEqual(meta.columns.map((c) => c.name));
   expect(star.results[0]).toMatchObject({ Name: 'alpha', Score: 1, Tags: ['x'], Done: true });
@@ -117,10 +161,19 @@ test('convert_keys: false keys results by column key, true by name; metadata nam
 
 test('INSERT, UPDATE and DELETE report affected rows and change the table', async () => {
   const t = uniq('Writes');
-  await kit.createTable(t, [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }]);
-  expect((await kit.sql(`INSERT INTO ${q(t)} (Name, N) VALUES ('a', 1), ('b', 2), (?, ?)`, ['c', 3])).affected_rows).toBe(3);
+  await kit.createTable(t, [
+    { column_name: 'Name', column_type: 'text' },
+    { column_name: 'N', column_type: 'number' },
+  ]);
+  expect(
+    (await kit.sql(`INSERT INTO ${q(t)} (Name, N) VALUES ('a', 1), ('b', 2), (?, ?)`, ['c', 3])).affected_rows,
+  ).toBe(3);
   expect((await kit.sql(`UPDATE ${q(t)} SET N = N * 10 WHERE N >= ?`, [2])).affected_rows).toBe(2);
-  expect((await kit.list(t)).map((r) => [r.Name, r.N])).toEqual([['a', 1], ['b', 20], ['c', 30]]);
+  expect((await kit.list(t)).map((r) => [r.Name, r.N])).toEqual([
+    ['a', 1],
+    ['b', 20],
+    ['c', 30],
+  ]);
   expect((await kit.sql(`DELETE FROM ${q(t)} WHERE Name = ?`, ['a'])).affected_rows).toBe(1);
   expect(await kit.count(t)).toBe(2);
   const inserted = (await kit.list(t))[0]!;
@@ -161,9 +214,17 @@ test('SQL is confined to the named table: joins, other tables, subqueries and sc
 
 test('SHAPE-6 SQL cannot change _id or other row internals, nor computed columns', async () => {
   const t = uniq('Internals');
-  await kit.createTable(t, [{ column_name: 'Name', column_type: 'text' }, { column_name: 'F', column_type: 'formula', column_data: { formula: '{Name} & "!"' } }]);
+  await kit.createTable(t, [
+    { column_name: 'Name', column_type: 'text' },
+    { column_name: 'F', column_type: 'formula', column_data: { formula: '{Name} & "!"' } },
+  ]);
   const [id] = await kit.append(t, [{ Name: 'a' }]);
-  for (const sql of [`UPDATE ${q(t)} SET _id = 'hijacked'`, `UPDATE ${q(t)} SET Name = 'b', _ctime = 'x'`, `UPDATE ${q(t)} SET F = 'x'`, `INSERT INTO ${q(t)} (_id, Name) VALUES ('x', 'y')`]) {
+  for (const sql of [
+    `UPDATE ${q(t)} SET _id = 'hijacked'`,
+    `UPDATE ${q(t)} SET Name = 'b', _ctime = 'x'`,
+    `UPDATE ${q(t)} SET F = 'x'`,
+    `INSERT INTO ${q(t)} (_id, Name) VALUES ('x', 'y')`,
+  ]) {
     expectClientError(await sqlRaw(sql), 400);
   }
   const rows = await kit.list(t);
@@ -174,15 +235,27 @@ test('computed columns selected by name read as in row reads (formula, link, cti
   const other = uniq('Linked');
   await kit.createTable(other, [{ column_name: 'Title', column_type: 'text' }]);
   const t = uniq('Computed');
-  await kit.createTable(t, [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }, { column_name: 'Created', column_type: 'ctime' }]);
+  await kit.createTable(t, [
+    { column_name: 'Name', column_type: 'text' },
+    { column_name: 'N', column_type: 'number' },
+    { column_name: 'Created', column_type: 'ctime' },
+  ]);
   await kit.addColumn(t, { column_name: 'Double', column_type: 'formula', column_data: { formula: '{N} * 2' } });
-  const link = await kit.addColumn(t, { column_name: 'Refs', column_type: 'link', column_data: { other_table: other } });
+  const link = await kit.addColumn(t, {
+    column_name: 'Refs',
+    column_type: 'link',
+    column_data: { other_table: other },
+  });
   const [o1] = await kit.append(other, [{ Title: 'first' }]);
   const [r1] = await kit.append(t, [{ Name: 'a', N: 21 }]);
-  await kit.gwCall('POST', 'links/', { json: { table_name: t, other_table_name: other, link_id: link.data.link_id, other_rows_ids_map: { [r1!]: [o1] } } });
+  await kit.gwCall('POST', 'links/', {
+    json: { table_name: t, other_table_name: other, link_id: link.data.link_id, other_rows_ids_map: { [r1!]: [o1] } },
+  });
   const row = (await kit.list(t))[0]!;
   const r = await kit.sql(`SELECT Name, Double, Refs, Created AS made FROM ${q(t)}`);
-  expect(r.results).toEqual([{ Name: 'a', Double: 42, Refs: [{ row_id: o1, display_value: 'first' }], made: row.Created }]);
+  expect(r.results).toEqual([
+    { Name: 'a', Double: 42, Refs: [{ row_id: o1, display_value: 'first' }], made: row.Created },
+  ]);
   expect(r.metadata.map((m) => m.name)).toEqual(['Name', 'Double', 'Refs', 'Created']);
 });
 
@@ -191,7 +264,10 @@ test('SQL parameters are refused before 5.0 (a 4.4 server)', async () => {
   try {
     const t = uniq('Old');
     await old.createTable(t, [{ column_name: 'Name', column_type: 'text' }]);
-    expectClientError(await old.gwCall('POST', 'sql/', { json: { sql: `SELECT * FROM ${q(t)} WHERE Name = ?`, parameters: ['x'] } }), 400);
+    expectClientError(
+      await old.gwCall('POST', 'sql/', { json: { sql: `SELECT * FROM ${q(t)} WHERE Name = ?`, parameters: ['x'] } }),
+      400,
+    );
     expect((await old.gwCall('POST', 'sql/', { json: { sql: `SELECT * FROM ${q(t)}` } })).status).toBe(200);
   } finally {
     await old.close();

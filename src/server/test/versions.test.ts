@@ -18,13 +18,69 @@ interface Expect {
 }
 
 const RELEASES: Record<string, Expect> = {
-  '6.2': { scripts: 'scripts_running_limit', externalLinkToken: false, legacy: false, archiveBy: 'view_name', userFlags: true, logFilters: true, automationOption: true },
-  '6.1': { scripts: 'scripts_running_total', externalLinkToken: false, legacy: false, archiveBy: 'view_name', userFlags: true, logFilters: true, automationOption: true },
-  '6.0': { scripts: 'scripts_running_total', externalLinkToken: true, legacy: false, archiveBy: 'view_name', userFlags: false, logFilters: false, automationOption: false },
-  '5.3': { scripts: 'scripts_running_total', externalLinkToken: true, legacy: false, archiveBy: 'where', userFlags: false, logFilters: false, automationOption: false },
-  '5.2': { scripts: 'scripts_running_total', externalLinkToken: true, legacy: true, archiveBy: 'where', userFlags: false, logFilters: false, automationOption: false },
-  '5.0': { scripts: 'scripts_running_total', externalLinkToken: true, legacy: true, archiveBy: 'where', userFlags: false, logFilters: false, automationOption: false },
-  '4.4': { scripts: 'scripts_running_total', externalLinkToken: true, legacy: true, archiveBy: 'where', userFlags: false, logFilters: false, automationOption: false },
+  '6.2': {
+    scripts: 'scripts_running_limit',
+    externalLinkToken: false,
+    legacy: false,
+    archiveBy: 'view_name',
+    userFlags: true,
+    logFilters: true,
+    automationOption: true,
+  },
+  '6.1': {
+    scripts: 'scripts_running_total',
+    externalLinkToken: false,
+    legacy: false,
+    archiveBy: 'view_name',
+    userFlags: true,
+    logFilters: true,
+    automationOption: true,
+  },
+  '6.0': {
+    scripts: 'scripts_running_total',
+    externalLinkToken: true,
+    legacy: false,
+    archiveBy: 'view_name',
+    userFlags: false,
+    logFilters: false,
+    automationOption: false,
+  },
+  '5.3': {
+    scripts: 'scripts_running_total',
+    externalLinkToken: true,
+    legacy: false,
+    archiveBy: 'where',
+    userFlags: false,
+    logFilters: false,
+    automationOption: false,
+  },
+  '5.2': {
+    scripts: 'scripts_running_total',
+    externalLinkToken: true,
+    legacy: true,
+    archiveBy: 'where',
+    userFlags: false,
+    logFilters: false,
+    automationOption: false,
+  },
+  '5.0': {
+    scripts: 'scripts_running_total',
+    externalLinkToken: true,
+    legacy: true,
+    archiveBy: 'where',
+    userFlags: false,
+    logFilters: false,
+    automationOption: false,
+  },
+  '4.4': {
+    scripts: 'scripts_running_total',
+    externalLinkToken: true,
+    legacy: true,
+    archiveBy: 'where',
+    userFlags: false,
+    logFilters: false,
+    automationOption: false,
+  },
 };
 
 for (const [version, e] of Object.entries(RELEASES)) {
@@ -36,23 +92,53 @@ for (const [version, e] of Object.entries(RELEASES)) {
       expect((await a.ok('GET', '/server-info/', a.admin)).version).toBe(`${version}.0`);
 
       const info = await a.ok('GET', '/api/v2.1/org/admin/info/', a.admin);
-      expect(Object.keys(info).filter((x) => x.startsWith('scripts_running_') && x !== 'scripts_running_count')).toEqual([e.scripts]);
+      expect(
+        Object.keys(info).filter((x) => x.startsWith('scripts_running_') && x !== 'scripts_running_count'),
+      ).toEqual([e.scripts]);
 
-      const ext = await a.call('GET', `/api/v2.1/external-link-tokens/${a.creds.bases[0]!.external_link}/access-token/`, undefined);
+      const ext = await a.call(
+        'GET',
+        `/api/v2.1/external-link-tokens/${a.creds.bases[0]!.external_link}/access-token/`,
+        undefined,
+      );
       expect(ext.status, ext.text).toBe(e.externalLinkToken ? 200 : 404);
 
       expect((await a.call('GET', '/dtable-server/ping/', undefined)).status).toBe(e.legacy ? 200 : 404);
       // ROUTE-3's per-release fact (src/spec/base-token.ts): the dtable-server while it is served, else the gateway.
       const bt = await call(a.url, 'GET', '/api/v2.1/dtable/app-access-token/', { token: k.base.api_token });
-      expect(bt.body, bt.text).toMatchObject({ use_api_gateway: true, dtable_server: expect.stringMatching(e.legacy ? /\/dtable-server\/$/ : /\/api-gateway\/$/) });
-      const legacySql = await call(a.url, 'POST', `/dtable-db/api/v1/query/${k.base.uuid}/`, { token: k.token, json: { sql: 'SELECT 1' } });
+      expect(bt.body, bt.text).toMatchObject({
+        use_api_gateway: true,
+        dtable_server: expect.stringMatching(e.legacy ? /\/dtable-server\/$/ : /\/api-gateway\/$/),
+      });
+      const legacySql = await call(a.url, 'POST', `/dtable-db/api/v1/query/${k.base.uuid}/`, {
+        token: k.token,
+        json: { sql: 'SELECT 1' },
+      });
       expect(legacySql.status === 404).toBe(!e.legacy);
 
-      await k.createTable('T', [{ column_name: 'Name', column_type: 'text' }, { column_name: 'N', column_type: 'number' }]);
-      await k.append('T', [{ Name: 'a', N: 1 }, { Name: 'b', N: 2 }]);
-      await k.gwCall('POST', 'views/', { json: { table_name: 'T', name: 'Big', filters: [{ column_name: 'N', filter_predicate: 'greater', filter_term: 1 }] } });
-      const byView = await call(a.url, 'POST', `/api/v1/dtables/${k.base.uuid}/archive-view/`, { token: k.token, json: { table_name: 'T', view_name: 'Big' } });
-      const byWhere = await call(a.url, 'POST', `/api/v1/dtables/${k.base.uuid}/archive-view/`, { token: k.token, json: { table_name: 'T', where: 'N > 1' } });
+      await k.createTable('T', [
+        { column_name: 'Name', column_type: 'text' },
+        { column_name: 'N', column_type: 'number' },
+      ]);
+      await k.append('T', [
+        { Name: 'a', N: 1 },
+        { Name: 'b', N: 2 },
+      ]);
+      await k.gwCall('POST', 'views/', {
+        json: {
+          table_name: 'T',
+          name: 'Big',
+          filters: [{ column_name: 'N', filter_predicate: 'greater', filter_term: 1 }],
+        },
+      });
+      const byView = await call(a.url, 'POST', `/api/v1/dtables/${k.base.uuid}/archive-view/`, {
+        token: k.token,
+        json: { table_name: 'T', view_name: 'Big' },
+      });
+      const byWhere = await call(a.url, 'POST', `/api/v1/dtables/${k.base.uuid}/archive-view/`, {
+        token: k.token,
+        json: { table_name: 'T', where: 'N > 1' },
+      });
       expect([byView.status, byWhere.status]).toEqual(e.archiveBy === 'view_name' ? [200, 400] : [400, 200]);
 
       const user = await a.ok('GET', `/api/v2.1/org/1/admin/users/${a.creds.member.id}/`, a.admin);
@@ -62,19 +148,31 @@ for (const [version, e] of Object.entries(RELEASES)) {
       const groups = new Set(logs.logs.map((l: { operation_group: string }) => l.operation_group));
       expect(groups.size === 1 && groups.has('group')).toBe(e.logFilters);
 
-      const opt = await a.call('PUT', '/api/v2.1/admin/organizations/1/', a.admin, { json: { monthly_automation_limit_per_user: 5 } });
+      const opt = await a.call('PUT', '/api/v2.1/admin/organizations/1/', a.admin, {
+        json: { monthly_automation_limit_per_user: 5 },
+      });
       expect(opt.status, opt.text).toBe(e.automationOption ? 200 : 400);
-    } finally { await a.close(); }
+    } finally {
+      await a.close();
+    }
   });
 }
 
 test('VER the edition selects the limits: cloud 1000/200/60, dedicated and self-hosted 3000/500/unlimited', async () => {
-  for (const [edition, rate] of [['cloud', { account: 1000, gateway: 200, 'auth-token': 60 }], ['dedicated', { account: 3000, gateway: 500, 'auth-token': null }], ['self-hosted', { account: 3000, gateway: 500, 'auth-token': null }]] as const) {
+  for (const [edition, rate] of [
+    ['cloud', { account: 1000, gateway: 200, 'auth-token': 60 }],
+    ['dedicated', { account: 3000, gateway: 500, 'auth-token': null }],
+    ['self-hosted', { account: 3000, gateway: 500, 'auth-token': null }],
+  ] as const) {
     const a = await Acct.start({ edition });
     try {
       expect(a.srv.ctx.limits.rate).toEqual(rate);
       expect((await a.ok('GET', '/server-info/', a.admin)).edition).toBe(edition);
-      expect((await a.ok('GET', '/api/v2.1/org/admin/info/', a.admin)).api_calls_limit === -1).toBe(edition !== 'cloud');
-    } finally { await a.close(); }
+      expect((await a.ok('GET', '/api/v2.1/org/admin/info/', a.admin)).api_calls_limit === -1).toBe(
+        edition !== 'cloud',
+      );
+    } finally {
+      await a.close();
+    }
   }
 });

@@ -29,8 +29,16 @@ interface DeliveryOptions {
   concurrency?: number;
 }
 
-interface Hook { id: number; url: string; secret: string | null }
-interface Job { hook: Hook; change: RowChange; attempt: number }
+interface Hook {
+  id: number;
+  url: string;
+  secret: string | null;
+}
+interface Job {
+  hook: Hook;
+  change: RowChange;
+  attempt: number;
+}
 
 /** Beyond this many queued deliveries the oldest are dropped (a receiver far slower than the writes). */
 const MAX_QUEUE = 200_000;
@@ -39,17 +47,28 @@ function payload(c: RowChange) {
   return {
     event: 'update',
     data: {
-      dtable_uuid: hexUuid(c.base_uuid), row_id: c.row_id, op_user: c.op_user, op_type: c.op_type, op_time: c.op_time,
-      table_id: c.table_id, table_name: c.table_name, row_name: c.row_name,
+      dtable_uuid: hexUuid(c.base_uuid),
+      row_id: c.row_id,
+      op_user: c.op_user,
+      op_type: c.op_type,
+      op_time: c.op_time,
+      table_id: c.table_id,
+      table_name: c.table_name,
+      row_name: c.row_name,
       row_data: c.row_data.map((d) => {
         const col = { type: d.column_type as ColumnType } as ColumnMeta;
-        return { ...d, value: decodeValue(col, d.value), ...('old_value' in d ? { old_value: decodeValue(col, d.old_value) } : {}) };
+        return {
+          ...d,
+          value: decodeValue(col, d.value),
+          ...('old_value' in d ? { old_value: decodeValue(col, d.old_value) } : {}),
+        };
       }),
     },
   };
 }
 
-const signature = (secret: string, body: string | Buffer) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+const signature = (secret: string, body: string | Buffer) =>
+  `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 export class WebhookDelivery implements RowEvents {
   readonly stats = { queued: 0, delivered: 0, failed: 0, retried: 0, dropped: 0 };
@@ -67,7 +86,12 @@ export class WebhookDelivery implements RowEvents {
 
   constructor(private readonly o: DeliveryOptions) {
     this.concurrency = o.concurrency ?? 16;
-    this.agent = new Agent({ connections: this.concurrency, headersTimeout: o.timeoutMs, bodyTimeout: o.timeoutMs, connectTimeout: o.timeoutMs });
+    this.agent = new Agent({
+      connections: this.concurrency,
+      headersTimeout: o.timeoutMs,
+      bodyTimeout: o.timeoutMs,
+      connectTimeout: o.timeoutMs,
+    });
     this.reload();
   }
 
@@ -114,28 +138,43 @@ export class WebhookDelivery implements RowEvents {
   private push(job: Job): void {
     this.queue.push(job);
     this.stats.queued++;
-    if (this.queue.length - this.head > MAX_QUEUE) { this.head++; this.stats.dropped++; }
+    if (this.queue.length - this.head > MAX_QUEUE) {
+      this.head++;
+      this.stats.dropped++;
+    }
   }
 
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => { this.scheduled = false; this.pump(); });
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
   }
 
   private pump(): void {
     while (!this.closed && this.inFlight < this.concurrency && this.head < this.queue.length) {
       const job = this.queue[this.head++]!;
-      if (this.head > 1024 && this.head * 2 > this.queue.length) { this.queue = this.queue.slice(this.head); this.head = 0; }
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
+      }
       if (!this.valid.has(job.hook.id)) continue;
       this.inFlight++;
-      void this.send(job).finally(() => { this.inFlight--; this.pump(); });
+      void this.send(job).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
     }
   }
 
   private async send(job: Job): Promise<void> {
     const body = JSON.stringify(payload(job.change));
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'base-data-reference-server webhook' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'base-data-reference-server webhook',
+    };
     if (job.hook.secret) {
       // The mutant signs another serialisation of the same payload than the one it sends.
       const signed = this.o.faults.has('webhook-bad-signature') ? JSON.stringify(JSON.parse(body), null, 1) : body;
@@ -160,7 +199,11 @@ export class WebhookDelivery implements RowEvents {
     const delay = this.o.retryDelaysMs[job.attempt];
     if (delay !== undefined && this.valid.has(job.hook.id)) {
       this.stats.retried++;
-      const t = setTimeout(() => { this.timers.delete(t); this.push({ ...job, attempt: job.attempt + 1 }); this.schedule(); }, delay);
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        this.push({ ...job, attempt: job.attempt + 1 });
+        this.schedule();
+      }, delay);
       this.timers.add(t);
       return;
     }

@@ -34,7 +34,12 @@ test(...clause('ROUTE-3', 'selftest: timeout', ev.spec('1')), async ({ target })
 
 // The vacuous-pass guard: a check of the SIZE family that "passes" while every call it made was refused.
 test(...clause('SIZE-1', 'selftest: vacuous', ev.spec('8.5')), async ({ target }) => {
-  for (let i = 0; i < 6; i++) await target.call({ path: '/api/v2.1/dtable/items-search/', query: { query_str: 'x' }, auth: { raw: 'Token not-a-valid-token' } });
+  for (let i = 0; i < 6; i++)
+    await target.call({
+      path: '/api/v2.1/dtable/items-search/',
+      query: { query_str: 'x' },
+      auth: { raw: 'Token not-a-valid-token' },
+    });
   expect(true).toBe(true);
 });
 

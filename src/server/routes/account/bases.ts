@@ -29,8 +29,15 @@ function ownersWorkspace(ctx: ServerContext, user: User, owner: string): Workspa
   const group = /^(\d+)@seafile_group$/.exec(owner);
   if (!group) {
     if (owner !== user.id && owner !== user.email && owner !== user.contact_email) throw forbidden();
-    const own = ctx.db.prepare('SELECT id FROM workspaces WHERE owner = ? AND group_id IS NULL').get(user.id) as { id: number } | undefined;
-    const id = own?.id ?? Number(ctx.db.prepare("INSERT INTO workspaces (org_id, owner, group_id, name) VALUES (?, ?, NULL, 'personal')").run(user.org_id, user.id).lastInsertRowid);
+    const own = ctx.db.prepare('SELECT id FROM workspaces WHERE owner = ? AND group_id IS NULL').get(user.id) as
+      { id: number } | undefined;
+    const id =
+      own?.id ??
+      Number(
+        ctx.db
+          .prepare("INSERT INTO workspaces (org_id, owner, group_id, name) VALUES (?, ?, NULL, 'personal')")
+          .run(user.org_id, user.id).lastInsertRowid,
+      );
     return workspaceById(ctx.db, id)!;
   }
   const groupId = Number(group[1]);
@@ -80,14 +87,25 @@ export function registerBases(app: FastifyInstance, ctx: ServerContext): void {
     bool(f.is_copy_dataset_syncs, 'is_copy_dataset_syncs'); // checked; the reference server has no common datasets to sync
     const base = ctx.store.baseByName(src.id, name);
     if (!base) throw notFound(`dtable ${name} not found.`, 'web');
-    const copy = copyBase(ctx.store, base, dst.id, freeBaseName(ctx, dst.id, name), user.id, !ctx.faults.has('copy-base-without-tables'));
+    const copy = copyBase(
+      ctx.store,
+      base,
+      dst.id,
+      freeBaseName(ctx, dst.id, name),
+      user.id,
+      !ctx.faults.has('copy-base-without-tables'),
+    );
     logOperation(ctx, user, dst.org_id, 'base', 'base_copy', { base_name: copy.name, from: name });
     return { dtable: baseEntry(ctx.db, copy.uuid) };
   });
 
   route(app, ctx, endpoint('deleteBase'), (req) => {
     const user = userOf(req);
-    const ws = usableWorkspace(ctx, user, int((req.params as { workspace_id: string }).workspace_id, 'workspace_id', { required: true, min: 1 })!);
+    const ws = usableWorkspace(
+      ctx,
+      user,
+      int((req.params as { workspace_id: string }).workspace_id, 'workspace_id', { required: true, min: 1 })!,
+    );
     const name = baseName(formOf(req).fields.name);
     const base = ctx.store.baseByName(ws.id, name);
     if (!base) throw notFound(`dtable ${name} not found.`, 'web');

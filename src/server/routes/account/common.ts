@@ -18,7 +18,10 @@ export const userOf = (req: FastifyRequest): User => {
   return req.principal.user;
 };
 
-interface Form { fields: Record<string, unknown>; files: Record<string, UploadedFile> }
+interface Form {
+  fields: Record<string, unknown>;
+  files: Record<string, UploadedFile>;
+}
 
 /** The body's fields whatever its encoding (JSON, form, multipart); files apart. */
 export function formOf(req: FastifyRequest): Form {
@@ -54,7 +57,11 @@ export function str(v: unknown, name: string, opts: { required?: boolean; max?: 
   return v.trim();
 }
 
-export function int(v: unknown, name: string, opts: { required?: boolean; min?: number; max?: number } = {}): number | undefined {
+export function int(
+  v: unknown,
+  name: string,
+  opts: { required?: boolean; min?: number; max?: number } = {},
+): number | undefined {
   if (!present(v)) {
     if (opts.required) throw badRequest(`${name} invalid.`, 'web');
     return undefined;
@@ -62,7 +69,11 @@ export function int(v: unknown, name: string, opts: { required?: boolean; min?: 
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : NaN;
   const min = opts.min ?? 0;
   const max = opts.max ?? Number.MAX_SAFE_INTEGER;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw badRequest(`${name} invalid: an integer from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''} is expected.`, 'web');
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw badRequest(
+      `${name} invalid: an integer from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''} is expected.`,
+      'web',
+    );
   return n;
 }
 
@@ -75,25 +86,33 @@ export function bool(v: unknown, name: string): boolean | undefined {
 
 export function oneOf<T extends string>(v: unknown, name: string, allowed: readonly T[]): T | undefined {
   if (!present(v)) return undefined;
-  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) throw badRequest(`${name} invalid: one of ${allowed.join(', ')} is expected.`, 'web');
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v))
+    throw badRequest(`${name} invalid: one of ${allowed.join(', ')} is expected.`, 'web');
   return v as T;
 }
 
 /** An ISO date or date-time; a bare date as `end` means the end of that day. */
 export function time(v: unknown, name: string, endOfDay = false): number | undefined {
   if (!present(v)) return undefined;
-  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v)) throw badRequest(`${name} invalid: an ISO date such as 2025-03-01 or 2025-03-01T12:00:00 is expected.`, 'web');
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v))
+    throw badRequest(`${name} invalid: an ISO date such as 2025-03-01 or 2025-03-01T12:00:00 is expected.`, 'web');
   const [y, m, d] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
   const day = new Date(Date.UTC(y, m - 1, d));
-  if (day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) throw badRequest(`${name} invalid: not a real date.`, 'web');
+  if (day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d)
+    throw badRequest(`${name} invalid: not a real date.`, 'web');
   const dateOnly = v.length === 10;
-  const ms = Date.parse(dateOnly ? `${v}T00:00:00Z` : /Z|[+-]\d{2}:?\d{2}$/.test(v) ? v.replace(' ', 'T') : `${v.replace(' ', 'T')}Z`);
+  const ms = Date.parse(
+    dateOnly ? `${v}T00:00:00Z` : /Z|[+-]\d{2}:?\d{2}$/.test(v) ? v.replace(' ', 'T') : `${v.replace(' ', 'T')}Z`,
+  );
   if (Number.isNaN(ms)) throw badRequest(`${name} invalid: not a real date.`, 'web');
   return dateOnly && endOfDay ? ms + 86_400_000 - 1 : ms;
 }
 
 export function paging(q: Record<string, unknown>, perPageDefault = 25): { page: number; perPage: number } {
-  return { page: int(q.page, 'page', { min: 1, max: 1_000_000 }) ?? 1, perPage: int(q.per_page, 'per_page', { min: 1, max: 1000 }) ?? perPageDefault };
+  return {
+    page: int(q.page, 'page', { min: 1, max: 1_000_000 }) ?? 1,
+    perPage: int(q.per_page, 'per_page', { min: 1, max: 1000 }) ?? perPageDefault,
+  };
 }
 
 export function orgOf(ctx: ServerContext, id: unknown): Org {
@@ -120,4 +139,3 @@ export function workspaceBaseOf(ctx: ServerContext, user: User, wsId: unknown, n
   if (!canUseBase(ctx.db, user, base)) throw forbidden();
   return base;
 }
-

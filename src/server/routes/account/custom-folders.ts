@@ -40,7 +40,8 @@ export function registerCustomFolders(app: FastifyInstance, ctx: ServerContext):
     const dir = customPath((req.query as Record<string, unknown>).path);
     const list = listDir(ctx.db, t.base_uuid, dir);
     if (!list && dir !== ROOT) throw notFound(`Folder ${inside(dir)} not found.`, 'web');
-    const names = (files: boolean) => (list ?? []).filter((d) => d.is_file === files).map((d) => ({ name: d.obj_name }));
+    const names = (files: boolean) =>
+      (list ?? []).filter((d) => d.is_file === files).map((d) => ({ name: d.obj_name }));
     return { dir: names(false), file: names(true) };
   });
 
@@ -50,11 +51,20 @@ export function registerCustomFolders(app: FastifyInstance, ctx: ServerContext):
     const dir = customPath(q.path, true);
     const name = q.name === undefined ? undefined : cleanPath(str(q.name, 'name', { required: true })!);
     if (name === '' || name?.includes('/')) throw badRequest('name invalid.', 'web');
-    if (!name && dir === ROOT) throw badRequest('name invalid: the path names the folder; give the file\'s name.', 'web');
+    if (!name && dir === ROOT)
+      throw badRequest("name invalid: the path names the folder; give the file's name.", 'web');
     const path = name ? `${dir}/${name}` : dir;
     const a = getAsset(ctx.db, t.base_uuid, path);
     if (!a) throw notFound(`File ${inside(path)} not found.`, 'web');
-    return { dirent: { is_file: true, obj_name: path.split('/').pop()!, file_size: a.data.length, last_update: a.mtime, uuid: a.uuid } };
+    return {
+      dirent: {
+        is_file: true,
+        obj_name: path.split('/').pop()!,
+        file_size: a.data.length,
+        last_update: a.mtime,
+        uuid: a.uuid,
+      },
+    };
   });
 
   route(app, ctx, endpoint('customUploadLink'), (req) => {
@@ -63,7 +73,11 @@ export function registerCustomFolders(app: FastifyInstance, ctx: ServerContext):
     if (!base) throw notFound('dtable not found.', 'web');
     const dir = customPath((req.query as Record<string, unknown>).path);
     const token = grantLink(ctx.db, base.uuid, dir, 'upload', ctx.now());
-    const link = { upload_link: `${rootOf(ctx, req)}/seafhttp/upload-api/${token}`, parent_path: `/asset/${base.uuid}/${ROOT}`, relative_path: inside(dir) };
+    const link = {
+      upload_link: `${rootOf(ctx, req)}/seafhttp/upload-api/${token}`,
+      parent_path: `/asset/${base.uuid}/${ROOT}`,
+      relative_path: inside(dir),
+    };
     return bothReaders(link, { ...link, workspace_id: base.workspaceId });
   });
 
@@ -72,7 +86,9 @@ export function registerCustomFolders(app: FastifyInstance, ctx: ServerContext):
     const path = filePath((req.query as Record<string, unknown>).path, ROOT);
     if (!getAsset(ctx.db, t.base_uuid, path)) throw notFound(`File ${inside(path)} not found.`, 'web');
     const token = grantLink(ctx.db, t.base_uuid, path, 'download', ctx.now());
-    const link = { download_link: `${rootOf(ctx, req)}/seafhttp/files/${token}/${encodeURIComponent(path.split('/').pop()!)}` };
+    const link = {
+      download_link: `${rootOf(ctx, req)}/seafhttp/files/${token}/${encodeURIComponent(path.split('/').pop()!)}`,
+    };
     return bothReaders(link, link);
   });
 

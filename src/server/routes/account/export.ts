@@ -22,8 +22,12 @@ export function registerExport(app: FastifyInstance, ctx: ServerContext): void {
     // Before 4.3 there was no option: assets always went along.
     const withAssets = !ctx.behaviour.exportAssetOption || !ignore || ctx.faults.has('export-assets-always');
     const files = baseFiles(ctx, base, withAssets);
-    logOperation(ctx, user, orgOfBase(ctx.db, base.uuid), 'base', 'base_export', { base_name: base.name, with_assets: withAssets });
-    return reply.type('application/zip')
+    logOperation(ctx, user, orgOfBase(ctx.db, base.uuid), 'base', 'base_export', {
+      base_name: base.name,
+      with_assets: withAssets,
+    });
+    return reply
+      .type('application/zip')
       .header('content-disposition', `attachment; filename="${encodeURIComponent(base.name)}.dtable"`)
       .send(zipOf(files, ctx.now()));
   };
@@ -43,7 +47,9 @@ export function registerExport(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   const pending = new Set<Promise<void>>();
-  ctx.closers.push(async () => { await Promise.allSettled([...pending]); });
+  ctx.closers.push(async () => {
+    await Promise.allSettled([...pending]);
+  });
 
   route(app, ctx, endpoint('convertBigDataViewToExcel'), (req) => {
     const user = userOf(req);
@@ -56,11 +62,19 @@ export function registerExport(app: FastifyInstance, ctx: ServerContext): void {
     if (!table) throw notFound(`Table ${tableId} not found.`, 'web');
     const view = table.views.find((v) => v._id === viewId) ?? table.views.find((v) => v.name === viewId);
     if (!view) throw notFound(`View ${viewId} not found.`, 'web');
-    const task = createTask(ctx.db, { kind: 'convert-big-data-view-to-excel', baseUuid: base.uuid, userId: user.id, params: { table_id: table._id, view_id: view._id }, at: ctx.now() });
+    const task = createTask(ctx.db, {
+      kind: 'convert-big-data-view-to-excel',
+      baseUuid: base.uuid,
+      userId: user.id,
+      params: { table_id: table._id, view_id: view._id },
+      at: ctx.now(),
+    });
     const run = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => viewWorkbook(ctx, base, table, view))
-      .then((xlsx) => finishTask(ctx.db, task.id, { ok: true, result: xlsx }, ctx.now()),
-        (e: unknown) => finishTask(ctx.db, task.id, { ok: false, error: (e as Error).message }, ctx.now()))
+      .then(
+        (xlsx) => finishTask(ctx.db, task.id, { ok: true, result: xlsx }, ctx.now()),
+        (e: unknown) => finishTask(ctx.db, task.id, { ok: false, error: (e as Error).message }, ctx.now()),
+      )
       .catch(() => undefined) // the database may be closing; the task then stays "running"
       .finally(() => pending.delete(run));
     pending.add(run);

@@ -42,11 +42,13 @@ export function filePath(raw: unknown, prefix = ''): string {
 function uploadDir(link: FileLink, parentDir: unknown, relative: unknown): string {
   const parent = cleanPath(str(parentDir, 'parent_dir', { required: true, max: 1024 })!);
   const root = `asset/${link.base_uuid}`;
-  if (parent === undefined || (parent !== root && !parent.startsWith(`${root}/`))) throw badRequest('parent_dir invalid.', 'web');
+  if (parent === undefined || (parent !== root && !parent.startsWith(`${root}/`)))
+    throw badRequest('parent_dir invalid.', 'web');
   const rel = cleanPath(typeof relative === 'string' ? relative : '');
   if (rel === undefined) throw badRequest('relative_path invalid.', 'web');
   const dir = [parent.slice(root.length + 1), rel].filter(Boolean).join('/');
-  if (link.path && dir !== link.path && !dir.startsWith(`${link.path}/`)) throw badRequest('relative_path invalid: outside the folder of the upload link.', 'web');
+  if (link.path && dir !== link.path && !dir.startsWith(`${link.path}/`))
+    throw badRequest('relative_path invalid: outside the folder of the upload link.', 'web');
   return dir;
 }
 
@@ -58,7 +60,10 @@ export function registerFiles(app: FastifyInstance, ctx: ServerContext): void {
     const month = new Date(ctx.now()).toISOString().slice(0, 7);
     return {
       upload_link: `${rootOf(ctx, req)}/seafhttp/upload-api/${grantLink(ctx.db, base.uuid, '', 'upload', ctx.now())}`,
-      workspace_id: base.workspaceId, parent_path: `/asset/${base.uuid}`, img_relative_path: `images/${month}`, file_relative_path: `files/${month}`,
+      workspace_id: base.workspaceId,
+      parent_path: `/asset/${base.uuid}`,
+      img_relative_path: `images/${month}`,
+      file_relative_path: `files/${month}`,
     };
   });
 
@@ -67,7 +72,9 @@ export function registerFiles(app: FastifyInstance, ctx: ServerContext): void {
     const path = filePath((req.query as Record<string, unknown>).path);
     if (!getAsset(ctx.db, t.base_uuid, path)) throw notFound(`path /${path} not found.`, 'web');
     const token = grantLink(ctx.db, t.base_uuid, path, 'download', ctx.now());
-    return { download_link: `${rootOf(ctx, req)}/seafhttp/files/${token}/${encodeURIComponent(path.split('/').pop()!)}` };
+    return {
+      download_link: `${rootOf(ctx, req)}/seafhttp/files/${token}/${encodeURIComponent(path.split('/').pop()!)}`,
+    };
   });
 
   route(app, ctx, endpoint('deleteBaseAsset'), (req) => {
@@ -100,7 +107,9 @@ export function registerFiles(app: FastifyInstance, ctx: ServerContext): void {
     if (!link) throw new HttpError(403, 'Token invalid or expired.', 'web');
     const a = getAsset(ctx.db, link.base_uuid, link.path);
     if (!a) throw notFound('File not found.', 'web');
-    reply.type('application/octet-stream').header('content-disposition', `attachment; filename="${encodeURIComponent(link.path.split('/').pop()!)}"`);
+    reply
+      .type('application/octet-stream')
+      .header('content-disposition', `attachment; filename="${encodeURIComponent(link.path.split('/').pop()!)}"`);
     // Mutant download-as-text: the bytes sent as a decoded string, so anything not UTF-8 changes.
     return reply.send(ctx.faults.has('download-as-text') ? a.data.toString('utf8') : a.data);
   });

@@ -23,7 +23,8 @@ export function registerImport(app: FastifyInstance, ctx: ServerContext): void {
     const uuid = str(fields.dtable_uuid, 'dtable_uuid', { required: true })!;
     const tableName = str(fields.table_name, 'table_name', { required: true })!;
     const file = files.file;
-    if (!file || !file.data.length) throw badRequest('file invalid: a multipart field `file` with a .csv or .xlsx file is expected.', 'web');
+    if (!file || !file.data.length)
+      throw badRequest('file invalid: a multipart field `file` with a .csv or .xlsx file is expected.', 'web');
     const base = ctx.store.base(uuid) ?? ctx.store.allBases().find((b) => b.uuid.replace(/-/g, '') === uuid);
     if (!base || base.workspaceId !== ws.id) throw notFound(`dtable ${uuid} not found.`, 'web');
     if (!canUseBase(ctx.db, user, base)) throw forbidden();
@@ -39,7 +40,11 @@ export function registerImport(app: FastifyInstance, ctx: ServerContext): void {
     if (!rows.length) throw badRequest('file invalid: no data rows.', 'web');
     try {
       const r = appendRows(ctx, base, table, rows, user.id);
-      logOperation(ctx, user, orgOfBase(ctx.db, base.uuid), 'base', 'base_import_append', { base_name: base.name, table_name: table.name, rows: r.inserted_row_count });
+      logOperation(ctx, user, orgOfBase(ctx.db, base.uuid), 'base', 'base_import_append', {
+        base_name: base.name,
+        table_name: table.name,
+        rows: r.inserted_row_count,
+      });
       return { success: true, inserted_row_count: r.inserted_row_count };
     } catch (e) {
       // The rows store words its refusals as the gateway does; this is a dtable-web endpoint.

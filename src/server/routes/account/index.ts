@@ -26,8 +26,22 @@ import { registerWorkspaces } from './workspaces.js';
 
 export function registerAccount(app: FastifyInstance, ctx: ServerContext): void {
   ensureAccountSchema(ctx.db);
-  const quota = ctx.opts.unlimited ? undefined : new QuotaService({ db: ctx.db, now: ctx.now, edition: ctx.opts.edition, formula: ctx.limits.quota, faults: ctx.faults });
-  const webhooks = new WebhookDelivery({ db: ctx.db, now: ctx.now, faults: ctx.faults, timeoutMs: ctx.opts.webhookTimeoutMs, retryDelaysMs: ctx.opts.webhookRetryDelaysMs });
+  const quota = ctx.opts.unlimited
+    ? undefined
+    : new QuotaService({
+        db: ctx.db,
+        now: ctx.now,
+        edition: ctx.opts.edition,
+        formula: ctx.limits.quota,
+        faults: ctx.faults,
+      });
+  const webhooks = new WebhookDelivery({
+    db: ctx.db,
+    now: ctx.now,
+    faults: ctx.faults,
+    timeoutMs: ctx.opts.webhookTimeoutMs,
+    retryDelaysMs: ctx.opts.webhookRetryDelaysMs,
+  });
   if (quota) {
     ctx.quota = quota;
     ctx.closers.push(() => quota.close());

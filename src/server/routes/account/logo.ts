@@ -16,7 +16,8 @@ import { prep } from '../../store/account/prepared.js';
 const TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', png: 'image/png' };
 const MAX_LOGO_BYTES = 2 * 1024 * 1024;
 
-const wantsImage = (accept: string | undefined) => !!accept && /image\//.test(accept) && !/application\/json/.test(accept);
+const wantsImage = (accept: string | undefined) =>
+  !!accept && /image\//.test(accept) && !/application\/json/.test(accept);
 
 export function registerLogo(app: FastifyInstance, ctx: ServerContext): void {
   const orgOfReq = (params: unknown) => Number((params as { org_id: string }).org_id);
@@ -24,13 +25,19 @@ export function registerLogo(app: FastifyInstance, ctx: ServerContext): void {
   route(app, ctx, endpoint('setTeamLogo'), (req) => {
     const orgId = orgOfReq(req.params);
     const file = formOf(req).files.file;
-    if (!file || !file.data.length) throw badRequest('file invalid: a multipart field `file` with an image is expected.', 'web');
+    if (!file || !file.data.length)
+      throw badRequest('file invalid: a multipart field `file` with an image is expected.', 'web');
     const ext = /\.([A-Za-z]+)$/.exec(file.filename)?.[1]?.toLowerCase() ?? '';
     const type = TYPES[ext];
     if (!type) throw badRequest(`file invalid: ${ext || 'no'} extension; jpg, jpeg, gif or png is expected.`, 'web');
     if (file.data.length > MAX_LOGO_BYTES) throw badRequest('file invalid: larger than 2 MB.', 'web');
     const path = `avatars/org-logo/${orgId}/${randomUUID()}.${ext}`;
-    prep(ctx.db, 'UPDATE orgs SET logo = ?, logo_type = ?, logo_path = ? WHERE id = ?').run(file.data, type, path, orgId);
+    prep(ctx.db, 'UPDATE orgs SET logo = ?, logo_type = ?, logo_path = ? WHERE id = ?').run(
+      file.data,
+      type,
+      path,
+      orgId,
+    );
     return { logo_path: path };
   });
 
@@ -44,7 +51,10 @@ export function registerLogo(app: FastifyInstance, ctx: ServerContext): void {
   });
 
   route(app, ctx, endpoint('deleteTeamLogo'), (req) => {
-    if (!ctx.faults.has('logo-not-deleted')) prep(ctx.db, 'UPDATE orgs SET logo = NULL, logo_type = NULL, logo_path = NULL WHERE id = ?').run(orgOfReq(req.params));
+    if (!ctx.faults.has('logo-not-deleted'))
+      prep(ctx.db, 'UPDATE orgs SET logo = NULL, logo_type = NULL, logo_path = NULL WHERE id = ?').run(
+        orgOfReq(req.params),
+      );
     return { success: true };
   });
 }

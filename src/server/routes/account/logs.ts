@@ -26,7 +26,11 @@ export function registerLogs(app: FastifyInstance, ctx: ServerContext): void {
     const orgId = Number((req.params as { org_id: string }).org_id);
     const p = paging(q);
     if (!filters()) return listOperations(ctx.db, orgId, p);
-    return listOperations(ctx.db, orgId, { ...p, ...range(q), group: oneOf(q.operation_group, 'operation_group', OPERATION_GROUPS) });
+    return listOperations(ctx.db, orgId, {
+      ...p,
+      ...range(q),
+      group: oneOf(q.operation_group, 'operation_group', OPERATION_GROUPS),
+    });
   });
 
   route(app, ctx, endpoint('listTeamLogins'), (req) => {
@@ -35,7 +39,15 @@ export function registerLogs(app: FastifyInstance, ctx: ServerContext): void {
     const p = paging(q);
     if (!filters()) return listLogins(ctx.db, orgId, p);
     const given = q.login_status ?? q.status;
-    const status = oneOf(given, q.login_status !== undefined ? 'login_status' : 'status', ['success', 'failure', 'failed'] as const);
-    return listLogins(ctx.db, orgId, { ...p, ...range(q), success: status === undefined ? undefined : status === 'success' });
+    const status = oneOf(given, q.login_status !== undefined ? 'login_status' : 'status', [
+      'success',
+      'failure',
+      'failed',
+    ] as const);
+    return listLogins(ctx.db, orgId, {
+      ...p,
+      ...range(q),
+      success: status === undefined ? undefined : status === 'success',
+    });
   });
 }

@@ -21,7 +21,11 @@ const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 const MAX_FIELD_BYTES = 1024 * 1024;
 
 export class UploadedFile {
-  constructor(readonly filename: string, readonly mimetype: string, readonly data: Buffer) {}
+  constructor(
+    readonly filename: string,
+    readonly mimetype: string,
+    readonly data: Buffer,
+  ) {}
 }
 
 /** The boundary parameter, which busboy needs and cannot take longer than 256 bytes; or why it is unusable. */
@@ -29,7 +33,10 @@ function boundaryOf(contentType: string | undefined): { boundary: string } | { p
   const m = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '');
   const boundary = m?.[1] ?? m?.[2] ?? '';
   if (!boundary) return { problem: 'Content-Type multipart/form-data needs a boundary parameter.' };
-  if (boundary.length > INPUT_LIMITS.multipartBoundary) return { problem: `The multipart boundary is longer than ${INPUT_LIMITS.multipartBoundary} characters (RFC 2046).` };
+  if (boundary.length > INPUT_LIMITS.multipartBoundary)
+    return {
+      problem: `The multipart boundary is longer than ${INPUT_LIMITS.multipartBoundary} characters (RFC 2046).`,
+    };
   return { boundary };
 }
 
@@ -57,9 +64,15 @@ function closingDelimiterSeen(raw: Readable, boundary: string): () => boolean {
 
 /** A field's value; a part the plugin parsed as JSON (its own Content-Type said so) is held to the depth limit. */
 function fieldValue(req: FastifyRequest, part: Extract<Multipart, { type: 'field' }>): unknown {
-  if (part.valueTruncated) throw new HttpError(413, `multipart field ${part.fieldname} is larger than ${MAX_FIELD_BYTES} bytes.`, styleOf(req));
+  if (part.valueTruncated)
+    throw new HttpError(
+      413,
+      `multipart field ${part.fieldname} is larger than ${MAX_FIELD_BYTES} bytes.`,
+      styleOf(req),
+    );
   const max = INPUT_LIMITS.jsonDepth;
-  if (jsonValueDepth(part.value, max) > max) throw new HttpError(400, `multipart field ${part.fieldname} is nested deeper than ${max} levels.`, styleOf(req));
+  if (jsonValueDepth(part.value, max) > max)
+    throw new HttpError(400, `multipart field ${part.fieldname} is nested deeper than ${max} levels.`, styleOf(req));
   return part.value;
 }
 
@@ -72,19 +85,28 @@ function refusal(req: FastifyRequest, e: unknown): unknown {
   const err = e as Error & { statusCode?: number; code?: string };
   if (err instanceof HttpError) return err;
   const status = err.statusCode === 413 ? 413 : 400;
-  if (typeof err.code === 'string' && err.code.startsWith('FST_')) return new HttpError(status, `multipart/form-data body refused: ${err.message}.`, styleOf(req));
-  if (err?.constructor === Error) return new HttpError(400, `multipart/form-data body is malformed: ${err.message.replace(/^Multipart: /, '')}.`, styleOf(req));
+  if (typeof err.code === 'string' && err.code.startsWith('FST_'))
+    return new HttpError(status, `multipart/form-data body refused: ${err.message}.`, styleOf(req));
+  if (err?.constructor === Error)
+    return new HttpError(
+      400,
+      `multipart/form-data body is malformed: ${err.message.replace(/^Multipart: /, '')}.`,
+      styleOf(req),
+    );
   return e;
 }
 
 export async function registerMultipart(app: FastifyInstance, ctx: ServerContext): Promise<void> {
-  await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, fieldSize: MAX_FIELD_BYTES, files: 2, fields: 100, parts: 200 } });
+  await app.register(multipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, fieldSize: MAX_FIELD_BYTES, files: 2, fields: 100, parts: 200 },
+  });
   app.addHook('preValidation', async (req) => {
     if (!req.isMultipart()) return;
     const b = boundaryOf(req.headers['content-type']);
     if ('problem' in b) {
       // Mutant multipart-no-boundary-500: the boundary is read without a check; a body without one escapes as a 500.
-      if (ctx.faults.has('multipart-no-boundary-500')) throw new TypeError("Cannot read properties of undefined (reading 'boundary')");
+      if (ctx.faults.has('multipart-no-boundary-500'))
+        throw new TypeError("Cannot read properties of undefined (reading 'boundary')");
       throw new HttpError(400, b.problem, styleOf(req));
     }
     const body: Record<string, unknown> = {};
@@ -98,13 +120,19 @@ export async function registerMultipart(app: FastifyInstance, ctx: ServerContext
     try {
       for (let step = await first; !step.done; step = await parts.next()) {
         const part = step.value;
-        if (part.type === 'file') add(part.fieldname, new UploadedFile(part.filename, part.mimetype, await part.toBuffer()));
+        if (part.type === 'file')
+          add(part.fieldname, new UploadedFile(part.filename, part.mimetype, await part.toBuffer()));
         else add(part.fieldname, fieldValue(req, part));
       }
     } catch (e) {
       throw refusal(req, e);
     }
-    if (!closed()) throw new HttpError(400, 'multipart/form-data body is malformed: it ends before its closing boundary (a part cut short).', styleOf(req));
+    if (!closed())
+      throw new HttpError(
+        400,
+        'multipart/form-data body is malformed: it ends before its closing boundary (a part cut short).',
+        styleOf(req),
+      );
     req.body = body;
   });
 }

@@ -20,8 +20,11 @@ export function registerSearch(app: FastifyInstance, ctx: ServerContext): void {
     const group = new Map(spaces.map((w) => [w.id, groupName(ctx.db, w.group_id)]));
     const results: Record<string, unknown>[] = [];
     if (type !== 'app') {
-      const found = prep(ctx.db, `SELECT uuid FROM bases
-          WHERE workspace_id IN (SELECT value FROM json_each(?)) AND name LIKE ? ESCAPE '\\' ORDER BY name`).all(ids, like(text)) as { uuid: string }[];
+      const found = prep(
+        ctx.db,
+        `SELECT uuid FROM bases
+          WHERE workspace_id IN (SELECT value FROM json_each(?)) AND name LIKE ? ESCAPE '\\' ORDER BY name`,
+      ).all(ids, like(text)) as { uuid: string }[];
       // Each found base as the account listings show it (id, style, creator).
       for (const { uuid } of found) {
         const b = baseEntry(ctx.db, uuid);
@@ -29,9 +32,32 @@ export function registerSearch(app: FastifyInstance, ctx: ServerContext): void {
       }
     }
     if (type !== 'base') {
-      const apps = prep(ctx.db, `SELECT a.id, a.token, a.app_name, a.created_at, b.workspace_id FROM apps a JOIN bases b ON b.uuid = a.dtable_uuid
-          WHERE b.workspace_id IN (SELECT value FROM json_each(?)) AND a.app_name LIKE ? ESCAPE '\\' ORDER BY a.app_name`).all(ids, like(text)) as { id: number; token: string; app_name: string; created_at: string; workspace_id: number }[];
-      for (const a of apps) results.push({ id: a.id, workspace_id: a.workspace_id, uuid: a.token, name: a.app_name, created_at: a.created_at, updated_at: a.created_at, color: null, text_color: null, icon: null, group_name: group.get(a.workspace_id) ?? '', type: 'app', starred: false });
+      const apps = prep(
+        ctx.db,
+        `SELECT a.id, a.token, a.app_name, a.created_at, b.workspace_id FROM apps a JOIN bases b ON b.uuid = a.dtable_uuid
+          WHERE b.workspace_id IN (SELECT value FROM json_each(?)) AND a.app_name LIKE ? ESCAPE '\\' ORDER BY a.app_name`,
+      ).all(ids, like(text)) as {
+        id: number;
+        token: string;
+        app_name: string;
+        created_at: string;
+        workspace_id: number;
+      }[];
+      for (const a of apps)
+        results.push({
+          id: a.id,
+          workspace_id: a.workspace_id,
+          uuid: a.token,
+          name: a.app_name,
+          created_at: a.created_at,
+          updated_at: a.created_at,
+          color: null,
+          text_color: null,
+          icon: null,
+          group_name: group.get(a.workspace_id) ?? '',
+          type: 'app',
+          starred: false,
+        });
     }
     return { results };
   });

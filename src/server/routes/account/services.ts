@@ -12,7 +12,14 @@ export interface AccountServices {
 }
 
 /** Record an operation in the team's log (List Team Operations shows it). */
-export function logOperation(ctx: ServerContext, actor: User, orgId: number | null, group: OperationGroup, operation: string, detail: Record<string, unknown>): void {
+export function logOperation(
+  ctx: ServerContext,
+  actor: User,
+  orgId: number | null,
+  group: OperationGroup,
+  operation: string,
+  detail: Record<string, unknown>,
+): void {
   if (orgId === null) return;
   recordOperation(ctx.db, { orgId, actor, operation, group, detail, at: ctx.now() });
 }

@@ -9,7 +9,14 @@ import type { ServerContext } from '../../context.js';
 import { badRequest, notFound } from '../../errors.js';
 import { route } from '../../pipeline/hooks.js';
 import { orgOfBase } from '../../store/account/orgs.js';
-import { createWebhook, deleteWebhook, updateWebhook, webhookById, webhookJson, webhooksOf } from '../../store/account/webhooks.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  updateWebhook,
+  webhookById,
+  webhookJson,
+  webhooksOf,
+} from '../../store/account/webhooks.js';
 import { isoNow } from '../../store/model.js';
 import { textProblem } from '../../text.js';
 import { formOf, int, str, userOf, workspaceBaseOf } from './common.js';
@@ -19,15 +26,21 @@ function url(v: unknown, required: boolean): string | undefined {
   const s = str(v, 'url', { required, max: 2048 });
   if (s === undefined) return undefined;
   let u: URL;
-  try { u = new URL(s); } catch { throw badRequest('url invalid: an http or https URL is expected.', 'web'); }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw badRequest('url invalid: an http or https URL is expected.', 'web');
+  try {
+    u = new URL(s);
+  } catch {
+    throw badRequest('url invalid: an http or https URL is expected.', 'web');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw badRequest('url invalid: an http or https URL is expected.', 'web');
   return s;
 }
 
 function secret(v: unknown): string | null | undefined {
   if (v === undefined) return undefined;
   if (v === null || v === '') return null;
-  if (typeof v !== 'string' || v.length > 255) throw badRequest('secret invalid: a string of at most 255 characters is expected.', 'web');
+  if (typeof v !== 'string' || v.length > 255)
+    throw badRequest('secret invalid: a string of at most 255 characters is expected.', 'web');
   const bad = textProblem(v);
   if (bad) throw badRequest(`secret invalid: it ${bad}.`, 'web');
   return v;
@@ -46,15 +59,26 @@ export function registerWebhooks(app: FastifyInstance, ctx: ServerContext, s: Ac
     return { base, hook };
   };
 
-  route(app, ctx, endpoint('listWebhooks'), (req) => ({ webhook_list: webhooksOf(ctx.db, baseOf(req).uuid).map(webhookJson) }));
+  route(app, ctx, endpoint('listWebhooks'), (req) => ({
+    webhook_list: webhooksOf(ctx.db, baseOf(req).uuid).map(webhookJson),
+  }));
 
   route(app, ctx, endpoint('createWebhook'), (req) => {
     const user = userOf(req);
     const base = baseOf(req);
     const f = formOf(req).fields;
-    const hook = createWebhook(ctx.db, { baseUuid: base.uuid, url: url(f.url, true)!, secret: secret(f.secret) ?? null, creator: user.id, createdAt: isoNow(ctx.now()).replace('+00:00', '') });
+    const hook = createWebhook(ctx.db, {
+      baseUuid: base.uuid,
+      url: url(f.url, true)!,
+      secret: secret(f.secret) ?? null,
+      creator: user.id,
+      createdAt: isoNow(ctx.now()).replace('+00:00', ''),
+    });
     s.webhooks.reload();
-    logOperation(ctx, user, orgOfBase(ctx.db, base.uuid), 'base', 'webhook_create', { base_name: base.name, webhook_id: hook.id });
+    logOperation(ctx, user, orgOfBase(ctx.db, base.uuid), 'base', 'webhook_create', {
+      base_name: base.name,
+      webhook_id: hook.id,
+    });
     return { webhook: webhookJson(hook) };
   });
 
@@ -72,7 +96,10 @@ export function registerWebhooks(app: FastifyInstance, ctx: ServerContext, s: Ac
     const { base, hook } = hookOf(req);
     deleteWebhook(ctx.db, hook.id);
     s.webhooks.reload();
-    logOperation(ctx, userOf(req), orgOfBase(ctx.db, base.uuid), 'base', 'webhook_delete', { base_name: base.name, webhook_id: hook.id });
+    logOperation(ctx, userOf(req), orgOfBase(ctx.db, base.uuid), 'base', 'webhook_delete', {
+      base_name: base.name,
+      webhook_id: hook.id,
+    });
     return { success: true };
   });
 }

@@ -17,7 +17,9 @@ function archiveHandler(ctx: ServerContext): Handler {
     const b = bodyOf(req);
     const table = tableOf(base, b.table_name ?? b.table_id);
     // Mutants: archive-by-sql keeps the 5.x form on 6.x; archive-by-view-name wants the 6.0 form on 5.x.
-    const byView = ctx.behaviour.archiveByViewName ? !ctx.faults.has('archive-by-sql') : ctx.faults.has('archive-by-view-name');
+    const byView = ctx.behaviour.archiveByViewName
+      ? !ctx.faults.has('archive-by-sql')
+      : ctx.faults.has('archive-by-view-name');
     if (byView) {
       if (typeof b.view_name !== 'string' || !b.view_name) throw badRequest('view_name is required');
       const view = table.views.find((v) => v.name === b.view_name);

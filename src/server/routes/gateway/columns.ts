@@ -44,9 +44,12 @@ export function registerColumns(app: FastifyInstance, ctx: ServerContext): void 
     const table = tableOf(base, b.table_name ?? b.table_id);
     const col = columnOf(table, b.column ?? b.column_key ?? b.column_name);
     switch (op as (typeof OP_TYPES)[number]) {
-      case 'rename_column': return renameColumn(ctx, base, table, col, b.new_column_name);
-      case 'modify_column_type': return modifyColumnType(ctx, base, table, col, b.new_column_type, b.column_data);
-      default: return changeLayout(ctx, base, table, col, op as 'resize_column' | 'freeze_column' | 'move_column', b);
+      case 'rename_column':
+        return renameColumn(ctx, base, table, col, b.new_column_name);
+      case 'modify_column_type':
+        return modifyColumnType(ctx, base, table, col, b.new_column_type, b.column_data);
+      default:
+        return changeLayout(ctx, base, table, col, op as 'resize_column' | 'freeze_column' | 'move_column', b);
     }
   });
   route(app, ctx, endpoint('deleteColumn'), (req) => {

@@ -31,12 +31,16 @@ export function bodyOf(req: FastifyRequest): Record<string, unknown> {
   return b as Record<string, unknown>;
 }
 
-const JSON_TYPE: Record<'boolean' | 'string', (v: unknown) => boolean> = { boolean: (v) => typeof v === 'boolean', string: (v) => typeof v === 'string' };
+const JSON_TYPE: Record<'boolean' | 'string', (v: unknown) => boolean> = {
+  boolean: (v) => typeof v === 'boolean',
+  string: (v) => typeof v === 'string',
+};
 
 /** Documented optional fields a handler does not act on still hold their documented type (ROBUST-2): a wrong one is a 400. */
 export function optionalTyped(b: Record<string, unknown>, fields: Record<string, 'boolean' | 'string'>): void {
   for (const [name, type] of Object.entries(fields)) {
-    if (b[name] !== undefined && b[name] !== null && !JSON_TYPE[type](b[name])) throw badRequest(`${name} must be a ${type}`);
+    if (b[name] !== undefined && b[name] !== null && !JSON_TYPE[type](b[name]))
+      throw badRequest(`${name} must be a ${type}`);
   }
 }
 

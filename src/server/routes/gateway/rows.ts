@@ -38,16 +38,37 @@ export function rowHandlers(ctx: ServerContext) {
     const q = req.query as Record<string, string | undefined>;
     const table = tableOf(base, q.table_name ?? q.table_id);
     const body = cached(ctx, base.uuid, base.version, req.url, (c) => {
-      const view = q.view_name || q.view_id ? table.views.find((v) => v.name === q.view_name || v._id === q.view_id) : undefined;
+      const view =
+        q.view_name || q.view_id ? table.views.find((v) => v.name === q.view_name || v._id === q.view_id) : undefined;
       if ((q.view_name || q.view_id) && !view) throw badRequest(`view ${q.view_name ?? q.view_id} not found`);
       const asked = intParam(q.limit, 'limit', SIZE_LIMITS.listRows, 1);
-      const limit = asked > SIZE_LIMITS.listRows && ctx.faults.has('list-no-cap') ? asked : Math.min(asked, SIZE_LIMITS.listRows);
+      const limit =
+        asked > SIZE_LIMITS.listRows && ctx.faults.has('list-no-cap') ? asked : Math.min(asked, SIZE_LIMITS.listRows);
       const start = intParam(q.start, 'start', 0, 0);
-      const orderBy = q.order_by && (ctx.behaviour.rowListOrderBy || ctx.faults.has('honour-order-by')) ? findColumn(table, q.order_by) : undefined;
-      return listRowsJson(ctx, base, table, { start, limit, view, orderBy, descending: q.direction === 'desc', byName: flag(q.convert_keys) }, c.rows);
+      const orderBy =
+        q.order_by && (ctx.behaviour.rowListOrderBy || ctx.faults.has('honour-order-by'))
+          ? findColumn(table, q.order_by)
+          : undefined;
+      return listRowsJson(
+        ctx,
+        base,
+        table,
+        { start, limit, view, orderBy, descending: q.direction === 'desc', byName: flag(q.convert_keys) },
+        c.rows,
+      );
     });
     // A list of the maximum rows is longer than 10 bytes a row: shorter answers never query the switch (coverage).
-    if (body.length > 10 * SIZE_LIMITS.listRows && ctx.faults.has('bulk-calls-weighted') && heavyRefused(ctx, base.uuid, (JSON.parse(body.toString()) as { rows: unknown[] }).rows.length, SIZE_LIMITS.listRows)) return tooMany(ctx, reply);
+    if (
+      body.length > 10 * SIZE_LIMITS.listRows &&
+      ctx.faults.has('bulk-calls-weighted') &&
+      heavyRefused(
+        ctx,
+        base.uuid,
+        (JSON.parse(body.toString()) as { rows: unknown[] }).rows.length,
+        SIZE_LIMITS.listRows,
+      )
+    )
+      return tooMany(ctx, reply);
     return json(reply, body);
   };
   const get: Handler = (req, reply) => {
@@ -55,7 +76,12 @@ export function rowHandlers(ctx: ServerContext) {
     const q = req.query as Record<string, string | undefined>;
     const table = tableOf(base, q.table_name ?? q.table_id);
     const rowId = (req.params as { row_id: string }).row_id;
-    return json(reply, cached(ctx, base.uuid, base.version, req.url, () => JSON.stringify(getRow(ctx, base, table, rowId, flag(q.convert_keys)))));
+    return json(
+      reply,
+      cached(ctx, base.uuid, base.version, req.url, () =>
+        JSON.stringify(getRow(ctx, base, table, rowId, flag(q.convert_keys))),
+      ),
+    );
   };
   const append: Handler = (req, reply) => {
     const base = baseOf(ctx, req);

@@ -33,7 +33,13 @@ export function registerSelectOptions(app: FastifyInstance, ctx: ServerContext):
     const base = baseOf(ctx, req);
     const b = bodyOf(req);
     const table = tableOf(base, b.table_name ?? b.table_id);
-    setCascade(ctx, base, columnOf(table, b.parent_column, 'parent_column'), columnOf(table, b.child_column, 'child_column'), b.cascade_settings);
+    setCascade(
+      ctx,
+      base,
+      columnOf(table, b.parent_column, 'parent_column'),
+      columnOf(table, b.child_column, 'child_column'),
+      b.cascade_settings,
+    );
     return { success: true };
   });
 }

@@ -6,11 +6,13 @@ import { route, type Handler } from '../../pipeline/hooks.js';
 import { runSql } from '../../store/sql.js';
 import { actor, baseOf, bodyOf, optionalTyped } from './common.js';
 
-export const sqlHandler = (ctx: ServerContext): Handler => (req) => {
-  const b = bodyOf(req);
-  optionalTyped(b, { server_only: 'boolean' });
-  return runSql(ctx, baseOf(ctx, req), b, actor(req));
-};
+export const sqlHandler =
+  (ctx: ServerContext): Handler =>
+  (req) => {
+    const b = bodyOf(req);
+    optionalTyped(b, { server_only: 'boolean' });
+    return runSql(ctx, baseOf(ctx, req), b, actor(req));
+  };
 
 export function registerSql(app: FastifyInstance, ctx: ServerContext): void {
   route(app, ctx, endpoint('querySql'), sqlHandler(ctx));

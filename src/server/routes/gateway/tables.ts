@@ -13,13 +13,22 @@ import { actor, baseOf, bodyOf, tableOf } from './common.js';
 const tableJson = ({ phys: _phys, views, ...t }: TableMeta) => ({ ...t, views: views.map(viewJson) });
 
 function metadataOf(base: Base) {
-  return { metadata: { tables: base.meta.tables.map(tableJson), version: base.version, format_version: base.meta.format_version, settings: {} } };
+  return {
+    metadata: {
+      tables: base.meta.tables.map(tableJson),
+      version: base.version,
+      format_version: base.meta.format_version,
+      settings: {},
+    },
+  };
 }
 
 export function tableHandlers(ctx: ServerContext) {
   const metadata: Handler = (req, reply) => {
     const base = baseOf(ctx, req);
-    return reply.type('application/json; charset=utf-8').send(cached(ctx, base.uuid, base.version, 'metadata', () => JSON.stringify(metadataOf(base))));
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(cached(ctx, base.uuid, base.version, 'metadata', () => JSON.stringify(metadataOf(base))));
   };
   return { metadata };
 }
@@ -46,7 +55,13 @@ export function registerTables(app: FastifyInstance, ctx: ServerContext): void {
   route(app, ctx, endpoint('duplicateTable'), (req) => {
     const base = baseOf(ctx, req);
     const b = bodyOf(req);
-    const copy = duplicateTable(ctx, base, tableOf(base, b.table_name ?? b.table_id), b.is_duplicate_records, actor(req));
+    const copy = duplicateTable(
+      ctx,
+      base,
+      tableOf(base, b.table_name ?? b.table_id),
+      b.is_duplicate_records,
+      actor(req),
+    );
     // The OpenAPI's answer carries the web app's `rows` and `id_row_map`; rows are read through rows/.
     return { ...tableJson(copy), rows: [], id_row_map: {} };
   });

@@ -32,7 +32,9 @@ export function registerViews(app: FastifyInstance, ctx: ServerContext): void {
     const base = baseOf(ctx, req);
     const b = bodyOf(req);
     // Mutant (BASE-1): create view reads the table from the body only, as it once did.
-    const table = ctx.faults.has('create-view-ignores-query-table') ? tableOf(base, b.table_name ?? b.table_id) : queryTable(req, base, b);
+    const table = ctx.faults.has('create-view-ignores-query-table')
+      ? tableOf(base, b.table_name ?? b.table_id)
+      : queryTable(req, base, b);
     return viewJson(createView(ctx.db, base, table, { ...(b as ViewSettings), name: b.name ?? b.view_name }));
   });
   route(app, ctx, endpoint('updateView'), (req) => {
@@ -43,7 +45,10 @@ export function registerViews(app: FastifyInstance, ctx: ServerContext): void {
   });
   route(app, ctx, endpoint('deleteView'), (req) => {
     const base = baseOf(ctx, req);
-    const b = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : undefined;
+    const b =
+      req.body && typeof req.body === 'object' && !Array.isArray(req.body)
+        ? (req.body as Record<string, unknown>)
+        : undefined;
     const table = queryTable(req, base, b);
     deleteView(ctx.db, base, table, viewOf(table, viewName(req)));
     return { success: true };

@@ -7,8 +7,20 @@ import type { Db } from '../db.js';
 import { isoNow } from '../model.js';
 import { prep } from './prepared.js';
 
-interface Asset { base_uuid: string; path: string; uuid: string; data: Buffer; mtime: string }
-interface Dirent { is_file: boolean; obj_name: string; file_size: number; last_update: string; uuid?: string }
+interface Asset {
+  base_uuid: string;
+  path: string;
+  uuid: string;
+  data: Buffer;
+  mtime: string;
+}
+interface Dirent {
+  is_file: boolean;
+  obj_name: string;
+  file_size: number;
+  last_update: string;
+  uuid?: string;
+}
 
 /** `a/b/c.txt` from a client's path; undefined for paths escaping the root or with empty segments. */
 export function cleanPath(raw: string): string | undefined {
@@ -20,8 +32,10 @@ export function cleanPath(raw: string): string | undefined {
 export function putAsset(db: Db, baseUuid: string, path: string, data: Buffer, at: number): Asset {
   const existing = getAsset(db, baseUuid, path);
   const uuid = existing?.uuid ?? randomUUID();
-  prep(db, 'INSERT INTO assets (base_uuid, path, uuid, data, mtime) VALUES (?, ?, ?, ?, ?) ON CONFLICT (base_uuid, path) DO UPDATE SET data = excluded.data, mtime = excluded.mtime')
-    .run(baseUuid, path, uuid, data, isoNow(at));
+  prep(
+    db,
+    'INSERT INTO assets (base_uuid, path, uuid, data, mtime) VALUES (?, ?, ?, ?, ?) ON CONFLICT (base_uuid, path) DO UPDATE SET data = excluded.data, mtime = excluded.mtime',
+  ).run(baseUuid, path, uuid, data, isoNow(at));
   return getAsset(db, baseUuid, path)!;
 }
 
@@ -34,15 +48,24 @@ export const allAssets = (db: Db, baseUuid: string): Asset[] =>
 /** Files and folders directly under `dir` ('' = root); undefined if nothing is there. */
 export function listDir(db: Db, baseUuid: string, dir: string): Dirent[] | undefined {
   const prefix = dir ? `${dir}/` : '';
-  const under = (prep(db, "SELECT path, uuid, length(data) AS size, mtime FROM assets WHERE base_uuid = ? AND substr(path, 1, ?) = ? ORDER BY path")
-    .all(baseUuid, prefix.length, prefix) as { path: string; uuid: string; size: number; mtime: string }[]);
+  const under = prep(
+    db,
+    'SELECT path, uuid, length(data) AS size, mtime FROM assets WHERE base_uuid = ? AND substr(path, 1, ?) = ? ORDER BY path',
+  ).all(baseUuid, prefix.length, prefix) as { path: string; uuid: string; size: number; mtime: string }[];
   if (!under.length) return undefined;
   const out = new Map<string, Dirent>();
   for (const a of under) {
     const rest = a.path.slice(prefix.length);
     const slash = rest.indexOf('/');
-    if (slash < 0) out.set(rest, { is_file: true, obj_name: rest, file_size: a.size, last_update: a.mtime, uuid: a.uuid });
-    else if (!out.has(rest.slice(0, slash))) out.set(rest.slice(0, slash), { is_file: false, obj_name: rest.slice(0, slash), file_size: 0, last_update: a.mtime });
+    if (slash < 0)
+      out.set(rest, { is_file: true, obj_name: rest, file_size: a.size, last_update: a.mtime, uuid: a.uuid });
+    else if (!out.has(rest.slice(0, slash)))
+      out.set(rest.slice(0, slash), {
+        is_file: false,
+        obj_name: rest.slice(0, slash),
+        file_size: 0,
+        last_update: a.mtime,
+      });
   }
   return [...out.values()];
 }

@@ -16,9 +16,24 @@ const ALL = -1; // SQLite: LIMIT -1 = no limit
 
 export function baseFiles(ctx: RowsContext, base: Base, withAssets: boolean): [string, Buffer][] {
   const tables = base.meta.tables.map(({ phys: _phys, ...t }) => t);
-  const metadata = { version: base.version, format_version: base.meta.format_version, dtable_uuid: base.uuid, name: base.name, tables };
-  const rows = { tables: base.meta.tables.map((t) => ({ _id: t._id, name: t.name, rows: listRows(ctx, base, t, { start: 0, limit: ALL, byName: false }) })) };
-  const files: [string, Buffer][] = [['metadata.json', Buffer.from(JSON.stringify(metadata))], ['rows.json', Buffer.from(JSON.stringify(rows))]];
+  const metadata = {
+    version: base.version,
+    format_version: base.meta.format_version,
+    dtable_uuid: base.uuid,
+    name: base.name,
+    tables,
+  };
+  const rows = {
+    tables: base.meta.tables.map((t) => ({
+      _id: t._id,
+      name: t.name,
+      rows: listRows(ctx, base, t, { start: 0, limit: ALL, byName: false }),
+    })),
+  };
+  const files: [string, Buffer][] = [
+    ['metadata.json', Buffer.from(JSON.stringify(metadata))],
+    ['rows.json', Buffer.from(JSON.stringify(rows))],
+  ];
   if (withAssets) for (const a of allAssets(ctx.db, base.uuid)) files.push([`assets/${a.path}`, a.data]);
   return files;
 }
@@ -34,7 +49,16 @@ export function zipOf(files: [string, Buffer][], at: number): Readable {
 const cellText = (v: unknown): string | number | boolean | null => {
   if (v === null || v === undefined) return null;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return v;
-  if (Array.isArray(v)) return v.map((x) => (x && typeof x === 'object' && 'display_value' in x ? String((x as { display_value: unknown }).display_value ?? '') : typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ');
+  if (Array.isArray(v))
+    return v
+      .map((x) =>
+        x && typeof x === 'object' && 'display_value' in x
+          ? String((x as { display_value: unknown }).display_value ?? '')
+          : typeof x === 'object'
+            ? JSON.stringify(x)
+            : String(x),
+      )
+      .join(', ');
   return JSON.stringify(v);
 };
 

@@ -11,13 +11,25 @@ const LINK_MS = 3600_000;
 
 export type LinkKind = 'upload' | 'download';
 /** `path`: the folder an upload link may write into ('' = every folder), or the file a download link serves. */
-export interface FileLink { token: string; base_uuid: string; path: string; kind: LinkKind; expires_at: number }
+export interface FileLink {
+  token: string;
+  base_uuid: string;
+  path: string;
+  kind: LinkKind;
+  expires_at: number;
+}
 
 /** A new link; expired ones are dropped on the way. The token has the form the OpenAPI shows (a UUID). */
 export function grantLink(db: Db, baseUuid: string, path: string, kind: LinkKind, now: number): string {
   const token = randomUUID();
   prep(db, 'DELETE FROM file_links WHERE expires_at <= ?').run(now);
-  prep(db, 'INSERT INTO file_links (token, base_uuid, path, kind, expires_at) VALUES (?, ?, ?, ?, ?)').run(token, baseUuid, path, kind, now + LINK_MS);
+  prep(db, 'INSERT INTO file_links (token, base_uuid, path, kind, expires_at) VALUES (?, ?, ?, ?, ?)').run(
+    token,
+    baseUuid,
+    path,
+    kind,
+    now + LINK_MS,
+  );
   return token;
 }
 

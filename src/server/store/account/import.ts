@@ -47,31 +47,54 @@ function excelValue(v: ExcelJS.CellValue): Cell {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date) return v;
   if (typeof v === 'object' && 'result' in v) return excelValue((v as { result?: ExcelJS.CellValue }).result ?? null);
-  if (typeof v === 'object' && 'richText' in v) return (v as ExcelJS.CellRichTextValue).richText.map((t) => t.text).join('');
+  if (typeof v === 'object' && 'richText' in v)
+    return (v as ExcelJS.CellRichTextValue).richText.map((t) => t.text).join('');
   if (typeof v === 'object' && 'text' in v) return String((v as { text: unknown }).text);
   return String(v);
 }
 
-const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+const list = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 /** A file cell as the rows API takes it for this column; a value it cannot read is passed on for the rows store to refuse. */
 function coerce(col: ColumnMeta, cell: Cell): unknown {
   if (cell === null || cell === '') return undefined;
-  if (cell instanceof Date) return col.type === 'date' ? cell.toISOString().replace(/T00:00:00\.000Z$/, '').replace(/:\d{2}\.\d{3}Z$/, '').replace('T', ' ') : cell.toISOString();
+  if (cell instanceof Date)
+    return col.type === 'date'
+      ? cell
+          .toISOString()
+          .replace(/T00:00:00\.000Z$/, '')
+          .replace(/:\d{2}\.\d{3}Z$/, '')
+          .replace('T', ' ')
+      : cell.toISOString();
   const s = typeof cell === 'string' ? cell.trim() : cell;
   switch (col.type) {
-    case 'number': case 'rate': case 'duration':
+    case 'number':
+    case 'rate':
+    case 'duration':
       return typeof s === 'string' && /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : s;
     case 'checkbox':
       if (typeof s === 'boolean') return s;
       if (['true', '1', 'yes', 'x', '✓'].includes(String(s).toLowerCase())) return true;
       if (['false', '0', 'no', ''].includes(String(s).toLowerCase())) return false;
       return s;
-    case 'multiple-select': case 'collaborator': case 'image':
+    case 'multiple-select':
+    case 'collaborator':
+    case 'image':
       return typeof s === 'string' ? list(s) : s;
-    case 'geolocation': case 'file':
+    case 'geolocation':
+    case 'file':
       // A cell nested past the body limit stays text, for the rows store to refuse like any bad cell.
-      if (typeof s === 'string' && jsonTextDepth(s, INPUT_LIMITS.jsonDepth) <= INPUT_LIMITS.jsonDepth) { try { return JSON.parse(s) as unknown; } catch { return s; } }
+      if (typeof s === 'string' && jsonTextDepth(s, INPUT_LIMITS.jsonDepth) <= INPUT_LIMITS.jsonDepth) {
+        try {
+          return JSON.parse(s) as unknown;
+        } catch {
+          return s;
+        }
+      }
       return s;
     default:
       return typeof s === 'string' ? s : String(s);

@@ -9,8 +9,14 @@ const cache = new WeakMap<Db, Map<string, Statement>>();
 
 export function prep(db: Db, sql: string): Statement {
   let m = cache.get(db);
-  if (!m) { m = new Map(); cache.set(db, m); }
+  if (!m) {
+    m = new Map();
+    cache.set(db, m);
+  }
   let s = m.get(sql);
-  if (!s) { s = db.prepare(sql); m.set(sql, s); }
+  if (!s) {
+    s = db.prepare(sql);
+    m.set(sql, s);
+  }
   return s;
 }

@@ -27,7 +27,10 @@ interface QuotaDeps {
   faults: Faults;
 }
 
-interface QuotaUsage { count: number; limit: number | null }
+interface QuotaUsage {
+  count: number;
+  limit: number | null;
+}
 
 const FLUSH_MS = 1000;
 const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
@@ -75,7 +78,10 @@ export class QuotaService {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.closed) return;
-    const upsert = prep(this.deps.db, 'INSERT INTO api_call_counts (org_id, month, count) VALUES (?, ?, ?) ON CONFLICT (org_id, month) DO UPDATE SET count = excluded.count');
+    const upsert = prep(
+      this.deps.db,
+      'INSERT INTO api_call_counts (org_id, month, count) VALUES (?, ?, ?) ON CONFLICT (org_id, month) DO UPDATE SET count = excluded.count',
+    );
     for (const [org, c] of this.counters) {
       if (!c.dirty) continue;
       upsert.run(org, c.month, c.count);
@@ -109,7 +115,10 @@ export class QuotaService {
       c = this.deps.faults.has('quota-no-reset') ? { month, count: c.count, dirty: true } : undefined;
     }
     if (!c) {
-      const saved = prep(this.deps.db, 'SELECT count FROM api_call_counts WHERE org_id = ? AND month = ?').get(org, month) as { count: number } | undefined;
+      const saved = prep(this.deps.db, 'SELECT count FROM api_call_counts WHERE org_id = ? AND month = ?').get(
+        org,
+        month,
+      ) as { count: number } | undefined;
       c = { month, count: saved?.count ?? 0, dirty: false };
     }
     this.counters.set(org, c);

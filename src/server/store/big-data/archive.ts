@@ -26,9 +26,15 @@ export function archiveWhere(ctx: RowsContext, base: Base, table: TableMeta, sel
 function archiveIds(ctx: RowsContext, base: Base, table: TableMeta, selectIds: string, params: unknown[]): number {
   let moved = 0;
   ctx.db.transaction(() => {
-    const ids = ctx.db.prepare(selectIds).pluck().all(...params) as string[];
+    const ids = ctx.db
+      .prepare(selectIds)
+      .pluck()
+      .all(...params) as string[];
     // Mutant: the rows are only flagged, not moved — they stay in the normal row list.
-    if (ctx.faults.has('archive-flags-only')) moved = ctx.db.prepare(`UPDATE ${qid(table.phys)} SET _archived = 1 WHERE _id IN (SELECT value FROM json_each(?))`).run(JSON.stringify(ids)).changes;
+    if (ctx.faults.has('archive-flags-only'))
+      moved = ctx.db
+        .prepare(`UPDATE ${qid(table.phys)} SET _archived = 1 WHERE _id IN (SELECT value FROM json_each(?))`)
+        .run(JSON.stringify(ids)).changes;
     else moved = moveRows(ctx.db, table, ids, 'big');
   })();
   touch(base);

@@ -12,7 +12,17 @@ import { ensureBigStore, rowsIn } from './store.js';
 
 type BigOpType = 'add_row' | 'delete_row';
 
-interface OpRow { id: number; base_uuid: string; table_id: string; row_id: string; op_type: BigOpType; author: string; op_time: number; operation: string; restored: number }
+interface OpRow {
+  id: number;
+  base_uuid: string;
+  table_id: string;
+  row_id: string;
+  op_type: BigOpType;
+  author: string;
+  op_time: number;
+  operation: string;
+  restored: number;
+}
 
 /** A physical row as the log keeps it: row internals as they are, cells under their column keys. */
 function loggedRow(table: TableMeta, phys: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -23,23 +33,54 @@ function loggedRow(table: TableMeta, phys: Readonly<Record<string, unknown>>): R
 }
 
 /** Record operations on big-data rows; the caller's transaction covers them. `at` in ms. */
-export function logBigOps(db: Db, base: Base, table: TableMeta, op: BigOpType, rows: readonly PhysRow[], author: string, at: number): void {
-  const ins = cachedStatement(db, 'INSERT INTO big_data_ops (base_uuid, table_id, row_id, op_type, author, op_time, operation) VALUES (?, ?, ?, ?, ?, ?, ?)');
+export function logBigOps(
+  db: Db,
+  base: Base,
+  table: TableMeta,
+  op: BigOpType,
+  rows: readonly PhysRow[],
+  author: string,
+  at: number,
+): void {
+  const ins = cachedStatement(
+    db,
+    'INSERT INTO big_data_ops (base_uuid, table_id, row_id, op_type, author, op_time, operation) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const seconds = Math.floor(at / 1000);
-  for (const r of rows) ins.run(base.uuid, table._id, r._id, op, author, seconds, JSON.stringify({ row_id: r._id, table_id: table._id, row_data: loggedRow(table, r) }));
+  for (const r of rows)
+    ins.run(
+      base.uuid,
+      table._id,
+      r._id,
+      op,
+      author,
+      seconds,
+      JSON.stringify({ row_id: r._id, table_id: table._id, row_data: loggedRow(table, r) }),
+    );
 }
 
 /** Newest first, `perPage` per page (pages count from 1). */
 export function listBigOps(db: Db, base: Base, page: number, perPage: number) {
-  const rows = cachedStatement(db, 'SELECT * FROM big_data_ops WHERE base_uuid = ? ORDER BY id DESC LIMIT ? OFFSET ?').all(base.uuid, perPage, (page - 1) * perPage) as OpRow[];
+  const rows = cachedStatement(
+    db,
+    'SELECT * FROM big_data_ops WHERE base_uuid = ? ORDER BY id DESC LIMIT ? OFFSET ?',
+  ).all(base.uuid, perPage, (page - 1) * perPage) as OpRow[];
   return {
-    operations: rows.map((r) => ({ id: r.id, dtable_uuid: hexUuid(r.base_uuid), op_time: r.op_time, op_type: r.op_type, author: r.author, operation: r.operation })),
+    operations: rows.map((r) => ({
+      id: r.id,
+      dtable_uuid: hexUuid(r.base_uuid),
+      op_time: r.op_time,
+      op_type: r.op_type,
+      author: r.author,
+      operation: r.operation,
+    })),
   };
 }
 
 /** Undo operation `opId` of the base's log, once. */
 export function restoreBigOp(db: Db, base: Base, opId: number): void {
-  const op = cachedStatement(db, 'SELECT * FROM big_data_ops WHERE id = ? AND base_uuid = ?').get(opId, base.uuid) as OpRow | undefined;
+  const op = cachedStatement(db, 'SELECT * FROM big_data_ops WHERE id = ? AND base_uuid = ?').get(opId, base.uuid) as
+    OpRow | undefined;
   if (!op) throw notFound(`operation ${opId} not found`);
   if (op.restored) throw badRequest(`operation ${opId} is already restored`);
   const table = base.meta.tables.find((t) => t._id === op.table_id);
@@ -48,13 +89,24 @@ export function restoreBigOp(db: Db, base: Base, opId: number): void {
   db.transaction(() => {
     const big = ensureBigStore(db, table);
     if (op.op_type === 'add_row') {
-      if (db.prepare(`DELETE FROM ${qid(big)} WHERE _id = ?`).run(op.row_id).changes === 0) throw badRequest(`row ${op.row_id} is no longer in big data`);
+      if (db.prepare(`DELETE FROM ${qid(big)} WHERE _id = ?`).run(op.row_id).changes === 0)
+        throw badRequest(`row ${op.row_id} is no longer in big data`);
     } else {
-      if (rowsIn(db, table, [op.row_id]).size || rowsIn(db, table, [op.row_id], true).size) throw badRequest(`row ${op.row_id} exists`);
+      if (rowsIn(db, table, [op.row_id]).size || rowsIn(db, table, [op.row_id], true).size)
+        throw badRequest(`row ${op.row_id} exists`);
       const cells = table.columns.filter((c) => c.key in data).map((c) => [physColumn(c.key), data[c.key]] as const);
       const names = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', ...cells.map(([n]) => n)];
-      const values = [op.row_id, data._ctime, data._mtime, data._creator ?? null, data._last_modifier ?? null, ...cells.map(([, v]) => v)];
-      db.prepare(`INSERT INTO ${qid(big)} (${names.map(qid).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`).run(...values);
+      const values = [
+        op.row_id,
+        data._ctime,
+        data._mtime,
+        data._creator ?? null,
+        data._last_modifier ?? null,
+        ...cells.map(([, v]) => v),
+      ];
+      db.prepare(
+        `INSERT INTO ${qid(big)} (${names.map(qid).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+      ).run(...values);
     }
     cachedStatement(db, 'UPDATE big_data_ops SET restored = 1 WHERE id = ?').run(opId);
   })();

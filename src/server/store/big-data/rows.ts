@@ -14,7 +14,14 @@ import { ensureBigStore } from './store.js';
 /** Column types computed at read time or filled from the row internals: no cell to store. */
 const UNSTORED = new Set(['link', 'link-formula', 'formula', 'ctime', 'mtime', 'creator', 'last-modifier']);
 
-export function addBigRows(ctx: RowsContext, base: Base, table: TableMeta, rowsIn: unknown, actor: string, at: number): { inserted_row_count: number } {
+export function addBigRows(
+  ctx: RowsContext,
+  base: Base,
+  table: TableMeta,
+  rowsIn: unknown,
+  actor: string,
+  at: number,
+): { inserted_row_count: number } {
   const rows = requireArray(rowsIn, 'rows');
   checkCount(rows.length, SIZE_LIMITS.appendRows, 'add-archived-rows', false);
   const stored = table.columns.filter((c) => !UNSTORED.has(c.type));
@@ -27,11 +34,15 @@ export function addBigRows(ctx: RowsContext, base: Base, table: TableMeta, rowsI
       // Mutant: the rows land in the normal store, where the row list shows them.
       const into = ctx.faults.has('big-rows-to-normal') ? table.phys : ensureBigStore(ctx.db, table);
       const cols = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', ...stored.map((c) => physColumn(c.key))];
-      const insert = ctx.db.prepare(`INSERT INTO ${qid(into)} (${cols.map(qid).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+      const insert = ctx.db.prepare(
+        `INSERT INTO ${qid(into)} (${cols.map(qid).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      );
       const logged: PhysRow[] = encoded.map(({ values }) => {
         const cells = stored.map((c) => (c.type === 'auto-number' ? nextAuto(c) : (values.get(c) ?? null)));
         const row: PhysRow = { _id: newRowId(), _ctime: now, _mtime: now, _creator: actor, _last_modifier: actor };
-        stored.forEach((c, i) => { row[physColumn(c.key)] = cells[i]; });
+        stored.forEach((c, i) => {
+          row[physColumn(c.key)] = cells[i];
+        });
         insert.run(row._id, now, now, actor, actor, ...cells);
         return row;
       });

@@ -25,7 +25,15 @@ export function selectBothStores(ctx: RowsContext, tr: Translated): void {
  * The UPDATE or DELETE `sql` (as run on the normal rows) run on the big-data rows; returns
  * the rows it changed. A DELETE is logged (restorable). The caller's transaction covers it.
  */
-export function writeBigStore(db: Db, base: Base, tr: Translated, sql: string, params: readonly unknown[], actor: string, at: number): PhysRow[] {
+export function writeBigStore(
+  db: Db,
+  base: Base,
+  tr: Translated,
+  sql: string,
+  params: readonly unknown[],
+  actor: string,
+  at: number,
+): PhysRow[] {
   if ((tr.kind !== 'update' && tr.kind !== 'delete') || !hasBigStore(db, tr.table)) return [];
   // The statement's first name is its table (UPDATE t …, DELETE FROM t …): replace that one.
   const onBig = sql.replace(qid(tr.table.phys), qid(bigTableOf(tr.table)));

@@ -64,7 +64,10 @@ export const anyStore = (db: Db, table: TableMeta) => bothStores(db, table) ?? q
 export function rowsIn(db: Db, table: TableMeta, list: readonly string[], big = false): Set<string> {
   if (big && !hasBigStore(db, table)) return new Set();
   const name = big ? bigTableOf(table) : table.phys;
-  const found = db.prepare(`SELECT _id FROM ${qid(name)} WHERE ${IN_IDS}`).pluck().all(ids(list)) as string[];
+  const found = db
+    .prepare(`SELECT _id FROM ${qid(name)} WHERE ${IN_IDS}`)
+    .pluck()
+    .all(ids(list)) as string[];
   return new Set(found);
 }
 
@@ -72,14 +75,22 @@ export function rowsIn(db: Db, table: TableMeta, list: readonly string[], big = 
 export function moveRows(db: Db, table: TableMeta, list: readonly string[], to: 'big' | 'normal'): number {
   if (list.length === 0) return 0;
   const big = ensureBigStore(db, table);
-  const cols = columnsOf(db, table.phys).filter((c) => !NORMAL_ONLY.has(c)).map(qid).join(', ');
+  const cols = columnsOf(db, table.phys)
+    .filter((c) => !NORMAL_ONLY.has(c))
+    .map(qid)
+    .join(', ');
   const [from, into] = to === 'big' ? [table.phys, big] : [big, table.phys];
   db.prepare(`INSERT INTO ${qid(into)} (${cols}) SELECT ${cols} FROM ${qid(from)} WHERE ${IN_IDS}`).run(ids(list));
   return db.prepare(`DELETE FROM ${qid(from)} WHERE ${IN_IDS}`).run(ids(list)).changes;
 }
 
 export function countBigRows(db: Db, table: TableMeta): number {
-  return hasBigStore(db, table) ? (db.prepare(`SELECT count(*) FROM ${qid(bigTableOf(table))}`).pluck().get() as number) : 0;
+  return hasBigStore(db, table)
+    ? (db
+        .prepare(`SELECT count(*) FROM ${qid(bigTableOf(table))}`)
+        .pluck()
+        .get() as number)
+    : 0;
 }
 
 export function dropBigStore(db: Db, table: TableMeta): void {

@@ -7,9 +7,14 @@ import type { Base } from '../model.js';
 import { userCard } from '../account/users.js';
 
 export function collaborators(store: Store, base: Base): User[] {
-  const ids = store.db.prepare(`
+  const ids = store.db
+    .prepare(
+      `
     SELECT owner AS id FROM workspaces WHERE id = ?
-    UNION SELECT m.user_id FROM workspaces w JOIN group_members m ON m.group_id = w.group_id WHERE w.id = ?`).pluck().all(base.workspaceId, base.workspaceId) as string[];
+    UNION SELECT m.user_id FROM workspaces w JOIN group_members m ON m.group_id = w.group_id WHERE w.id = ?`,
+    )
+    .pluck()
+    .all(base.workspaceId, base.workspaceId) as string[];
   return ids.map((id) => store.userById(id)).filter((u): u is User => !!u && !!u.is_active);
 }
 

@@ -10,14 +10,28 @@ import type { Base } from '../model.js';
 
 type TaskStatus = 'success' | 'failed' | 'running';
 
-export function recordTask(db: Db, base: Base, kind: string, status: TaskStatus, detail: Record<string, unknown>, at: number): string {
+export function recordTask(
+  db: Db,
+  base: Base,
+  kind: string,
+  status: TaskStatus,
+  detail: Record<string, unknown>,
+  at: number,
+): string {
   const id = randomUUID();
-  cachedStatement(db, 'INSERT INTO base_tasks (id, base_uuid, kind, status, detail, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, base.uuid, kind, status, JSON.stringify(detail), at);
+  cachedStatement(
+    db,
+    'INSERT INTO base_tasks (id, base_uuid, kind, status, detail, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(id, base.uuid, kind, status, JSON.stringify(detail), at);
   return id;
 }
 
 export function taskStatus(db: Db, base: Base, id: string, kind: string): { status: TaskStatus } {
-  const t = cachedStatement(db, 'SELECT status FROM base_tasks WHERE id = ? AND base_uuid = ? AND kind = ?').get(id, base.uuid, kind) as { status: TaskStatus } | undefined;
+  const t = cachedStatement(db, 'SELECT status FROM base_tasks WHERE id = ? AND base_uuid = ? AND kind = ?').get(
+    id,
+    base.uuid,
+    kind,
+  ) as { status: TaskStatus } | undefined;
   if (!t) throw notFound(`task ${id} not found`);
   return { status: t.status };
 }

@@ -22,9 +22,13 @@ export function registerBigData(app: FastifyInstance, ctx: ServerContext): void 
     const base = baseOf(ctx, req);
     const b = bodyOf(req);
     const table = tableOf(base, b.table_id ?? b.table_name, 'table_id');
-    if (!Array.isArray(b.row_ids) || b.row_ids.some((id) => typeof id !== 'string')) throw badRequest('row_ids must be an array of row ids');
+    if (!Array.isArray(b.row_ids) || b.row_ids.some((id) => typeof id !== 'string'))
+      throw badRequest('row_ids must be an array of row ids');
     const moved = unarchiveRows(ctx, base, table, b.row_ids as string[]);
-    return { success: true, task_id: recordTask(ctx.db, base, 'unarchive', 'success', { table_id: table._id, moved }, ctx.now()) };
+    return {
+      success: true,
+      task_id: recordTask(ctx.db, base, 'unarchive', 'success', { table_id: table._id, moved }, ctx.now()),
+    };
   });
   route(app, ctx, endpoint('getBaseBigDataOperations'), (req) => {
     const { page, perPage } = pageOf(req);

@@ -6,7 +6,15 @@ import type { FastifyInstance } from 'fastify';
 import { endpoint } from '../../../../spec/index.js';
 import type { ServerContext } from '../../../context.js';
 import { route } from '../../../pipeline/hooks.js';
-import { commentById, commentCount, commentsPerRow, commentsWithinDays, createComment, deleteComment, rowComments } from '../../../store/records/comments.js';
+import {
+  commentById,
+  commentCount,
+  commentsPerRow,
+  commentsWithinDays,
+  createComment,
+  deleteComment,
+  rowComments,
+} from '../../../store/records/comments.js';
 import { actor, baseOf, bodyOf, intParam, tableOf } from '../common.js';
 import { pathId, query, rowIdQuery } from './params.js';
 
@@ -27,7 +35,9 @@ export function registerComments(app: FastifyInstance, ctx: ServerContext): void
     deleteComment(ctx.db, baseOf(ctx, req), pathId(req, 'comment_id'), ctx.faults);
     return { success: true };
   });
-  route(app, ctx, endpoint('getRowCommentsCount'), (req) => commentCount(ctx.db, baseOf(ctx, req), rowIdQuery(req), ctx.faults));
+  route(app, ctx, endpoint('getRowCommentsCount'), (req) =>
+    commentCount(ctx.db, baseOf(ctx, req), rowIdQuery(req), ctx.faults),
+  );
   route(app, ctx, endpoint('listCommentsWithinDays'), (req) => {
     const days = Math.min(intParam(query(req).days, 'days', DEFAULT_DAYS, 1), 36_500);
     return commentsWithinDays(ctx.db, baseOf(ctx, req), days, ctx.now());

@@ -7,7 +7,10 @@ import { setRowLocks } from '../../../store/locks.js';
 import { actor, baseOf, bodyOf, tableOf } from '../common.js';
 
 export function registerLocks(app: FastifyInstance, ctx: ServerContext): void {
-  for (const [id, lock] of [['lockRows', true], ['unlockRows', false]] as const) {
+  for (const [id, lock] of [
+    ['lockRows', true],
+    ['unlockRows', false],
+  ] as const) {
     route(app, ctx, endpoint(id), (req) => {
       const base = baseOf(ctx, req);
       const b = bodyOf(req);
