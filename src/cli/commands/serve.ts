@@ -35,7 +35,10 @@ export function builder(y: Argv): Argv<Args> {
       default: NEWEST_VERSION,
       describe: 'Release to behave as (§9)',
     })
-    .option('data', { type: 'string', describe: 'SQLite file to keep data in (default: in memory)' })
+    .option('data', {
+      type: 'string',
+      describe: 'SQLite file to keep data in, each base in a file of its own in FILE.bases/ (default: in memory)',
+    })
     .option('json', { type: 'boolean', default: false, describe: 'Print one line on stdout: the target descriptor' })
     .option('config', { type: 'string', describe: 'Limits configuration file (JSON, §8.4)' })
     .option('rate-window', {

@@ -56,7 +56,7 @@ interface Linked {
 }
 
 function linked(ctx: ReadContext, base: Base, table: TableMeta, col: ColumnMeta, rowIds: string[]): Linked {
-  const ids = linkedIds(ctx.db, base, col, table, rowIds);
+  const ids = linkedIds(base, col, table, rowIds);
   return { ids, ...linkedRows(ctx, base, table, col, [...new Set([...ids.values()].flat())]) };
 }
 
@@ -71,8 +71,8 @@ function linkedRows(
   const other = base.meta.tables.find((t) => t._id === linkSide(col, table).otherTableId);
   if (!other || !ids.length) return { other, rows: new Map(), at: new Map() };
   const phys = fetchPhys(
-    ctx.db,
-    `SELECT * FROM ${anyStore(ctx.db, other)} WHERE _id IN (SELECT value FROM json_each(?))`,
+    base.db,
+    `SELECT * FROM ${anyStore(base.db, other)} WHERE _id IN (SELECT value FROM json_each(?))`,
     [JSON.stringify(ids)],
   );
   const at = indexOf(phys.columns);

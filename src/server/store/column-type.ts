@@ -57,8 +57,8 @@ export function modifyColumnType(
     });
   }
   return withMetaRollback(base, () =>
-    ctx.db.transaction(() => {
-      const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} ORDER BY rowid`, []);
+    base.db.transaction(() => {
+      const phys = fetchPhys(base.db, `SELECT * FROM ${qid(table.phys)} ORDER BY rowid`, []);
       const rows = materialise(ctx, base, table, phys, { byName: false });
       const convert = converter(col, next);
       const autoNumber = type === 'auto-number' ? nextAutoNumber(next) : undefined;
@@ -67,16 +67,16 @@ export function modifyColumnType(
       const values: Stored[] = raw ? [] : rows.map((r) => (autoNumber ? autoNumber() : convert(r[col.key] ?? null)));
       if (col.type === 'link') {
         const linkId = String(col.data?.link_id);
-        dropLink(ctx.db, base, linkId);
+        dropLink(base, linkId);
         for (const t of base.meta.tables)
           if (t !== table)
             t.columns = t.columns.filter((c) => !(c.type === 'link' && String(c.data?.link_id) === linkId));
       }
       if (STORED(col.type) && !STORED(type))
-        ctx.db.exec(`ALTER TABLE ${qid(table.phys)} DROP COLUMN ${qid(physColumn(col.key))}`);
-      if (!STORED(col.type) && STORED(type)) addPhysColumn(ctx.db, table, next);
+        base.db.exec(`ALTER TABLE ${qid(table.phys)} DROP COLUMN ${qid(physColumn(col.key))}`);
+      if (!STORED(col.type) && STORED(type)) addPhysColumn(base.db, table, next);
       if (STORED(type) && !raw) {
-        const set = ctx.db.prepare(`UPDATE ${qid(table.phys)} SET ${qid(physColumn(col.key))} = ? WHERE _id = ?`);
+        const set = base.db.prepare(`UPDATE ${qid(table.phys)} SET ${qid(physColumn(col.key))} = ? WHERE _id = ?`);
         rows.forEach((r, i) => set.run(values[i] ?? null, r._id));
       }
       Object.assign(col, next);

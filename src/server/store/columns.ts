@@ -39,7 +39,7 @@ export function appendColumns(ctx: SchemaContext, base: Base, table: TableMeta, 
   if (!Array.isArray(defs) || defs.length === 0)
     throw badRequest('columns must be a non-empty array of {column_name, column_type, column_data}');
   return withMetaRollback(base, () =>
-    ctx.db.transaction(() =>
+    base.db.transaction(() =>
       defs.map((def, i) => {
         if (def === null || typeof def !== 'object' || Array.isArray(def))
           throw badRequest(`columns[${i}] must be an object`);
@@ -69,14 +69,14 @@ export function renameColumn(
 ): ColumnMeta {
   const to = checkColumnName(table, name, 'new_column_name', col);
   return withMetaRollback(base, () =>
-    ctx.db.transaction(() => {
+    base.db.transaction(() => {
       const from = col.name;
       col.name = to;
       renameInFormulas(table, from, to);
       if (ctx.faults.has('rename-column-drops-values') && STORED(col.type)) {
         // Mutant (BASE-2): rename done as delete and re-create, the values lost with the old key.
         col.key = shortId(table.columns.map((c) => c.key));
-        addPhysColumn(ctx.db, table, col);
+        addPhysColumn(base.db, table, col);
       }
       saveMeta(ctx.db, base);
       return col;
@@ -128,17 +128,17 @@ export function deleteColumn(ctx: SchemaContext, base: Base, table: TableMeta, c
   if (table.columns[0] === col)
     throw badRequest(`column ${col.name} is the table's first column and cannot be deleted`);
   withMetaRollback(base, () =>
-    ctx.db.transaction(() => {
+    base.db.transaction(() => {
       if (col.type === 'link') {
         const linkId = String(col.data?.link_id);
-        dropLink(ctx.db, base, linkId);
+        dropLink(base, linkId);
         for (const t of base.meta.tables) {
           const gone = t.columns.filter((c) => c.type === 'link' && String(c.data?.link_id) === linkId);
           t.columns = t.columns.filter((c) => !gone.includes(c));
           for (const c of gone) forgetInViews(t, c.key);
         }
       } else {
-        if (STORED(col.type)) ctx.db.exec(`ALTER TABLE ${qid(table.phys)} DROP COLUMN ${qid(physColumn(col.key))}`);
+        if (STORED(col.type)) base.db.exec(`ALTER TABLE ${qid(table.phys)} DROP COLUMN ${qid(physColumn(col.key))}`);
         table.columns = table.columns.filter((c) => c !== col);
         forgetInViews(table, col.key);
       }

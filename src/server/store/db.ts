@@ -1,7 +1,7 @@
 /**
  * The embedded SQLite database: in memory by default, in a file with `--data`.
- * Account data lives in ordinary tables; each base table's rows live in a physical table
- * of their own (`rows_<n>`), one SQLite column per base column, so SQL runs natively.
+ * Accounts, teams, tokens and the list of bases live here; each base's rows, links and
+ * structure live in a database of the base's own (base-db.ts), so a base's SQL reaches none of this.
  */
 import Database from 'better-sqlite3';
 import { BASES_SCHEMA } from './bases/schema.js';
@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS group_members (group_id INTEGER NOT NULL, user_id TEX
 CREATE TABLE IF NOT EXISTS workspaces (id INTEGER PRIMARY KEY, org_id INTEGER, owner TEXT NOT NULL, group_id INTEGER, name TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS bases (
   uuid TEXT PRIMARY KEY, workspace_id INTEGER NOT NULL REFERENCES workspaces(id), name TEXT NOT NULL,
-  creator TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, meta TEXT NOT NULL,
+  creator TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
   UNIQUE (workspace_id, name));
 CREATE TABLE IF NOT EXISTS api_tokens (
   token TEXT PRIMARY KEY, base_uuid TEXT NOT NULL, app_name TEXT NOT NULL, permission TEXT NOT NULL,
@@ -36,10 +36,6 @@ CREATE TABLE IF NOT EXISTS api_tokens (
 CREATE TABLE IF NOT EXISTS base_tokens (
   token TEXT PRIMARY KEY, base_uuid TEXT NOT NULL, permission TEXT NOT NULL, app_name TEXT, username TEXT, expires_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS external_links (token TEXT PRIMARY KEY, base_uuid TEXT NOT NULL, permission TEXT NOT NULL DEFAULT 'r');
-CREATE TABLE IF NOT EXISTS links (
-  base_uuid TEXT NOT NULL, link_id TEXT NOT NULL, row_id TEXT NOT NULL, other_row_id TEXT NOT NULL,
-  ctime INTEGER NOT NULL, PRIMARY KEY (base_uuid, link_id, row_id, other_row_id));
-CREATE INDEX IF NOT EXISTS links_other ON links (base_uuid, link_id, other_row_id);
 ${BASES_SCHEMA}
 ${RECORDS_SCHEMA}`;
 

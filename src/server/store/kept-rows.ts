@@ -11,7 +11,8 @@
  * are never served where that cache never answers: the selftest's coverage run must see the
  * fault queries of every row it lists (src/mutants/coverage.ts).
  * Beside the version, kept rows of a table are valid only while:
- * - the connection's count of changed rows (SQLite's total_changes()) is the same: any INSERT,
+ * - the count of changed rows of both connections, the base's and the accounts' (SQLite's
+ *   total_changes()), is the same: any INSERT,
  *   UPDATE or DELETE counts, even one that leaves the version alone — the mutant stale-cache
  *   does so on purpose, and must keep fooling the answers cached by URL (ROUTE-7) only;
  * - the table is the same object: a structure restored after a refused change, or a deleted
@@ -19,7 +20,7 @@
  */
 import type { ReadContext } from './cells.js';
 import { cachedStatement } from './db.js';
-import type { TableMeta } from './model.js';
+import type { Base, TableMeta } from './model.js';
 
 /** Listed rows run to about 400 characters of JSON: some 40,000 rows kept per base. */
 const MAX_CHARS = 16 * 1024 * 1024;
@@ -40,13 +41,14 @@ export interface KeptRows {
 
 export const noKeptRows = (): KeptRows => ({ tables: new Map(), chars: 0 });
 
-const totalChanges = (ctx: ReadContext) =>
-  (cachedStatement(ctx.db, 'SELECT total_changes()', true).get() as [number])[0];
+const changesOf = (db: ReadContext['db']) => (cachedStatement(db, 'SELECT total_changes()', true).get() as [number])[0];
+/** Each count only grows, so their sum moves whenever either does. */
+const totalChanges = (ctx: ReadContext, base: Base) => changesOf(ctx.db) + changesOf(base.db);
 
 /** The kept rows of `table` in `shape` (now the most recently used), emptied if anything may have changed since they were kept. */
-function keptOf(ctx: ReadContext, baseRows: KeptRows, table: TableMeta, shape: string): Kept {
+function keptOf(ctx: ReadContext, base: Base, baseRows: KeptRows, table: TableMeta, shape: string): Kept {
   const key = `${table._id}\0${shape}`;
-  const changes = totalChanges(ctx);
+  const changes = totalChanges(ctx, base);
   let kept = baseRows.tables.get(key);
   if (kept) {
     baseRows.tables.delete(key);
@@ -67,13 +69,14 @@ function keptOf(ctx: ReadContext, baseRows: KeptRows, table: TableMeta, shape: s
  */
 export function listedJson(
   ctx: ReadContext,
+  base: Base,
   baseRows: KeptRows,
   table: TableMeta,
   shape: string,
   listed: () => string[],
   load: (ids?: string[]) => [string, string][],
 ): string[] {
-  const kept = keptOf(ctx, baseRows, table, shape);
+  const kept = keptOf(ctx, base, baseRows, table, shape);
   const keep = (pairs: [string, string][]) => {
     for (const [id, json] of pairs) {
       kept.rows.set(id, json);

@@ -28,14 +28,14 @@ export function queryLinks(
   const { mine } = linkSide(col, table);
   const theirs = mine === 'row_id' ? 'other_row_id' : 'row_id';
   const page = cachedStatement(
-    ctx.db,
-    `SELECT ${theirs} FROM links WHERE base_uuid = ? AND link_id = ? AND ${mine} = ? ORDER BY ctime, rowid LIMIT ? OFFSET ?`,
+    base.db,
+    `SELECT ${theirs} FROM links WHERE link_id = ? AND ${mine} = ? ORDER BY ctime, rowid LIMIT ? OFFSET ?`,
   );
   const ignoreOffset = ctx.faults.has('query-links-ignore-offset'); // mutant: every page starts at the first link
   const ids = new Map(
     pages.map((p) => [
       p.row_id,
-      page.pluck().all(base.uuid, linkData(col).link_id, p.row_id, p.limit, ignoreOffset ? 0 : p.offset) as string[],
+      page.pluck().all(linkData(col).link_id, p.row_id, p.limit, ignoreOffset ? 0 : p.offset) as string[],
     ]),
   );
   const display = linkDisplayValues(ctx, base, table, col, [...new Set([...ids.values()].flat())]);
@@ -90,9 +90,9 @@ export function autoLink(
         `a single-select column cannot be matched with a ${a.type === 'single-select' ? b.type : a.type} column`,
       );
   const read = (t: TableMeta, cols: ColumnMeta[]) =>
-    ctx.db
+    base.db
       .prepare(
-        `SELECT _id, ${cols.map((c) => INTERNAL_FIELD_OF_TYPE[c.type] ?? qid(physColumn(c.key))).join(', ')} FROM ${anyStore(ctx.db, t)}`,
+        `SELECT _id, ${cols.map((c) => INTERNAL_FIELD_OF_TYPE[c.type] ?? qid(physColumn(c.key))).join(', ')} FROM ${anyStore(base.db, t)}`,
       )
       .raw()
       .all() as unknown[][];
@@ -106,18 +106,15 @@ export function autoLink(
     const k = keyOf(r);
     if (k !== undefined) byValue.set(k, [...(byValue.get(k) ?? []), r[0] as string]);
   }
-  const ins = ctx.db.prepare(
-    'INSERT OR IGNORE INTO links (base_uuid, link_id, row_id, other_row_id, ctime) VALUES (?, ?, ?, ?, ?)',
-  );
+  const ins = base.db.prepare('INSERT OR IGNORE INTO links (link_id, row_id, other_row_id, ctime) VALUES (?, ?, ?, ?)');
   let made = 0;
-  ctx.db.transaction(() => {
+  base.db.transaction(() => {
     for (const r of read(
       t1,
       pairs.map(([a]) => a),
     )) {
       const k = keyOf(r);
-      for (const other of (k !== undefined && byValue.get(k)) || [])
-        made += ins.run(base.uuid, linkId, r[0], other, at).changes;
+      for (const other of (k !== undefined && byValue.get(k)) || []) made += ins.run(linkId, r[0], other, at).changes;
     }
   })();
   return made;

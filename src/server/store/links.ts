@@ -1,9 +1,9 @@
 /**
  * Row links. A link column's `data` names the link (`link_id`) and its two tables; links are
  * stored once per pair as (row_id of `table_id`, other_row_id of `other_table_id`), and each
- * of the two link columns reads them from its own side.
+ * of the two link columns reads them from its own side. They live in the base's own database.
  */
-import { cachedStatement, type Db } from './db.js';
+import { cachedStatement } from './db.js';
 import type { Base, ColumnMeta, TableMeta } from './model.js';
 
 export interface LinkData {
@@ -26,7 +26,6 @@ export function linkSide(col: ColumnMeta, table: TableMeta): { mine: 'row_id' | 
 
 /** Linked row ids per row id, in link creation order, at most `cap` each. */
 export function linkedIds(
-  db: Db,
   base: Base,
   col: ColumnMeta,
   table: TableMeta,
@@ -38,9 +37,9 @@ export function linkedIds(
   const out = new Map<string, string[]>();
   if (rowIds.length === 0) return out;
   const rows = cachedStatement(
-    db,
-    `SELECT ${mine} AS a, ${theirs} AS b FROM links WHERE base_uuid = ? AND link_id = ? AND ${mine} IN (SELECT value FROM json_each(?)) ORDER BY ctime, rowid`,
-  ).all(base.uuid, linkData(col).link_id, JSON.stringify(rowIds)) as { a: string; b: string }[];
+    base.db,
+    `SELECT ${mine} AS a, ${theirs} AS b FROM links WHERE link_id = ? AND ${mine} IN (SELECT value FROM json_each(?)) ORDER BY ctime, rowid`,
+  ).all(linkData(col).link_id, JSON.stringify(rowIds)) as { a: string; b: string }[];
   for (const r of rows) {
     const list = out.get(r.a) ?? [];
     if (list.length < cap) list.push(r.b);
@@ -53,7 +52,6 @@ export type LinkMap = Readonly<Record<string, readonly string[]>>;
 
 /** Add links (duplicates refused), replace them, or remove them. Returns the number changed. */
 export function changeLinks(
-  db: Db,
   base: Base,
   linkId: string,
   sideIsTable: boolean,
@@ -65,31 +63,31 @@ export function changeLinks(
   );
   const now = Date.now();
   let changed = 0;
+  const db = base.db;
   db.transaction(() => {
     if (op === 'replace') {
       const col = sideIsTable ? 'row_id' : 'other_row_id';
-      const del = db.prepare(`DELETE FROM links WHERE base_uuid = ? AND link_id = ? AND ${col} = ?`);
-      for (const rowId of Object.keys(map)) del.run(base.uuid, linkId, rowId);
+      const del = db.prepare(`DELETE FROM links WHERE link_id = ? AND ${col} = ?`);
+      for (const rowId of Object.keys(map)) del.run(linkId, rowId);
     }
-    const ins = db.prepare(
-      'INSERT INTO links (base_uuid, link_id, row_id, other_row_id, ctime) VALUES (?, ?, ?, ?, ?)',
-    );
-    const rm = db.prepare('DELETE FROM links WHERE base_uuid = ? AND link_id = ? AND row_id = ? AND other_row_id = ?');
+    const ins = db.prepare('INSERT INTO links (link_id, row_id, other_row_id, ctime) VALUES (?, ?, ?, ?)');
+    const rm = db.prepare('DELETE FROM links WHERE link_id = ? AND row_id = ? AND other_row_id = ?');
     for (const [a, b] of pairs)
-      changed +=
-        op === 'remove' ? rm.run(base.uuid, linkId, a, b).changes : ins.run(base.uuid, linkId, a, b, now).changes;
+      changed += op === 'remove' ? rm.run(linkId, a, b).changes : ins.run(linkId, a, b, now).changes;
   })();
   return changed;
 }
 
 /** Forget the links of deleted rows. */
-export function dropLinksOfRows(db: Db, base: Base, rowIds: readonly string[]): void {
+export function dropLinksOfRows(base: Base, rowIds: readonly string[]): void {
   const ids = JSON.stringify(rowIds);
-  db.prepare(
-    'DELETE FROM links WHERE base_uuid = ? AND (row_id IN (SELECT value FROM json_each(?)) OR other_row_id IN (SELECT value FROM json_each(?)))',
-  ).run(base.uuid, ids, ids);
+  base.db
+    .prepare(
+      'DELETE FROM links WHERE row_id IN (SELECT value FROM json_each(?)) OR other_row_id IN (SELECT value FROM json_each(?))',
+    )
+    .run(ids, ids);
 }
 
-export function dropLink(db: Db, base: Base, linkId: string): void {
-  db.prepare('DELETE FROM links WHERE base_uuid = ? AND link_id = ?').run(base.uuid, linkId);
+export function dropLink(base: Base, linkId: string): void {
+  base.db.prepare('DELETE FROM links WHERE link_id = ?').run(linkId);
 }

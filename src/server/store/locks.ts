@@ -31,15 +31,15 @@ export function setRowLocks(
   if (ids.some((id) => typeof id !== 'string')) throw badRequest('row_ids must be strings');
   checkCount(ids.length, SIZE_LIMITS.updateRows, lock ? 'lock-rows' : 'unlock-rows', false);
   const list = ids as string[];
-  ensureLockColumns(ctx.db, table);
-  ctx.db.transaction(() => {
-    const found = rowsIn(ctx.db, table, list);
+  ensureLockColumns(base.db, table);
+  base.db.transaction(() => {
+    const found = rowsIn(base.db, table, list);
     const missing = list.filter((id) => !found.has(id));
-    if (missing.length && hasBigStore(ctx.db, table) && rowsIn(ctx.db, table, missing, true).size)
+    if (missing.length && hasBigStore(base.db, table) && rowsIn(base.db, table, missing, true).size)
       throw badRequest('rows in big data cannot be locked or unlocked');
     if (missing.length) throw notFound(`row _id not exits: ${missing[0]}`);
     if (lock && ctx.faults.has('lock-rows-noop')) return; // mutant: lock answers success and changes nothing
-    ctx.db
+    base.db
       .prepare(
         `UPDATE ${qid(table.phys)} SET _locked = ?, _locked_by = ? WHERE _id IN (SELECT value FROM json_each(?))`,
       )

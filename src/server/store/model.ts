@@ -1,6 +1,7 @@
 /** A base's structure (tables, columns, views) as kept in memory and persisted as JSON. */
 import { randomBytes } from 'node:crypto';
 import type { ColumnType } from '../../spec/index.js';
+import type { Db } from './db.js';
 
 export interface ColumnMeta {
   key: string;
@@ -74,6 +75,8 @@ export interface Base {
   meta: BaseMeta;
   /** Bumped on every write; the gateway's "base unchanged" cache keys on it (ROUTE-7). */
   version: number;
+  /** The base's own database: its rows, links and structure (base-db.ts), and where its SQL runs. */
+  db: Db;
 }
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

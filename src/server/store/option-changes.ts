@@ -19,7 +19,7 @@ function selectColumn(col: ColumnMeta, field = 'column'): void {
 /** Run `fn` on the column's options and cells in one transaction, then save. */
 function change<T>(ctx: SchemaContext, base: Base, fn: () => T): T {
   return withMetaRollback(base, () =>
-    ctx.db.transaction(() => {
+    base.db.transaction(() => {
       const r = fn();
       saveMeta(ctx.db, base);
       return r;
@@ -34,23 +34,23 @@ export function addOptions(ctx: SchemaContext, base: Base, col: ColumnMeta, raw:
 }
 
 /** Cells naming `from` name `to` instead (`to` null: the option is removed from them). */
-function renameInCells(ctx: SchemaContext, table: TableMeta, col: ColumnMeta, from: string, to: string | null): void {
+function renameInCells(base: Base, table: TableMeta, col: ColumnMeta, from: string, to: string | null): void {
   const c = qid(physColumn(col.key));
   const t = qid(table.phys);
   if (col.type === 'single-select') {
-    ctx.db.prepare(`UPDATE ${t} SET ${c} = ? WHERE ${c} = ?`).run(to, from);
+    base.db.prepare(`UPDATE ${t} SET ${c} = ? WHERE ${c} = ?`).run(to, from);
     return;
   }
   const kept =
     to === null
       ? `(SELECT json_group_array(value) FROM json_each(${c}) WHERE value != ?)`
       : `(SELECT json_group_array(CASE WHEN value = ? THEN ? ELSE value END) FROM json_each(${c}))`;
-  ctx.db
+  base.db
     .prepare(
       `UPDATE ${t} SET ${c} = ${kept} WHERE json_valid(${c}) AND EXISTS (SELECT 1 FROM json_each(${c}) WHERE value = ?)`,
     )
     .run(...(to === null ? [from] : [from, to]), from);
-  if (to === null) ctx.db.exec(`UPDATE ${t} SET ${c} = NULL WHERE ${c} = '[]'`);
+  if (to === null) base.db.exec(`UPDATE ${t} SET ${c} = NULL WHERE ${c} = '[]'`);
 }
 
 /** Options named by `id` (or, without one, by name) take the given name and colours. */
@@ -81,7 +81,7 @@ export function updateOptions(
   return change(ctx, base, () =>
     plans.map(({ option, u }) => {
       if (typeof u.name === 'string' && u.name !== option.name) {
-        renameInCells(ctx, table, col, option.name, u.name);
+        renameInCells(base, table, col, option.name, u.name);
         option.name = u.name;
       }
       if (typeof u.color === 'string') option.color = u.color;
@@ -101,7 +101,7 @@ export function deleteOptions(ctx: SchemaContext, base: Base, table: TableMeta, 
     return o;
   });
   change(ctx, base, () => {
-    for (const o of doomed) renameInCells(ctx, table, col, o.name, null);
+    for (const o of doomed) renameInCells(base, table, col, o.name, null);
     col.data!.options = optionsOf(col).filter((o) => !doomed.includes(o));
     // A cascade must not name options that are gone.
     const ids = new Set(doomed.map((o) => o.id));

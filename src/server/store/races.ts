@@ -19,13 +19,14 @@ export async function appendRowsRacy(
   rowsIn: unknown,
   actor: string,
 ): Promise<ReturnType<typeof appendRows>> {
-  const ids = () => (ctx.db.prepare(`SELECT _id FROM ${qid(table.phys)}`).all() as { _id: string }[]).map((r) => r._id);
+  const ids = () =>
+    (base.db.prepare(`SELECT _id FROM ${qid(table.phys)}`).all() as { _id: string }[]).map((r) => r._id);
   const seen = ids();
   await sleep(IO_MS);
   const out = appendRows(ctx, base, table, rowsIn, actor);
   const keep = new Set([...seen, ...out.row_ids.map((r) => r._id)]);
-  const drop = ctx.db.prepare(`DELETE FROM ${qid(table.phys)} WHERE _id = ?`);
-  ctx.db.transaction(() => {
+  const drop = base.db.prepare(`DELETE FROM ${qid(table.phys)} WHERE _id = ?`);
+  base.db.transaction(() => {
     for (const id of ids()) if (!keep.has(id)) drop.run(id);
   })();
   return out;

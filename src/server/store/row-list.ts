@@ -64,25 +64,25 @@ function rowsOf(
 
 export function listRows(ctx: RowsContext, base: Base, table: TableMeta, q: ListQuery): ApiRow[] {
   const l = listing(ctx, table, q);
-  return rowsOf(ctx, base, table, fetchPhys(ctx.db, `SELECT * ${l.from}`, l.params), q, l.hidden);
+  return rowsOf(ctx, base, table, fetchPhys(base.db, `SELECT * ${l.from}`, l.params), q, l.hidden);
 }
 
 /** The gateway's answer, `{"rows":[…]}`: the bytes JSON.stringify gives for listRows' rows, from the base's `kept` rows where it can. */
 export function listRowsJson(ctx: RowsContext, base: Base, table: TableMeta, q: ListQuery, kept: KeptRows): string {
   const l = listing(ctx, table, q);
   const listed = () =>
-    (cachedStatement(ctx.db, `SELECT _id ${l.from}`, true).all(...l.params) as [string][]).map((r) => r[0]);
+    (cachedStatement(base.db, `SELECT _id ${l.from}`, true).all(...l.params) as [string][]).map((r) => r[0]);
   const load = (ids?: string[]): [string, string][] => {
     const phys = ids
-      ? fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`, [
+      ? fetchPhys(base.db, `SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`, [
           JSON.stringify(ids),
         ])
-      : fetchPhys(ctx.db, `SELECT * ${l.from}`, l.params);
+      : fetchPhys(base.db, `SELECT * ${l.from}`, l.params);
     const iId = phys.columns.indexOf('_id');
     return rowsOf(ctx, base, table, phys, q, l.hidden).map((row, i) => [
       phys.rows[i]![iId] as string,
       JSON.stringify(row),
     ]);
   };
-  return `{"rows":[${listedJson(ctx, kept, table, JSON.stringify([q.byName, l.hidden]), listed, load).join(',')}]}`;
+  return `{"rows":[${listedJson(ctx, base, kept, table, JSON.stringify([q.byName, l.hidden]), listed, load).join(',')}]}`;
 }

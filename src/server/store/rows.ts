@@ -19,7 +19,7 @@ export interface RowsContext extends ReadContext {
 }
 
 export function getRow(ctx: RowsContext, base: Base, table: TableMeta, rowId: string, byName: boolean): ApiRow {
-  const phys = fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} WHERE _id = ?`, [rowId]);
+  const phys = fetchPhys(base.db, `SELECT * FROM ${qid(table.phys)} WHERE _id = ?`, [rowId]);
   if (!phys.rows.length) throw notFound('row _id not exits');
   return materialise(ctx, base, table, phys, { byName, single: true })[0]!;
 }
@@ -158,7 +158,7 @@ export function appendRows(
   );
   const autoNumbers = stored.filter((c) => c.type === 'auto-number');
   const nextAuto = nextAutoNumbers(table);
-  const insert = insertStatement(ctx.db, table, stored);
+  const insert = insertStatement(base.db, table, stored);
   const ids: string[] = [];
   const now = isoNow();
   // Encoding may create select options: a refused batch must not leave them behind.
@@ -174,7 +174,7 @@ export function appendRows(
         throw e;
       }
     });
-    ctx.db.transaction(() => {
+    base.db.transaction(() => {
       for (const { values } of enc) {
         const id = newRowId();
         ids.push(id);
@@ -204,7 +204,7 @@ export function appendRows(
 }
 
 function getRowByKeys(ctx: RowsContext, base: Base, table: TableMeta, id: string): ApiRow {
-  return materialise(ctx, base, table, fetchPhys(ctx.db, `SELECT * FROM ${qid(table.phys)} WHERE _id = ?`, [id]), {
+  return materialise(ctx, base, table, fetchPhys(base.db, `SELECT * FROM ${qid(table.phys)} WHERE _id = ?`, [id]), {
     byName: false,
   })[0]!;
 }
@@ -270,14 +270,14 @@ export function updateRows(
     const ids = [...new Set(list.map((p) => p.rowId))];
     existing = new Map(
       (
-        ctx.db
+        base.db
           .prepare(`SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`)
           .all(JSON.stringify(ids)) as PhysRow[]
       ).map((r) => [r._id, r]),
     );
     const missing = ids.find((id) => !existing.has(id));
     if (missing) throw notFound(`row _id not exits: ${missing}`);
-    ctx.db.transaction(() => {
+    base.db.transaction(() => {
       for (const p of list) {
         const sets = [...p.values.keys()].map((c) => `${qid(physColumn(c.key))} = ?`);
         const params: unknown[] = [...p.values.values()];
@@ -286,7 +286,7 @@ export function updateRows(
           params.push(p.newId);
         }
         cachedStatement(
-          ctx.db,
+          base.db,
           `UPDATE ${qid(table.phys)} SET ${[...sets, '_mtime = ?', '_last_modifier = ?'].join(', ')} WHERE _id = ?`,
         ).run(...params, now, actor, p.rowId);
       }
@@ -331,16 +331,16 @@ export function deleteRows(
   if (ids.some((id) => typeof id !== 'string')) throw badRequest('row_ids must be strings');
   const list = JSON.stringify(ids);
   const doomed = ctx.events.wants(base.uuid)
-    ? (ctx.db
+    ? (base.db
         .prepare(`SELECT * FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`)
         .all(list) as PhysRow[])
     : [];
   let deleted = 0;
-  ctx.db.transaction(() => {
-    deleted = ctx.db
+  base.db.transaction(() => {
+    deleted = base.db
       .prepare(`DELETE FROM ${qid(table.phys)} WHERE _id IN (SELECT value FROM json_each(?))`)
       .run(list).changes;
-    dropLinksOfRows(ctx.db, base, ids as string[]);
+    dropLinksOfRows(base, ids as string[]);
   })();
   if (deleted === 0 && ctx.faults.has('delete-missing-404')) throw notFound('Not found.'); // mutant: "nothing to delete" as the generic 404
   touch(base);

@@ -1,10 +1,11 @@
 /**
  * Changing a base's structure: tables, columns, views. The structure is kept in memory
- * and saved as JSON in `bases.meta`; each table's rows get a physical table.
+ * and saved as JSON in the base's own database (base-db.ts), where each table's rows get a physical table.
  */
 import { isColumnType, type ColumnType } from '../../spec/index.js';
 import { badRequest } from '../errors.js';
 import { nameProblem } from '../text.js';
+import { writeMeta } from './base-db.js';
 import { dropBigStore } from './big-data/store.js';
 import { qid, type Db } from './db.js';
 import { checkFormula } from './formula.js';
@@ -34,12 +35,10 @@ export interface SchemaContext {
 export const STORED = (t: ColumnType) =>
   !['link', 'link-formula', 'formula', 'ctime', 'mtime', 'creator', 'last-modifier'].includes(t);
 
-export function saveMeta(db: Db, base: Base): void {
-  db.prepare('UPDATE bases SET meta = ?, updated_at = ? WHERE uuid = ?').run(
-    JSON.stringify(base.meta),
-    new Date().toISOString(),
-    base.uuid,
-  );
+/** Save the structure in the base's database (in its transaction, if one is open); `accounts` (db.ts) lists the base as updated. */
+export function saveMeta(accounts: Db, base: Base): void {
+  writeMeta(base.db, base.meta);
+  accounts.prepare('UPDATE bases SET updated_at = ? WHERE uuid = ?').run(new Date().toISOString(), base.uuid);
   base.version++;
 }
 
@@ -191,11 +190,11 @@ export function addColumn(
   if (anchor !== undefined && anchor !== null && anchor !== '' && !after)
     throw badRequest(`anchor_column ${JSON.stringify(anchor)} not found`);
   withMetaRollback(base, () =>
-    ctx.db.transaction(() => {
+    base.db.transaction(() => {
       if (input.column_type === 'link') col = addLinkColumns(ctx, base, table, input);
       else {
         col = columnFrom(ctx, base, table, input);
-        addPhysColumn(ctx.db, table, col);
+        addPhysColumn(base.db, table, col);
         table.columns.push(col);
       }
       if (after)
@@ -211,7 +210,7 @@ export function addColumn(
 }
 
 export function createTable(ctx: SchemaContext, base: Base, name: unknown, columns: unknown): TableMeta {
-  const db = ctx.db;
+  const db = base.db;
   if (typeof name !== 'string' || name.trim() === '') throw badRequest('table_name is required');
   const bad = nameProblem(name);
   if (bad) throw badRequest(`table_name ${bad}`);
@@ -242,27 +241,27 @@ export function createTable(ctx: SchemaContext, base: Base, name: unknown, colum
           table.columns.push(col);
         }
       }
-      saveMeta(db, base);
+      saveMeta(ctx.db, base);
     })(),
   );
   return table;
 }
 
-export function deleteTable(db: Db, base: Base, table: TableMeta): void {
+export function deleteTable(accounts: Db, base: Base, table: TableMeta): void {
   withMetaRollback(base, () =>
-    db.transaction(() => {
-      db.exec(`DROP TABLE IF EXISTS ${qid(table.phys)}`);
-      dropBigStore(db, table);
+    base.db.transaction(() => {
+      base.db.exec(`DROP TABLE IF EXISTS ${qid(table.phys)}`);
+      dropBigStore(base.db, table);
       base.meta.tables = base.meta.tables.filter((t) => t !== table);
       for (const t of base.meta.tables) {
         const gone = t.columns.filter(
           (c) => c.type === 'link' && (c.data?.table_id === table._id || c.data?.other_table_id === table._id),
         );
-        for (const c of gone) dropLink(db, base, String(c.data?.link_id));
+        for (const c of gone) dropLink(base, String(c.data?.link_id));
         t.columns = t.columns.filter((c) => !gone.includes(c));
       }
-      for (const c of table.columns.filter((x) => x.type === 'link')) dropLink(db, base, String(c.data?.link_id));
-      saveMeta(db, base);
+      for (const c of table.columns.filter((x) => x.type === 'link')) dropLink(base, String(c.data?.link_id));
+      saveMeta(accounts, base);
     })(),
   );
 }

@@ -2,6 +2,7 @@
  * The `sql/` endpoint. Parameters are bound by SQLite, never spliced (SQL-1). Lists return
  * 100 rows without LIMIT and never more than 10,000 (SIZE-5); INSERT, UPDATE and DELETE
  * have no row limit (SIZE-6). SQLite's errors become 400s worded in the base's own names.
+ * Statements run on the base's own database (`base.db`, base-db.ts), which holds that base only.
  */
 import type { Statement } from 'better-sqlite3';
 import { SIZE_LIMITS } from '../../spec/index.js';
@@ -83,7 +84,7 @@ export function runSql(
   const params = checkParams(body.parameters, ctx.faults);
   if (params.length && !ctx.behaviour.sqlParameters) throw badRequest('parameters are not supported before 5.0');
   const tr = translate(base, body.sql);
-  selectBothStores(ctx, tr);
+  selectBothStores(ctx, base, tr);
   if (tr.paramCount !== params.length)
     throw badRequest(`the statement has ${tr.paramCount} parameters, ${params.length} given`);
   const byName = ck === true || ck === 'true';
@@ -134,12 +135,12 @@ function capped(tr: Translated, hardCap: number, noDefault = false): Capped {
   return { sql: parts.join(''), plain: tr.sql };
 }
 
-function prepareList(ctx: RowsContext, sql: string, list: Capped) {
+function prepareList(base: Base, sql: string, list: Capped) {
   try {
-    return ctx.db.prepare(sql);
+    return base.db.prepare(sql);
   } catch (e) {
     // The appended LIMIT must not show in a syntax error: the client's own statement answers.
-    if (list.plain && list.plain !== sql) ctx.db.prepare(list.plain);
+    if (list.plain && list.plain !== sql) base.db.prepare(list.plain);
     throw e;
   }
 }
@@ -149,8 +150,8 @@ function computedCells(ctx: RowsContext, base: Base, table: TableMeta, ids: unkn
   const wanted = [...new Set(ids.filter((x): x is string => typeof x === 'string'))];
   if (!wanted.length) return new Map();
   const phys = fetchPhys(
-    ctx.db,
-    `SELECT * FROM ${anyStore(ctx.db, table)} WHERE _id IN (SELECT value FROM json_each(?))`,
+    base.db,
+    `SELECT * FROM ${anyStore(base.db, table)} WHERE _id IN (SELECT value FROM json_each(?))`,
     [JSON.stringify(wanted)],
   );
   const rows = materialise(ctx, base, table, phys, { byName: false });
@@ -176,8 +177,9 @@ function select(
   byName: boolean,
   list: Capped,
 ): SqlResult {
-  const stmt = prepareList(ctx, sql, list);
+  const stmt = prepareList(base, sql, list);
   if (!stmt.reader) throw badRequest('the statement returns no rows');
+  if (!stmt.readonly) throw badRequest('a SELECT cannot change the base'); // sqlite3_stmt_readonly: a list writes nothing
   const read = <T>(): T[] =>
     list.iterateCap === undefined ? (stmt.all(...params) as T[]) : readCapped<T>(stmt, params, list.iterateCap);
   if (tr.selectStar) {
@@ -257,21 +259,20 @@ function write(ctx: RowsContext, base: Base, tr: Translated, sql: string, params
   // Webhooks hear of SQL writes too; the changed rows are read back only when one listens.
   const listened = ctx.events.wants(base.uuid, 'sql');
   let changed: PhysRow[] = [];
-  ctx.db.transaction(() => {
+  base.db.transaction(() => {
     if (tr.kind === 'delete') {
-      const rows = ctx.db.prepare(`${sql} RETURNING ${listened ? '*' : '_id'}`).all(...params) as PhysRow[];
+      const rows = base.db.prepare(`${sql} RETURNING ${listened ? '*' : '_id'}`).all(...params) as PhysRow[];
       const ids = rows.map((r) => r._id);
-      dropLinksOfRows(ctx.db, base, ids);
+      dropLinksOfRows(base, ids);
       affected = ids.length;
       if (listened) changed = rows;
     } else if (listened) {
-      changed = ctx.db.prepare(`${sql} RETURNING *`).all(...params) as PhysRow[];
+      changed = base.db.prepare(`${sql} RETURNING *`).all(...params) as PhysRow[];
       affected = changed.length;
-    } else affected = ctx.db.prepare(sql).run(...params).changes;
+    } else affected = base.db.prepare(sql).run(...params).changes;
     const big = writeBigStore(ctx.db, base, tr, sql, params, actor, Date.now());
     if (tr.kind === 'delete')
       dropLinksOfRows(
-        ctx.db,
         base,
         big.map((r) => r._id),
       );

@@ -4,6 +4,7 @@
  */
 import { randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
+import { BaseFiles, readMeta, writeMeta } from './base-db.js';
 import { openDb, type Db } from './db.js';
 import { isoNow, type Base, type BaseMeta } from './model.js';
 
@@ -69,6 +70,7 @@ function checkPassword(password: string, hash: string): boolean {
 
 export class Store {
   readonly db: Db;
+  private readonly baseFiles: BaseFiles;
   private readonly bases = new Map<string, Base>();
   private readonly accountTokens = new Map<string, string>();
   private readonly baseTokens = new Map<string, BaseToken>();
@@ -79,19 +81,16 @@ export class Store {
     private readonly now: () => number = Date.now,
   ) {
     this.db = openDb(file);
-    for (const r of this.db.prepare('SELECT uuid, workspace_id, name, meta FROM bases').all() as {
+    this.baseFiles = new BaseFiles(file);
+    for (const r of this.db.prepare('SELECT uuid, workspace_id, name FROM bases').all() as {
       uuid: string;
       workspace_id: number;
       name: string;
-      meta: string;
     }[]) {
-      this.bases.set(r.uuid, {
-        uuid: r.uuid,
-        workspaceId: r.workspace_id,
-        name: r.name,
-        meta: JSON.parse(r.meta) as BaseMeta,
-        version: 1,
-      });
+      const db = this.baseFiles.open(r.uuid);
+      const meta = readMeta(db);
+      if (!meta) throw new Error(`the database of base ${r.uuid} holds no structure (${file ?? 'in memory'})`);
+      this.bases.set(r.uuid, { uuid: r.uuid, workspaceId: r.workspace_id, name: r.name, meta, version: 1, db });
     }
     for (const r of this.db.prepare('SELECT token, user_id FROM account_tokens').all() as {
       token: string;
@@ -103,6 +102,7 @@ export class Store {
   }
 
   close(): void {
+    for (const b of this.bases.values()) b.db.close();
     this.db.close();
   }
 
@@ -183,22 +183,34 @@ export class Store {
   allBases(): Base[] {
     return [...this.bases.values()];
   }
-  /** Drop a deleted base (its rows in SQLite already gone) and its base tokens from memory. */
+  /** Drop a deleted base (its entry in SQLite already gone): its database closed and removed, its base tokens forgotten. */
   forgetBase(uuid: string): void {
+    const base = this.bases.get(uuid);
+    if (base) this.baseFiles.remove(uuid, base.db);
     this.bases.delete(uuid);
     for (const [token, t] of this.baseTokens) if (t.base_uuid === uuid) this.baseTokens.delete(token);
   }
-  createBase(workspaceId: number, name: string, creator: string): Base {
+  /** A new base, empty or (`copyOf`) starting as a copy of another base's database: rows, links and structure. */
+  createBase(workspaceId: number, name: string, creator: string, copyOf?: Base): Base {
     const uuid = randomUUID();
-    const meta: BaseMeta = { tables: [], nextPhys: 1, format_version: 9 };
+    const meta: BaseMeta = copyOf
+      ? (structuredClone(copyOf.meta) as BaseMeta)
+      : { tables: [], nextPhys: 1, format_version: 9 };
     const now = isoNow();
     this.db
       .prepare(
-        'INSERT INTO bases (uuid, workspace_id, name, creator, created_at, updated_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO bases (uuid, workspace_id, name, creator, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
       )
-      .run(uuid, workspaceId, name, creator, now, now, JSON.stringify(meta));
-    const base: Base = { uuid, workspaceId, name, meta, version: 1 };
+      .run(uuid, workspaceId, name, creator, now, now);
+    const db = this.baseFiles.open(uuid, copyOf?.db);
+    const base: Base = { uuid, workspaceId, name, meta, version: 1, db };
     this.bases.set(uuid, base);
+    try {
+      writeMeta(db, meta);
+    } catch (e) {
+      this.forgetBase(uuid);
+      throw e;
+    }
     return base;
   }
 

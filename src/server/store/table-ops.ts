@@ -28,7 +28,7 @@ export function renameTable(ctx: SchemaContext, base: Base, table: TableMeta, na
   if (bad) throw badRequest(`new_table_name ${bad}`);
   const other = findTable(base.meta, name);
   if (other && other !== table) throw badRequest(`table ${name} exists`);
-  if (ctx.faults.has('rename-table-drops-rows')) ctx.db.exec(`DELETE FROM ${qid(table.phys)}`); // mutant (BASE-4): renamed by re-creating the table empty
+  if (ctx.faults.has('rename-table-drops-rows')) base.db.exec(`DELETE FROM ${qid(table.phys)}`); // mutant (BASE-4): renamed by re-creating the table empty
   table.name = name;
   saveMeta(ctx.db, base);
 }
@@ -95,11 +95,11 @@ export function duplicateTable(
     views: structuredClone(orig.views),
   };
   return withMetaRollback(base, () =>
-    ctx.db.transaction(() => {
+    base.db.transaction(() => {
       base.meta.nextPhys++;
-      createPhysTable(ctx.db, phys);
+      createPhysTable(base.db, phys);
       for (const c of copy.columns)
-        if (STORED(c.type)) ctx.db.exec(`ALTER TABLE ${qid(phys)} ADD COLUMN ${qid(physColumn(c.key))}`);
+        if (STORED(c.type)) base.db.exec(`ALTER TABLE ${qid(phys)} ADD COLUMN ${qid(physColumn(c.key))}`);
       const linkIds = new Set(
         base.meta.tables.flatMap((t) => t.columns.filter((c) => c.type === 'link').map((c) => String(c.data?.link_id))),
       );
@@ -123,26 +123,27 @@ function copyRows(
   const stored = copy.columns
     .filter((c) => STORED(c.type) && orig.columns.some((o) => o.key === c.key))
     .map((c) => qid(physColumn(c.key)));
-  const ids = (ctx.db.prepare(`SELECT _id FROM ${qid(orig.phys)} ORDER BY rowid`).all() as { _id: string }[]).map(
+  const ids = (base.db.prepare(`SELECT _id FROM ${qid(orig.phys)} ORDER BY rowid`).all() as { _id: string }[]).map(
     (r) => r._id,
   );
   const map = new Map(ids.map((id) => [id, newRowId()]));
   const now = isoNow();
-  const insert = ctx.db
+  const insert = base.db
     .prepare(`INSERT INTO ${qid(copy.phys)} (_id, _ctime, _mtime, _creator, _last_modifier, _archived${stored.map((c) => `, ${c}`).join('')})
     SELECT ?, ?, ?, ?, ?, _archived${stored.map((c) => `, ${c}`).join('')} FROM ${qid(orig.phys)} WHERE _id = ?`);
   for (const [from, to] of map) insert.run(to, now, now, actor, actor, from);
-  const addLink = ctx.db.prepare(
-    'INSERT OR IGNORE INTO links (base_uuid, link_id, row_id, other_row_id, ctime) SELECT base_uuid, ?, ?, ?, ctime FROM links WHERE base_uuid = ? AND link_id = ? AND row_id = ? AND other_row_id = ?',
+  const addLink = base.db.prepare(
+    'INSERT OR IGNORE INTO links (link_id, row_id, other_row_id, ctime) SELECT ?, ?, ?, ctime FROM links WHERE link_id = ? AND row_id = ? AND other_row_id = ?',
   );
   for (const l of links) {
-    const pairs = ctx.db
-      .prepare('SELECT row_id, other_row_id FROM links WHERE base_uuid = ? AND link_id = ?')
-      .all(base.uuid, l.from) as { row_id: string; other_row_id: string }[];
+    const pairs = base.db.prepare('SELECT row_id, other_row_id FROM links WHERE link_id = ?').all(l.from) as {
+      row_id: string;
+      other_row_id: string;
+    }[];
     for (const p of pairs) {
       const row = l.selfLink || l.copySide === 'row_id' ? map.get(p.row_id) : p.row_id;
       const other = l.selfLink || l.copySide === 'other_row_id' ? map.get(p.other_row_id) : p.other_row_id;
-      if (row && other) addLink.run(l.to, row, other, base.uuid, l.from, p.row_id, p.other_row_id);
+      if (row && other) addLink.run(l.to, row, other, l.from, p.row_id, p.other_row_id);
     }
   }
 }

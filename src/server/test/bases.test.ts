@@ -132,6 +132,7 @@ test('ACCT-8 create a base, use it, copy it with its tables and rows, delete bot
   await copy.kit.append('Things', [{ Name: 'chair' }]);
   expect(await fresh.kit.count('Things')).toBe(1);
 
+  const dbs = [fresh, copy].map((b) => a.srv.ctx.store.base(b.kit.base.uuid)!.db);
   for (const [name, b] of [
     ['Fresh', fresh],
     ['Fresh (1)', copy],
@@ -142,14 +143,9 @@ test('ACCT-8 create a base, use it, copy it with its tables and rows, delete bot
     expectClientError(await call(a.url, 'GET', '/api/v2.1/dtable/app-access-token/', { token: b.api }), 403);
     expectClientError(await b.kit.gwCall('GET', 'metadata/'), 403);
   }
-  const tables = a.srv.ctx.db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rows_%'")
-    .all() as { name: string }[];
-  expect(
-    tables.filter((t) =>
-      [fresh.kit.base.uuid, copy.kit.base.uuid].some((u) => t.name.endsWith(u.replace(/-/g, '').slice(0, 8))),
-    ),
-  ).toEqual([]);
+  // Each base's own database (its rows, links, structure) is closed and gone with it.
+  expect(dbs.map((d) => d.open)).toEqual([false, false]);
+  expect([fresh, copy].map((b) => a.srv.ctx.store.base(b.kit.base.uuid))).toEqual([undefined, undefined]);
   expect(
     (await a.ok('GET', '/api/v2.1/workspaces/', a.admin)).workspace_list.find((w: { id: unknown }) => w.id === 1)
       .table_list,

@@ -80,17 +80,17 @@ test.afterAll(async () => {
   await kit?.close();
 });
 
-/** Every table of the database, rows and all, as one hash; and the structure the server keeps in memory. */
+/** Every table of the databases (the accounts' and each base's), rows and all, as one hash; and the structure the server keeps in memory. */
 async function state(): Promise<string> {
-  const db = kit.srv.ctx.db;
   const h = createHash('sha256');
-  for (const { name } of db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
-    name: string;
-  }[]) {
-    h.update(name);
-    for (const row of db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}" ORDER BY rowid`).iterate())
-      h.update(JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? String(v) : v)));
-  }
+  for (const db of [kit.srv.ctx.db, ...kit.srv.ctx.store.allBases().map((b) => b.db)])
+    for (const { name } of db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+      name: string;
+    }[]) {
+      h.update(name);
+      for (const row of db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}" ORDER BY rowid`).iterate())
+        h.update(JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? String(v) : v)));
+    }
   h.update(JSON.stringify(await kit.metadata()));
   return h.digest('hex');
 }

@@ -42,7 +42,7 @@ function teamInfo(ctx: ServerContext, s: AccountServices, org: Org) {
     member_quota: org.max_user_number ?? -1,
     member_usage: memberCount(ctx.db, org.id),
     active_members: active,
-    row_usage: rowUsage(ctx.db, bases),
+    row_usage: rowUsage(bases),
     row_total: org.row_limit ?? -1,
     role: org.role,
     big_data_row_limit: -1,
@@ -80,7 +80,7 @@ function adminTeamJson(ctx: ServerContext, org: Org) {
     storage_usage: assetUsage(ctx.db, bases),
     storage_quota: quota,
     max_user_number: org.max_user_number ?? -1,
-    rows_count: rowUsage(ctx.db, bases),
+    rows_count: rowUsage(bases),
     row_limit: org.row_limit ?? -1,
     ...(ctx.behaviour.monthlyAutomationLimitOption
       ? { monthly_automation_limit_per_user: org.monthly_automation_limit_per_user ?? -1 }

@@ -27,7 +27,7 @@ function accountInfo(ctx: ServerContext, user: User, root: string) {
   const mine = (prep(ctx.db, 'SELECT uuid FROM bases WHERE creator = ?').all(user.id) as { uuid: string }[])
     .map((b) => ctx.store.base(b.uuid))
     .filter((b) => b !== undefined);
-  const rows = rowUsage(ctx.db, mine);
+  const rows = rowUsage(mine);
   const rowTotal = user.row_limit ?? org?.row_limit ?? -1;
   return {
     ...(org ? { org_id: org.id, is_org_staff: user.is_org_admin } : {}),

@@ -45,8 +45,10 @@ export function linkHandler(
       const theirs = [...new Set(Object.values(map).flat())];
       const count = (t: typeof table, ids: string[]) =>
         (
-          ctx.db
-            .prepare(`SELECT count(*) AS n FROM ${anyStore(ctx.db, t)} WHERE _id IN (SELECT value FROM json_each(?))`)
+          theBase.db
+            .prepare(
+              `SELECT count(*) AS n FROM ${anyStore(theBase.db, t)} WHERE _id IN (SELECT value FROM json_each(?))`,
+            )
             .get(JSON.stringify(ids)) as { n: number }
         ).n;
       if (count(table, mine) !== mine.length || count(other, theirs) !== theirs.length)
@@ -54,7 +56,7 @@ export function linkHandler(
     }
     let changed: number;
     try {
-      changed = changeLinks(ctx.db, theBase, b.link_id, sideIsTable, map, op);
+      changed = changeLinks(theBase, b.link_id, sideIsTable, map, op);
     } catch (e) {
       if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw badRequest('link exists');
       throw e;

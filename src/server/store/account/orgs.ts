@@ -60,8 +60,8 @@ export function orgBases(db: Db, all: Base[], orgId: number): Base[] {
   return all.filter((b) => ws.has(b.workspaceId));
 }
 
-export function rowUsage(db: Db, bases: Base[]): number {
-  return bases.reduce((n, b) => n + b.meta.tables.reduce((m, t) => m + countRows(db, t), 0), 0);
+export function rowUsage(bases: Base[]): number {
+  return bases.reduce((n, b) => n + b.meta.tables.reduce((m, t) => m + countRows(b.db, t), 0), 0);
 }
 
 export function assetUsage(db: Db, bases: Base[]): number {

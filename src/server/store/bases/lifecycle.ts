@@ -1,12 +1,13 @@
 /**
  * A base's life through the account API (ACCT-8): created empty, as the seeded ones are;
- * copied whole (structure, rows, links, assets, style) under a new uuid; deleted with
- * everything that names it, so its API tokens and base tokens stop working at once.
- * Each runs in one transaction; the in-memory structure follows only once SQLite committed.
+ * copied whole (its database: structure, rows, links; assets, style) under a new uuid; deleted
+ * with everything that names it, so its API tokens and base tokens stop working at once.
+ * Each runs in one transaction of the accounts' database; a base it made is removed again if
+ * that fails, and a deleted base's own database goes once the transaction committed.
  */
 import { randomUUID } from 'node:crypto';
 import { qid, type Db } from '../db.js';
-import type { Base, BaseMeta } from '../model.js';
+import type { Base } from '../model.js';
 import { saveMeta } from '../schema.js';
 import type { Store } from '../store.js';
 
@@ -51,20 +52,7 @@ export function createBase(store: Store, workspaceId: number, name: string, crea
   });
 }
 
-/** A physical table cloned with its schema objects (the _mtime trigger) and rows. */
-function clonePhys(db: Db, from: string, to: string): void {
-  const objects = db
-    .prepare("SELECT name, sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type = 'table' DESC")
-    .all(from) as { name: string; sql: string }[];
-  if (!objects.length) throw new Error(`physical table ${from} is missing`);
-  for (const o of objects)
-    db.exec(o.sql.replaceAll(qid(o.name), qid(o.name.replace(from, to))).replaceAll(qid(from), qid(to)));
-  db.exec(`INSERT INTO ${qid(to)} SELECT * FROM ${qid(from)}`);
-}
-
-const physTaken = (db: Db, name: string) => !!db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name);
-
-/** `src` copied into workspace `workspaceId` as `name`: tables, rows, links, assets and style; no tokens, apps or webhooks. */
+/** `src` copied into workspace `workspaceId` as `name`: its database whole (tables, rows, links), assets and style; no tokens, apps or webhooks. */
 export function copyBase(
   store: Store,
   src: Base,
@@ -75,25 +63,9 @@ export function copyBase(
 ): Base {
   const db = store.db;
   return made(store, (track) => {
-    const copy = track(store.createBase(workspaceId, name, creator));
-    const meta = structuredClone(src.meta) as BaseMeta;
-    if (!withTables) meta.tables = []; // mutant copy-base-without-tables
-    const suffix = copy.uuid.replace(/-/g, '').slice(0, 8);
-    let n = 1;
-    for (const t of meta.tables) {
-      let phys: string;
-      do phys = `rows_${n++}_${suffix}`;
-      while (physTaken(db, phys));
-      clonePhys(db, t.phys, phys);
-      t.phys = phys;
-    }
-    meta.nextPhys = n;
-    copy.meta = meta;
+    const copy = track(store.createBase(workspaceId, name, creator, src));
+    if (!withTables) copy.meta.tables = []; // mutant copy-base-without-tables
     saveMeta(db, copy);
-    if (withTables)
-      db.prepare(
-        'INSERT INTO links (base_uuid, link_id, row_id, other_row_id, ctime) SELECT ?, link_id, row_id, other_row_id, ctime FROM links WHERE base_uuid = ?',
-      ).run(copy.uuid, src.uuid);
     const assets = db.prepare('SELECT path, data, mtime FROM assets WHERE base_uuid = ?').all(src.uuid) as {
       path: string;
       data: Buffer;
@@ -106,6 +78,8 @@ export function copyBase(
   });
 }
 
+const tableExists = (db: Db, name: string) => !!db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(name);
+
 /** Tables other than `bases` with a row per base (tokens, assets, links, webhooks, apps, logs of tasks…), found by column name. */
 function tablesNaming(db: Db): { table: string; column: string }[] {
   return db
@@ -116,15 +90,14 @@ function tablesNaming(db: Db): { table: string; column: string }[] {
     .all() as { table: string; column: string }[];
 }
 
-/** Delete the base and everything that names it; its base tokens leave memory too. */
+/** Delete the base and everything that names it; its database is closed and removed, its base tokens leave memory. */
 export function deleteBase(store: Store, base: Base): void {
   const db = store.db;
   db.transaction(() => {
-    for (const t of base.meta.tables) db.exec(`DROP TABLE IF EXISTS ${qid(t.phys)}`);
-    if (physTaken(db, 'apps')) {
+    if (tableExists(db, 'apps')) {
       const apps = `SELECT id FROM apps WHERE dtable_uuid = ?`;
       for (const child of ['app_roles', 'app_users', 'app_invite_links'])
-        if (physTaken(db, child)) db.prepare(`DELETE FROM ${qid(child)} WHERE app_id IN (${apps})`).run(base.uuid);
+        if (tableExists(db, child)) db.prepare(`DELETE FROM ${qid(child)} WHERE app_id IN (${apps})`).run(base.uuid);
     }
     for (const { table, column } of tablesNaming(db))
       db.prepare(`DELETE FROM ${qid(table)} WHERE ${qid(column)} = ?`).run(base.uuid);

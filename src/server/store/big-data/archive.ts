@@ -25,17 +25,17 @@ export function archiveWhere(ctx: RowsContext, base: Base, table: TableMeta, sel
 
 function archiveIds(ctx: RowsContext, base: Base, table: TableMeta, selectIds: string, params: unknown[]): number {
   let moved = 0;
-  ctx.db.transaction(() => {
-    const ids = ctx.db
+  base.db.transaction(() => {
+    const ids = base.db
       .prepare(selectIds)
       .pluck()
       .all(...params) as string[];
     // Mutant: the rows are only flagged, not moved — they stay in the normal row list.
     if (ctx.faults.has('archive-flags-only'))
-      moved = ctx.db
+      moved = base.db
         .prepare(`UPDATE ${qid(table.phys)} SET _archived = 1 WHERE _id IN (SELECT value FROM json_each(?))`)
         .run(JSON.stringify(ids)).changes;
-    else moved = moveRows(ctx.db, table, ids, 'big');
+    else moved = moveRows(base.db, table, ids, 'big');
   })();
   touch(base);
   return moved;
@@ -44,12 +44,12 @@ function archiveIds(ctx: RowsContext, base: Base, table: TableMeta, selectIds: s
 /** Move big-data rows back to the normal rows; every id must be a big-data row of the table. */
 export function unarchiveRows(ctx: RowsContext, base: Base, table: TableMeta, ids: readonly string[]): number {
   let moved = 0;
-  ctx.db.transaction(() => {
-    const found = rowsIn(ctx.db, table, ids, true);
+  base.db.transaction(() => {
+    const found = rowsIn(base.db, table, ids, true);
     const missing = ids.find((id) => !found.has(id));
     if (missing) throw notFound(`row ${missing} is not a big-data row of table ${table.name}`);
     if (ctx.faults.has('unarchive-noop')) return; // mutant: the task is reported, the rows stay in big data
-    moved = moveRows(ctx.db, table, ids, 'normal');
+    moved = moveRows(base.db, table, ids, 'normal');
   })();
   touch(base);
   return moved;

@@ -77,15 +77,18 @@ export function listBigOps(db: Db, base: Base, page: number, perPage: number) {
   };
 }
 
-/** Undo operation `opId` of the base's log, once. */
-export function restoreBigOp(db: Db, base: Base, opId: number): void {
-  const op = cachedStatement(db, 'SELECT * FROM big_data_ops WHERE id = ? AND base_uuid = ?').get(opId, base.uuid) as
-    OpRow | undefined;
+/** Undo operation `opId` of the base's log (kept in `accounts`), once. */
+export function restoreBigOp(accounts: Db, base: Base, opId: number): void {
+  const op = cachedStatement(accounts, 'SELECT * FROM big_data_ops WHERE id = ? AND base_uuid = ?').get(
+    opId,
+    base.uuid,
+  ) as OpRow | undefined;
   if (!op) throw notFound(`operation ${opId} not found`);
   if (op.restored) throw badRequest(`operation ${opId} is already restored`);
   const table = base.meta.tables.find((t) => t._id === op.table_id);
   if (!table) throw badRequest(`the table of operation ${opId} no longer exists`);
   const { row_data: data } = JSON.parse(op.operation) as { row_data: Record<string, unknown> };
+  const db = base.db;
   db.transaction(() => {
     const big = ensureBigStore(db, table);
     if (op.op_type === 'add_row') {
@@ -108,6 +111,6 @@ export function restoreBigOp(db: Db, base: Base, opId: number): void {
         `INSERT INTO ${qid(big)} (${names.map(qid).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
       ).run(...values);
     }
-    cachedStatement(db, 'UPDATE big_data_ops SET restored = 1 WHERE id = ?').run(opId);
+    cachedStatement(accounts, 'UPDATE big_data_ops SET restored = 1 WHERE id = ?').run(opId);
   })();
 }

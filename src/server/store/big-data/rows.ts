@@ -30,11 +30,11 @@ export function addBigRows(
   withMetaRollback(base, () => {
     const byName = new Map(table.columns.map((c) => [c.name, c]));
     const encoded = rows.map((r, i) => encodeRow(ctx, byName, r, i, 'append'));
-    ctx.db.transaction(() => {
+    base.db.transaction(() => {
       // Mutant: the rows land in the normal store, where the row list shows them.
-      const into = ctx.faults.has('big-rows-to-normal') ? table.phys : ensureBigStore(ctx.db, table);
+      const into = ctx.faults.has('big-rows-to-normal') ? table.phys : ensureBigStore(base.db, table);
       const cols = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', ...stored.map((c) => physColumn(c.key))];
-      const insert = ctx.db.prepare(
+      const insert = base.db.prepare(
         `INSERT INTO ${qid(into)} (${cols.map(qid).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
       );
       const logged: PhysRow[] = encoded.map(({ values }) => {

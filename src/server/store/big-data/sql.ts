@@ -13,9 +13,9 @@ import { logBigOps } from './log.js';
 import { bigTableOf, bothStores, hasBigStore } from './store.js';
 
 /** Let a SELECT read both stores: its table piece becomes their union (if the table archived rows). */
-export function selectBothStores(ctx: RowsContext, tr: Translated): void {
+export function selectBothStores(ctx: RowsContext, base: Base, tr: Translated): void {
   if (tr.kind !== 'select' || tr.tablePart < 0) return;
-  const source = bothStores(ctx.db, tr.table);
+  const source = bothStores(base.db, tr.table);
   if (!source || ctx.faults.has('sql-normal-rows-only')) return; // mutant: SQL never sees big data
   tr.parts[tr.tablePart] = source;
   tr.sql = tr.parts.join('');
@@ -23,10 +23,10 @@ export function selectBothStores(ctx: RowsContext, tr: Translated): void {
 
 /**
  * The UPDATE or DELETE `sql` (as run on the normal rows) run on the big-data rows; returns
- * the rows it changed. A DELETE is logged (restorable). The caller's transaction covers it.
+ * the rows it changed. A DELETE is logged in `accounts` (restorable). The caller's transaction covers it.
  */
 export function writeBigStore(
-  db: Db,
+  accounts: Db,
   base: Base,
   tr: Translated,
   sql: string,
@@ -34,10 +34,11 @@ export function writeBigStore(
   actor: string,
   at: number,
 ): PhysRow[] {
+  const db = base.db;
   if ((tr.kind !== 'update' && tr.kind !== 'delete') || !hasBigStore(db, tr.table)) return [];
   // The statement's first name is its table (UPDATE t …, DELETE FROM t …): replace that one.
   const onBig = sql.replace(qid(tr.table.phys), qid(bigTableOf(tr.table)));
   const rows = db.prepare(`${onBig} RETURNING *`).all(...params) as PhysRow[];
-  if (tr.kind === 'delete') logBigOps(db, base, tr.table, 'delete_row', rows, actor, at);
+  if (tr.kind === 'delete') logBigOps(accounts, base, tr.table, 'delete_row', rows, actor, at);
   return rows;
 }

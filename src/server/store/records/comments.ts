@@ -50,7 +50,8 @@ export function createComment(
   if (typeof text !== 'string' || text.trim() === '') throw badRequest('comment is required (a non-empty string)');
   if (text.length > MAX_COMMENT) throw badRequest(`comment is longer than ${MAX_COMMENT} characters`);
   const db = store.db;
-  if (!db.prepare(`SELECT 1 FROM ${anyStore(db, table)} WHERE _id = ?`).get(rowId)) throw notFound('row _id not exits');
+  if (!base.db.prepare(`SELECT 1 FROM ${anyStore(base.db, table)} WHERE _id = ?`).get(rowId))
+    throw notFound('row _id not exits');
   const now = new Date(at).toISOString();
   db.transaction(() => {
     const id = cachedStatement(

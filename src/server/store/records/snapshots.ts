@@ -13,10 +13,10 @@ export function createSnapshot(db: Db, base: Base, name: unknown, at: number) {
   if (name !== undefined && name !== null && (typeof name !== 'string' || name.trim() === ''))
     throw badRequest('dtable_name must be a non-empty string');
   const dtableName = `${typeof name === 'string' ? name : base.name}.dtable`;
-  const all = (name: string) => db.prepare(`SELECT * FROM ${qid(name)} ORDER BY rowid`).all();
+  const all = (name: string) => base.db.prepare(`SELECT * FROM ${qid(name)} ORDER BY rowid`).all();
   const tables = base.meta.tables.map((table) => {
     const { phys: _phys, ...t } = table;
-    return { ...t, rows: all(table.phys), archived_rows: hasBigStore(db, table) ? all(bigTableOf(table)) : [] };
+    return { ...t, rows: all(table.phys), archived_rows: hasBigStore(base.db, table) ? all(bigTableOf(table)) : [] };
   });
   const content = gzipSync(
     JSON.stringify({ version: base.version, format_version: base.meta.format_version, dtable_uuid: base.uuid, tables }),
