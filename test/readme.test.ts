@@ -56,8 +56,8 @@ function optionsOf(builder: unknown): string[] {
   return [...Object.keys(y.getOptions().key), ...subcommands.flatMap((s) => optionsOf(s.builder))];
 }
 
-/** Flags of other tools the README shows (npm, Playwright, k6). */
-const OTHER_TOOLS = ['--no-audit', '--no-fund', '--config', '--project', '--insecure-skip-tls-verify'];
+/** Flags of other tools the README shows: npm, Playwright, Prettier, scripts/matrix.ts. */
+const OTHER_TOOLS = ['--config', '--check', '--log-level', '--write', '--changed-only'];
 
 test('every option the README names is an option of a command', () => {
   const known = new Set(COMMANDS.flatMap((c) => optionsOf(c.builder)));
