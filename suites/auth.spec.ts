@@ -58,7 +58,9 @@ test(
     const use = await target.call({ path: ACCOUNT_OP, auth: { raw: `Token ${token as string}` }, expect: [401, 403] });
     expect
       .because(
-        ev.spec('5 item 1 (an account token is obtained from /api2/auth-token); OA62 AccountTokenAuth "Token <token>"'),
+        ev.client(
+          'seatable-api-python seatable_api/utils.py parse_headers: the account token is sent as "Authorization: Token <token>" (api-shapes §1.2)',
+        ),
       )(use.status, `the issued token does not open an account operation: GET ${ACCOUNT_OP} answered ${use.status}`)
       .toBe(200);
     for (const [what, form] of badLogins(username!, password!, state.runId)) {

@@ -224,6 +224,11 @@ test(
       );
       const columns = await c.call(`listColumns(${t})`, (b) => b.listColumns(t));
       expect
+        .because(
+          ev.documented(
+            'OA62 base_operations#insertColumn (anchor_column: "a column after which you would like to add this new column. If you leave this empty, the new column will be created at the end")',
+          ),
+        )
         .soft(
           names(columns),
           'listColumns(): every column in order, Score right after its anchor Name and Due at the end',
@@ -318,12 +323,26 @@ test(
         const order = names(await c.call(`listColumns(${t})`, (b) => b.listColumns(t)));
         // Moved next to its target (the OpenAPI does not say on which side): either way the order changes.
         expect
+          .because(
+            ev.documented(
+              'OA62 base_operations#updateColumn (move_column: column, target_column); seatable-api Base.moveColumn',
+            ),
+          )
+          .soft(
+            Math.abs(order.indexOf('N') - order.indexOf('Name')),
+            `moveColumn(): N is moved beside Name (got ${JSON.stringify(order)})`,
+          )
+          .toBe(1);
+        expect
+          .because(
+            ev.inferred('OA62 updateColumn move_column moves one column; the order of the others is our reading'),
+          )
           .soft(
             [
               ['N', 'Name', 'Remark'],
               ['Name', 'N', 'Remark'],
             ],
-            `moveColumn(): N is moved beside Name (got ${JSON.stringify(order)})`,
+            `moveColumn(): the columns not moved keep their order (got ${JSON.stringify(order)})`,
           )
           .toContainEqual(order);
         const after = pick(await c.call(`listRows(${t})`, (b) => b.listRows(t)), ['Name', 'Remark', 'N']);
@@ -365,7 +384,22 @@ test(
           )
           .toBe('number');
         const typed = pick(await c.call(`listRows(${t})`, (b) => b.listRows(t)), ['Num']);
+        const nums = Object.values(typed).map((r) => r.Num);
         expect
+          .because(
+            ev.recorded('seatable/openapi tests snapshots (api-shapes §3): a number cell reads as a JSON number'),
+          )
+          .soft(
+            nums.filter((v) => v !== null && v !== undefined && typeof v !== 'number'),
+            'modifyColumnType(): cells of the column Num, now a number column, that are not numbers',
+          )
+          .toEqual([]);
+        expect
+          .because(
+            ev.inferred(
+              'OA62 base_operations#updateColumn modify_column_type changes the type; which value a type change makes of each old one is not documented or recorded',
+            ),
+          )
           .soft(typed, 'modifyColumnType(): the texts "42" and "7" read as the numbers 42 and 7')
           .toEqual({ [ids[0]!]: { Num: 42 }, [ids[1]!]: { Num: 7 } });
         await c.call(`deleteColumn(${t}, <key of Gone>)`, (b) => b.deleteColumn(t, keyOf(info, 'Gone')));
@@ -380,8 +414,8 @@ test(
           pick(rows, ['Name', 'Num', 'Gone']),
           "deleteColumn(): its values are gone, the other columns' values stay",
         ).toEqual({
-          [ids[0]!]: { Name: 'a', Num: 42, Gone: undefined },
-          [ids[1]!]: { Name: 'b', Num: 7, Gone: undefined },
+          [ids[0]!]: { Name: 'a', Num: typed[ids[0]!]?.Num, Gone: undefined },
+          [ids[1]!]: { Name: 'b', Num: typed[ids[1]!]?.Num, Gone: undefined },
         });
       },
     );
