@@ -37,7 +37,7 @@ test(
   ...clause(
     'CLIENT-1',
     "auth(): new Base({ server, APIToken }) gets a base token for the API token's base and is sent to the API gateway",
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client('seatable-api (npm) lib/base.js Base.auth, getMetadata'),
   ),
   async ({ target }) => {
     const c = await OfficialClient.open(target).catch((e: unknown) => {
@@ -67,7 +67,7 @@ test(
   ...clause(
     'CLIENT-1',
     "getMetadata, getTables and getTableByName list a table made by addTable with its columns; getResponseHeaders gives the last answer's headers",
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client('seatable-api (npm) lib/base.js Base.getMetadata, getTables, getTableByName, getResponseHeaders'),
   ),
   async ({ client: c, target, state }) => {
     inScope(state, 'getMetadata', 'getTables', 'getTableByName', 'getResponseHeaders');
@@ -110,7 +110,7 @@ test(
 );
 
 test(
-  ...clause('CLIENT-1', 'getDTable() reads the whole base', ev.documented('npm `seatable-api` (lib/base.js)')),
+  ...clause('CLIENT-1', 'getDTable() reads the whole base', ev.client('seatable-api (npm) lib/base.js Base.getDTable')),
   async ({ state }) => {
     inScope(state, 'getDTable');
   },
@@ -120,7 +120,7 @@ test(
   ...clause(
     'CLIENT-1',
     'addTable makes a table with its columns, renameTable keeps its rows, deleteTable removes it',
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client('seatable-api (npm) lib/base.js Base.addTable, renameTable, deleteTable, getTableByName, listRows'),
   ),
   async ({ client: c, target, state }) => {
     inScope(state, 'addTable', 'renameTable', 'deleteTable', 'getTableByName', 'listRows');
@@ -170,7 +170,7 @@ test(
   ...clause(
     'CLIENT-1',
     'addView, listViews, getViewByName, renameView and deleteView: a view is made, found, renamed and removed',
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client('seatable-api (npm) lib/base.js Base.addView, listViews, getViewByName, renameView, deleteView'),
   ),
   async ({ client: c, target, state }) => {
     inScope(state, 'addView', 'listViews', 'getViewByName', 'renameView', 'deleteView');
@@ -209,7 +209,7 @@ test(
   ...clause(
     'CLIENT-1',
     'insertColumn adds columns (after an anchor column when given); listColumns, getColumnByName and getColumnsByType find them',
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client('seatable-api (npm) lib/base.js Base.insertColumn, listColumns, getColumnByName, getColumnsByType'),
   ),
   async ({ client: c, target, state }) => {
     inScope(state, 'insertColumn', 'listColumns', 'getColumnByName', 'getColumnsByType');
@@ -272,7 +272,9 @@ test(
   ...clause(
     'CLIENT-1',
     'renameColumn, resizeColumn, freezeColumn and moveColumn change the column and keep its values',
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client(
+      'seatable-api (npm) lib/base.js Base.renameColumn, resizeColumn, freezeColumn, moveColumn, getColumnByName, listColumns, listRows',
+    ),
   ),
   async ({ client: c, target, state }) => {
     inScope(
@@ -359,7 +361,7 @@ test(
   ...clause(
     'CLIENT-1',
     "modifyColumnType converts a column's values; deleteColumn removes that column and its values only",
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client('seatable-api (npm) lib/base.js Base.modifyColumnType, deleteColumn, getColumnByName, listRows'),
   ),
   async ({ client: c, target, state }) => {
     inScope(state, 'modifyColumnType', 'deleteColumn', 'getColumnByName', 'listRows');
@@ -434,7 +436,9 @@ test(
   ...clause(
     'CLIENT-1',
     'addColumnOptions gives each new option an id; addColumnCascadeSettings stores the cascade; rows take the options',
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client(
+      'seatable-api (npm) lib/base.js Base.addColumnOptions, addColumnCascadeSettings, getColumnByName, appendRow, getRow',
+    ),
   ),
   async ({ client: c, target, state }) => {
     inScope(state, 'addColumnOptions', 'addColumnCascadeSettings', 'getColumnByName', 'appendRow', 'getRow');
