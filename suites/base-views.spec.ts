@@ -98,6 +98,11 @@ async function makeView(target: Target, f: Fruit): Promise<void> {
 
 const names = (rows: Record<string, unknown>[]) => rows.map((r) => r.Name);
 
+/** No source shows what the real service answers for a view that is gone. */
+const GONE = ev.inferred(
+  'OA62 base_operations#deleteView removes the view; its error answers to a view that is gone are not documented or recorded (a 4xx is HTTP semantics)',
+);
+
 /**
  * A view's settings read back as made: the API description lists filters, sorts and
  * hidden_columns in a view's answer, but not that the server keeps them as sent (it may add
@@ -222,10 +227,6 @@ test(
           'list views after the delete still lists the view',
         )
         .not.toContain(VIEW);
-      // No source shows what the real service answers for a view that is gone.
-      const GONE = ev.inferred(
-        'OA62 base_operations#deleteView removes the view; its error answers to a view that is gone are not documented or recorded (a 4xx is HTTP semantics)',
-      );
       expectClientError(
         await target.gw(f.t.base, 'GET', viewPath(VIEW), { query: q(f), expect: [400, 404] }),
         'get a deleted view',
