@@ -49,6 +49,14 @@ export class BaseFiles {
   }
 }
 
+/**
+ * Run `fn` in a transaction of each database, the base's inside the accounts': a write that
+ * touches both (big data's operation log beside the rows it names) is kept or undone in both.
+ */
+export function inBoth<T>(accounts: Db, base: { db: Db }, fn: () => T): T {
+  return accounts.transaction(() => base.db.transaction(fn)())();
+}
+
 export function readMeta(db: Db): BaseMeta | undefined {
   const r = db.prepare('SELECT meta FROM base_meta WHERE id = 1').get() as { meta: string } | undefined;
   return r && (JSON.parse(r.meta) as BaseMeta);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { behaviourAt, NEWEST_VERSION } from '../../spec/index.js';
 import { HttpError } from '../errors.js';
+import { inBoth } from './base-db.js';
 import { deleteBase } from './bases/lifecycle.js';
 import { NO_EVENTS } from './events.js';
 import type { Base } from './model.js';
@@ -98,4 +99,16 @@ test('with a data file each base is a file of its own: kept over a restart, remo
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("a write over both databases (big data's log beside its rows) is undone in both when it fails", () => {
+  expect(() =>
+    inBoth(store.db, mine, () => {
+      store.db.prepare("INSERT INTO settings (key, value) VALUES ('probe', 'x')").run();
+      mine.db.prepare("INSERT INTO links (link_id, row_id, other_row_id, ctime) VALUES ('l', 'a', 'b', 0)").run();
+      throw new Error('refused');
+    }),
+  ).toThrow('refused');
+  expect(store.setting('probe')).toBeUndefined();
+  expect(mine.db.prepare("SELECT count(*) FROM links WHERE link_id = 'l'").pluck().get()).toBe(0);
 });

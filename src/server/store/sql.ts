@@ -7,6 +7,7 @@
 import type { Statement } from 'better-sqlite3';
 import { SIZE_LIMITS } from '../../spec/index.js';
 import { badRequest, HttpError } from '../errors.js';
+import { inBoth } from './base-db.js';
 import { fetchPhys, materialise, type ApiRow, type PhysRow, type PhysRows } from './cells.js';
 import { dropLinksOfRows } from './links.js';
 import { physColumn, type Base, type ColumnMeta, type TableMeta } from './model.js';
@@ -260,7 +261,7 @@ function write(ctx: RowsContext, base: Base, tr: Translated, sql: string, params
   // Webhooks hear of SQL writes too; the changed rows are read back only when one listens.
   const listened = ctx.events.wants(base.uuid, 'sql');
   let changed: PhysRow[] = [];
-  base.db.transaction(() => {
+  inBoth(ctx.db, base, () => {
     if (tr.kind === 'delete') {
       const rows = base.db.prepare(`${sql} RETURNING ${listened ? '*' : '_id'}`).all(...params) as PhysRow[];
       const ids = rows.map((r) => r._id);
@@ -281,7 +282,7 @@ function write(ctx: RowsContext, base: Base, tr: Translated, sql: string, params
     if (listened) changed = [...changed, ...big];
     if (ctx.faults.has('sql-write-cap') && affected > SIZE_LIMITS.sqlList)
       throw badRequest(`the statement touches ${affected} rows, more than ${SIZE_LIMITS.sqlList}`);
-  })();
+  });
   touch(base);
   if (changed.length)
     ctx.events.emit(

@@ -5,6 +5,7 @@
  */
 import { badRequest, notFound } from '../../errors.js';
 import { hexUuid } from '../account/webhooks.js';
+import { inBoth } from '../base-db.js';
 import { cachedStatement, qid, type Db } from '../db.js';
 import { physColumn, type Base, type TableMeta } from '../model.js';
 import type { PhysRow } from '../cells.js';
@@ -89,7 +90,7 @@ export function restoreBigOp(accounts: Db, base: Base, opId: number): void {
   if (!table) throw badRequest(`the table of operation ${opId} no longer exists`);
   const { row_data: data } = JSON.parse(op.operation) as { row_data: Record<string, unknown> };
   const db = base.db;
-  db.transaction(() => {
+  inBoth(accounts, base, () => {
     const big = ensureBigStore(db, table);
     if (op.op_type === 'add_row') {
       if (db.prepare(`DELETE FROM ${qid(big)} WHERE _id = ?`).run(op.row_id).changes === 0)
@@ -112,5 +113,5 @@ export function restoreBigOp(accounts: Db, base: Base, opId: number): void {
       ).run(...values);
     }
     cachedStatement(accounts, 'UPDATE big_data_ops SET restored = 1 WHERE id = ?').run(opId);
-  })();
+  });
 }

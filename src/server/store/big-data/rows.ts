@@ -4,6 +4,7 @@
  */
 import { SIZE_LIMITS } from '../../../spec/index.js';
 import type { PhysRow } from '../cells.js';
+import { inBoth } from '../base-db.js';
 import { qid } from '../db.js';
 import { isoNow, newRowId, physColumn, type Base, type TableMeta } from '../model.js';
 import { checkCount, encodeRow, nextAutoNumbers, requireArray, touch, type RowsContext } from '../rows.js';
@@ -30,7 +31,7 @@ export function addBigRows(
   withMetaRollback(base, () => {
     const byName = new Map(table.columns.map((c) => [c.name, c]));
     const encoded = rows.map((r, i) => encodeRow(ctx, byName, r, i, 'append'));
-    base.db.transaction(() => {
+    inBoth(ctx.db, base, () => {
       // Mutant: the rows land in the normal store, where the row list shows them.
       const into = ctx.faults.has('big-rows-to-normal') ? table.phys : ensureBigStore(base.db, table);
       const cols = ['_id', '_ctime', '_mtime', '_creator', '_last_modifier', ...stored.map((c) => physColumn(c.key))];
@@ -48,7 +49,7 @@ export function addBigRows(
       });
       logBigOps(ctx.db, base, table, 'add_row', logged, actor, at);
       if (stored.some((c) => c.type === 'auto-number') || encoded.some((e) => e.schemaChanged)) saveMeta(ctx.db, base);
-    })();
+    });
   });
   touch(base);
   return { inserted_row_count: rows.length };
