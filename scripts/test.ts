@@ -8,6 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { harnessEnv } from '../src/common/harness-env.js';
 
 const REPORT = 'reports/project-tests.json';
 mkdirSync('reports', { recursive: true });
@@ -24,7 +25,7 @@ const step = (what: string, cmd: string, args: string[]): number => {
 
 const extra = process.argv.slice(2);
 // Arguments select tests (one file, a project): the checks of the whole tree still run first unless CONFHARNESS_SKIP_STATIC=1.
-const skipStatic = process.env.CONFHARNESS_SKIP_STATIC === '1';
+const skipStatic = harnessEnv('skipStatic');
 for (const [what, args] of skipStatic
   ? []
   : ([

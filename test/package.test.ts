@@ -16,6 +16,7 @@ import { validateAction, validateWorkflow } from '@action-validator/core';
 import { expect, test } from '@playwright/test';
 import { ROOT, tempDir } from './helpers/cli.js';
 import { readResults } from './helpers/reports.js';
+import { HARNESS_ENV_PREFIX } from '../src/common/harness-env.js';
 
 interface Packed {
   filename: string;
@@ -85,7 +86,7 @@ test('installed from the tarball in a fresh folder: run (embedded), serve --json
   });
   const env = {
     ...Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('CONFHARNESS_')),
+      Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith(HARNESS_ENV_PREFIX)),
     ),
     XDG_CACHE_HOME: join(dir, 'cache'),
     FORCE_COLOR: '0',

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { expect, test } from '@playwright/test';
 import { ROOT } from './helpers/cli.js';
+import { HARNESS_ENV } from '../src/common/harness-env.js';
 
 test("the lint catches a floating promise and an any, in the project's own configuration", async () => {
   // A file that is in no tsconfig: the project service opens it from the text given (allowDefaultProject).
@@ -114,7 +115,7 @@ function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'knip'): { code: number |
           PATH: `${dir}:${process.env.PATH ?? ''}`,
           STUB_LOG: log,
           STUB_FAIL: failing ?? '',
-          CONFHARNESS_SKIP_STATIC: '',
+          [HARNESS_ENV.skipStatic.name]: '',
         },
       },
     );
