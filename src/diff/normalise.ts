@@ -33,7 +33,7 @@ function normalString(s: string, prefix: string): string {
 }
 
 /** What legitimately differs between two sides, as the exchange is normalised: the side's table prefix and column keys. */
-interface Normaliser {
+export interface Normaliser {
   readonly prefix: string;
   readonly keys: ColumnKeys;
 }
@@ -56,6 +56,15 @@ export function jsonBody(r: Reply): unknown {
   if (!r.text.length) return undefined;
   try {
     return JSON.parse(r.text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body's JSON as the exchange compares it read back: secrets masked, what differs by nature as a placeholder (undefined: not JSON). */
+export function normalBody(r: Reply, n: Normaliser): unknown {
+  try {
+    return r.text.length ? normalValue(JSON.parse(redactBody(r.text, 'application/json')), n) : undefined;
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@
  * The refusal sequences: requests a server must refuse or handle in one documented way — a
  * broken body, a row that is not an object, a value of the wrong type — the row rules a
  * shortcut breaks (a row's _id cannot change, an unknown option is created, a table with a
- * ctime column answers no _ctime) and SQL's parameters and filters; and the caps (§ SIZE): one
+ * ctime column answers no _ctime), ROBUST's malformed requests (a 500 is a status too) and SQL's parameters and filters; and the caps (§ SIZE): one
  * row more than a call may carry, the row list's and SQL's limits, a delete of more than a
  * thousand rows (a thousand rows written: a sequence of its own). All on a scratch
  * table of the side's own; what a faulty side would wrongly accept lands there and is dropped
@@ -11,7 +11,7 @@
 import { World } from '../harness/answers/index.js';
 import { Undecided } from '../harness/outcome.js';
 import type { CallOptions, Reply } from '../harness/target.js';
-import { endpoint } from '../spec/index.js';
+import { endpoint, INPUT_LIMITS } from '../spec/index.js';
 import type { Exchange } from './exchange.js';
 import { exchangeOf, jsonBody, skippedExchange } from './normalise.js';
 import type { Side } from './side.js';
@@ -107,6 +107,27 @@ export const refusalSequences = (side: Side) =>
     await step('wrong-type', 'appendRows', 'rows/', {
       method: 'POST',
       json: { table_name, rows: [{ Num: 'not a number' }] },
+    });
+    // ROBUST-1…4's malformed requests: each a 4xx, not a 500.
+    await step('multipart-no-boundary', 'appendRows', 'rows/', {
+      method: 'POST',
+      rawBody: {
+        body: `--b\r\nContent-Disposition: form-data; name="table_name"\r\n\r\nx\r\n--b--\r\n`,
+        contentType: 'multipart/form-data',
+      },
+    });
+    await step('table-name-number', 'appendRows', 'rows/', { method: 'POST', json: { table_name: 42, rows: [] } });
+    const deep = INPUT_LIMITS.jsonDepth + 1;
+    await step('too-deep', 'appendRows', 'rows/', {
+      method: 'POST',
+      rawBody: {
+        body: `{"table_name":"${table_name}","rows":${'['.repeat(deep)}${']'.repeat(deep)}}`,
+        contentType: 'application/json',
+      },
+    });
+    await step('lone-surrogate', 'appendRows', 'rows/', {
+      method: 'POST',
+      json: { table_name, rows: [{ Name: 'a\ud800' }] },
     });
     const [id] = await append(side, table_name, [{ Name: 'kept', Pick: 'p1' }]);
     const q = { table_name, convert_keys: true };
