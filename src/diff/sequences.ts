@@ -19,13 +19,24 @@ import type { Exchange } from './exchange.js';
 import { exchangeOf, skippedExchange, type CallRecord } from './normalise.js';
 import type { Side } from './side.js';
 import { capSequences, refusalSequences } from './refusals.js';
+import { accountSequences } from './account.js';
 import { recordsSequence } from './records.js';
 import { removedSequence } from './removed.js';
 import { structureSequence } from './structure.js';
 import { valueSequences } from './values.js';
 
 /** The sequences, by the first part of their refs; `--sequences` picks some. */
-export const SEQUENCES = ['values', 'refusals', 'caps', 'structure', 'records', 'answers', 'probe', 'removed'] as const;
+export const SEQUENCES = [
+  'values',
+  'refusals',
+  'caps',
+  'structure',
+  'records',
+  'account',
+  'answers',
+  'probe',
+  'removed',
+] as const;
 export type Sequence = (typeof SEQUENCES)[number];
 
 const recordOf = (ep: Endpoint, ref: string): CallRecord => ({
@@ -122,6 +133,7 @@ export async function runSequences(
     if (which.includes('caps')) out.push(...(await capSequences(side)));
     if (which.includes('structure')) out.push(...(await structureSequence(side)));
     if (which.includes('records')) out.push(...(await recordsSequence(side)));
+    if (which.includes('account')) out.push(...(await accountSequences(side)));
     if (which.includes('answers')) out.push(...(await answers(side, only)));
     if (which.includes('probe')) out.push(...(await probes(side, only)));
     if (which.includes('removed')) out.push(...(await removedSequence(side)));

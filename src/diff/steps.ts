@@ -13,8 +13,8 @@ import type { Exchange } from './exchange.js';
 import { exchangeOf, jsonBody, normalBody, skippedExchange } from './normalise.js';
 import type { Side } from './side.js';
 
-/** What is compared of a success besides its structure: values read from its body (`body`: the whole body, normalised). */
-export type Read = ((body: unknown) => Record<string, unknown>) | 'body';
+/** What is compared of a success besides its structure: values read from its body — JSON, else undefined — or its reply (`body`: the whole body, normalised). */
+export type Read = ((body: unknown, r: Reply) => Record<string, unknown> | Promise<Record<string, unknown>>) | 'body';
 /** One call of operation `op` as exchange `name`; its reply, whatever the status. */
 export type Step = (name: string, op: string, o: CallOptions, read?: Read) => Promise<Reply>;
 
@@ -31,8 +31,8 @@ export async function stepSequence(
     const r = await target.call({ expect: [400, 401, 403, 404, 413], ...o });
     const ep = endpoint(op);
     const x = exchangeOf({ ref: `${sequence}/${name}`, operation: op, method: o.method ?? 'GET', path: ep.path }, r, n);
-    const body = read && r.status < 300 ? jsonBody(r) : undefined;
-    const values = body === undefined ? undefined : read === 'body' ? { body: normalBody(r, n) } : read!(body);
+    const values =
+      !read || r.status >= 300 ? undefined : read === 'body' ? { body: normalBody(r, n) } : await read(jsonBody(r), r);
     out.push(values ? { ...x, values: { ...x.values, ...values } } : x);
     return r;
   };
