@@ -42,7 +42,7 @@ test('the reference server against itself: no divergence, exit 0; recorded, then
   expect(a.summary.open).toBe(0);
   expect(a.summary.same, 'every sequence compared something').toBeGreaterThan(350);
   expect(new Set(a.results.map((r) => r.ref.split('/')[0]))).toEqual(
-    new Set(['values', 'refusals', 'caps', 'answers', 'probe', 'removed']),
+    new Set(['values', 'refusals', 'caps', 'structure', 'records', 'account', 'answers', 'probe', 'removed']),
   );
   expect(readFileSync(join(dir, 'live', 'diff.md'), 'utf8')).toMatch(/^# conformance diff: no divergence/);
 

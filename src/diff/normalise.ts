@@ -33,7 +33,7 @@ function normalString(s: string, prefix: string): string {
 }
 
 /** What legitimately differs between two sides, as the exchange is normalised: the side's table prefix and column keys. */
-export interface Normaliser {
+interface Normaliser {
   readonly prefix: string;
   readonly keys: ColumnKeys;
 }

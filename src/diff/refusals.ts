@@ -11,7 +11,7 @@
 import { World } from '../harness/answers/index.js';
 import { Undecided } from '../harness/outcome.js';
 import type { CallOptions, Reply } from '../harness/target.js';
-import { endpoint, INPUT_LIMITS } from '../spec/index.js';
+import { endpoint, INPUT_LIMITS, SIZE_LIMITS } from '../spec/index.js';
 import type { Exchange } from './exchange.js';
 import { exchangeOf, jsonBody, skippedExchange } from './normalise.js';
 import type { Side } from './side.js';
@@ -186,3 +186,31 @@ export const capSequences = (side: Side) =>
     );
     await sql('after-delete-1002', 'SELECT Name FROM {t} LIMIT 5000');
   });
+
+/** SQL past its list cap (SIZE-5) and a write of more rows than a list may give (SIZE-6): 10,001 rows, so only where plan changes are allowed. */
+export const bigCapSequences = (side: Side): Promise<Exchange[]> => {
+  if (!side.state.allowPlanChanges)
+    return Promise.resolve([
+      skippedExchange(
+        { ref: 'caps/over-10000/setup', operation: 'appendRows', method: 'POST', path: endpoint('appendRows').path },
+        `writes ${SIZE_LIMITS.sqlList + 1} rows: only with --allow-plan-changes`,
+        false,
+      ),
+    ]);
+  return onScratchTable(side, 'caps/over-10000', async (step, sql, table_name) => {
+    const per = SIZE_LIMITS.appendRows;
+    for (let from = 0; from <= SIZE_LIMITS.sqlList; from += per) {
+      const n = Math.min(per, SIZE_LIMITS.sqlList + 1 - from);
+      await append(
+        side,
+        table_name,
+        Array.from({ length: n }, (_, i) => ({ Name: `n${from + i}` })),
+      );
+    }
+    await sql('sql-limit-over-cap', `SELECT Name FROM {t} LIMIT ${2 * SIZE_LIMITS.sqlList}`);
+    await step('sql-update-all', 'querySql', 'sql/', {
+      method: 'POST',
+      json: { sql: `UPDATE \`${table_name}\` SET Num = 1`, convert_keys: true },
+    });
+  });
+};

@@ -18,7 +18,7 @@ import { ENDPOINTS, NOT_JSON, offeredAt, RESPONSES, type Endpoint } from '../spe
 import type { Exchange } from './exchange.js';
 import { exchangeOf, skippedExchange, type CallRecord } from './normalise.js';
 import type { Side } from './side.js';
-import { capSequences, refusalSequences } from './refusals.js';
+import { bigCapSequences, capSequences, refusalSequences } from './refusals.js';
 import { accountSequences } from './account.js';
 import { recordsSequence } from './records.js';
 import { removedSequence } from './removed.js';
@@ -130,7 +130,7 @@ export async function runSequences(
     const out: Exchange[] = [];
     if (which.includes('values')) out.push(...(await valueSequences(side)));
     if (which.includes('refusals')) out.push(...(await refusalSequences(side)));
-    if (which.includes('caps')) out.push(...(await capSequences(side)));
+    if (which.includes('caps')) out.push(...(await capSequences(side)), ...(await bigCapSequences(side)));
     if (which.includes('structure')) out.push(...(await structureSequence(side)));
     if (which.includes('records')) out.push(...(await recordsSequence(side)));
     if (which.includes('account')) out.push(...(await accountSequences(side)));
