@@ -1,22 +1,32 @@
 /**
- * The account sequences (AUTH-1/2/3/5, ACCT-2/4/7/8/9), each where the descriptor allows it (an
+ * The account sequences (AUTH-1/2/3/5, ACCT-2/4/6/7/8/9), each where the descriptor allows it (an
  * account, a workspace, a team admin; else not compared): a wrong password; the account token
  * as Bearer; a write with the base token the account token gives; an API token set to read
- * only, and a temporary one, each then used; a base of the run's own deleted, then asked for;
+ * only, and a temporary one, each then used; a base of the run's own with a table copied, then
+ * deleted and asked for;
  * a binary asset uploaded, downloaded, exported without assets and deleted, then asked for;
- * a log filtered to the future; the team's automation option set to the value it has. What a
+ * an external app set inactive and back; a log filtered to the future; the team's automation option set to the value it has. What a
  * sequence makes carries the run's prefix and is removed after it.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { registerSecret } from '../client/redact.js';
 import { ACCOUNT, LOGIN, TEAM, WORKSPACE, type Needs } from '../harness/answers/calls.js';
 import { Skip } from '../harness/answers/index.js';
-import { accessOf, apiTokenOf, appAccess, createApiToken, deleteApiToken, form } from '../harness/api-tokens.js';
+import {
+  accessOf,
+  apiTokenOf,
+  appAccess,
+  createApiToken,
+  deleteApiToken,
+  form,
+  onBase,
+} from '../harness/api-tokens.js';
 import { readZip } from '../harness/files.js';
 import { fixtureMissing } from '../harness/outcome.js';
 import { restored } from '../harness/restore.js';
-import type { Target } from '../harness/target.js';
+import type { Reply, Target } from '../harness/target.js';
 import { binaryBytes, downloadLinkOf, uploadCall, uploadedPath, uploadLink } from '../harness/uploads.js';
-import { endpoint, fillPath, gatewayPath } from '../spec/index.js';
+import { behaviourAt, endpoint, fillPath, gatewayPath } from '../spec/index.js';
 import type { Exchange } from './exchange.js';
 import { jsonBody } from './normalise.js';
 import type { Side } from './side.js';
@@ -89,12 +99,32 @@ const PARTS: Record<string, (side: Side, step: Step, table: () => Promise<string
       auth: { raw: `Token ${apiTokenOf(temp, 'create a temporary API token')}` },
     });
   },
-  // ACCT-8: a deleted base is gone.
+  // ACCT-8: a copy of a base holds its tables; a deleted base is gone.
   async bases(side, step) {
     need(WORKSPACE, side);
     const { target, state } = side;
-    const name = `${state.tablePrefix}base_${randomBytes(2).toString('hex')}`;
     const workspace_id = state.target.workspace_id!;
+    const tag = randomBytes(2).toString('hex');
+    const name = `${state.tablePrefix}base_${tag}`;
+    const del = (base: string, judged?: string) => {
+      const o = {
+        method: 'DELETE',
+        path: path('deleteBase', { workspace_id }),
+        auth: 'account',
+        multipart: form({ name: base }),
+      } as const;
+      return judged ? step(judged, 'deleteBase', o) : target.call({ ...o, expect: [404] });
+    };
+    const gone = (x: Reply) => x.status < 300 || x.status === 404;
+    const tokenOf = async (base: string) => {
+      const r = await target.call({
+        path: path('accountAccessToken', { workspace_id, base_name: base }),
+        auth: 'account',
+      });
+      const access = accessOf(r);
+      if (!access) throw fixtureMissing(`a base token for base ${base}: status ${r.status}`);
+      return access;
+    };
     const made = await target.call({
       method: 'POST',
       path: path('createBase'),
@@ -102,26 +132,41 @@ const PARTS: Record<string, (side: Side, step: Step, table: () => Promise<string
       multipart: form({ name, workspace_id: String(workspace_id) }),
     });
     if (made.status >= 300) throw fixtureMissing(`create base ${name}: status ${made.status}`);
-    const del = () =>
-      target.call({
-        method: 'DELETE',
-        path: path('deleteBase', { workspace_id }),
-        auth: 'account',
-        multipart: form({ name }),
-        expect: [404],
+    try {
+      const own = await tokenOf(name);
+      const t = await onBase(target, own.uuid, own.token, 'POST', 'tables/', {
+        json: { table_name: `${state.tablePrefix}t_${tag}`, columns: [{ column_name: 'Name', column_type: 'text' }] },
       });
-    const r = await step('delete-base', 'deleteBase', {
-      method: 'DELETE',
-      path: path('deleteBase', { workspace_id }),
-      auth: 'account',
-      multipart: form({ name }),
-    });
-    if (r.status >= 300) await restored(`base ${name} deleted`, del);
-    await step('deleted-base-token', 'accountAccessToken', {
-      path: path('accountAccessToken', { workspace_id, base_name: name }),
-      auth: 'account',
-    });
-    await restored(`base ${name} gone`, del, (x) => x.status < 300 || x.status === 404);
+      if (t.status >= 300) throw fixtureMissing(`create a table in base ${name}: status ${t.status}`);
+      const ws = String(workspace_id);
+      const copied = await step('copy-base', 'copyBaseFromWorkspace', {
+        method: 'POST',
+        path: path('copyBaseFromWorkspace'),
+        auth: 'account',
+        multipart: form({ src_workspace_id: ws, name, dst_workspace_id: ws }),
+      });
+      const copy = field(field(jsonBody(copied), 'dtable'), 'name');
+      if (typeof copy === 'string' && copy !== name) {
+        try {
+          const c = await tokenOf(copy);
+          await step(
+            'tables-of-copy',
+            'getMetadata',
+            { path: gatewayPath(c.uuid, 'metadata/'), auth: { raw: `Bearer ${c.token}` } },
+            (b) => ({ tables: ((field(field(b, 'metadata'), 'tables') ?? []) as unknown[]).length }),
+          );
+        } finally {
+          await restored(`base ${copy} deleted`, () => del(copy), gone);
+        }
+      }
+      await del(name, 'delete-base');
+      await step('deleted-base-token', 'accountAccessToken', {
+        path: path('accountAccessToken', { workspace_id, base_name: name }),
+        auth: 'account',
+      });
+    } finally {
+      await restored(`base ${name} gone`, () => del(name), gone);
+    }
   },
   // ACCT-9 and ACCT-7: a binary asset reads back byte for byte, an export without assets lacks it, a deleted one is gone.
   async files(side, step) {
@@ -171,6 +216,31 @@ const PARTS: Record<string, (side: Side, step: Step, table: () => Promise<string
         (x) => x.status < 300 || x.status === 404,
       );
     }
+  },
+  // ACCT-6: an external app set inactive reads inactive (and is set active again, as apps start).
+  async apps(side, step) {
+    need(ACCOUNT, side);
+    if (!behaviourAt(side.state.apiVersion).appStatus)
+      throw new Skip(`no app status in release ${side.state.apiVersion}`);
+    const { target } = side;
+    const apps = await target.call({ path: path('listUniversalApps'), auth: 'account' });
+    const token = ((field(jsonBody(apps), 'my_managed_apps') ?? []) as { app_token?: string }[]).find(
+      (a) => a.app_token,
+    )?.app_token;
+    if (!token) throw new Skip('needs a universal app the account manages');
+    registerSecret(token);
+    const at = path('externalAppStatus', { app_token: token });
+    const set = (name: string, is_inactive: boolean) =>
+      step(name, 'externalAppStatus', { method: 'PUT', path: at, auth: 'account', json: { is_inactive } }, (b) => {
+        const app = field(b, 'external_app');
+        return { inactive: field(app, 'inactive') ?? field(app, 'is_inactive') ?? null };
+      });
+    const off = await set('app-inactive', true);
+    const on = await set('app-active', false);
+    if (off.status < 300 && on.status >= 300)
+      await restored('the external app set active again', () =>
+        target.call({ method: 'PUT', path: at, auth: 'account', json: { is_inactive: false } }),
+      );
   },
   // ACCT-4 and ACCT-2 (team admin): a log filtered to the future is empty; the automation option is taken (set to the value it has).
   async team(side, step) {
