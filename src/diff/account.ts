@@ -242,10 +242,10 @@ const PARTS: Record<string, (side: Side, step: Step, table: () => Promise<string
         target.call({ method: 'PUT', path: at, auth: 'account', json: { is_inactive: false } }),
       );
   },
-  // ACCT-4 and ACCT-2 (team admin): a log filtered to the future is empty; the automation option is taken (set to the value it has).
+  // ACCT-4 and ACCT-2 (team admin): a log filtered to the future is empty; the automation option is taken.
   async team(side, step) {
     need(TEAM, side);
-    const { target, state } = side;
+    const { state } = side;
     const org_id = state.target.org_id!;
     const future = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     await step(
@@ -258,18 +258,13 @@ const PARTS: Record<string, (side: Side, step: Step, table: () => Promise<string
           null,
       }),
     );
-    const where = path('updateTeam', { org_id });
-    const before = await target.call({ path: where, auth: 'account', expect: [404, 405] });
-    const b = jsonBody(before);
-    const v =
-      field(b, 'monthly_automation_limit_per_user') ??
-      field(field(b, 'organization'), 'monthly_automation_limit_per_user');
-    if (typeof v === 'number')
+    // The option cannot be read back (no GET): set to -1, unlimited, the default's meaning — on a real team only with --allow-plan-changes.
+    if (state.allowPlanChanges && behaviourAt(state.apiVersion).monthlyAutomationLimitOption)
       await step('automation-option', 'updateTeam', {
         method: 'PUT',
-        path: where,
+        path: path('updateTeam', { org_id }),
         auth: 'account',
-        json: { monthly_automation_limit_per_user: v },
+        json: { monthly_automation_limit_per_user: -1 },
       });
   },
 };

@@ -47,10 +47,9 @@ function layout(b: unknown) {
       width: c.width ?? null,
       options: options(c).map((o) => ({ name: o.name, id: typeof o.id === 'string' && o.id !== '' })),
       cascade: Object.fromEntries(
-        Object.entries((c.data?.cascade_settings ?? {}) as Record<string, unknown[]>).map(([p, l]) => [
-          String(optionName(p)),
-          l.map(optionName),
-        ]),
+        Object.entries((c.data?.cascade_settings ?? {}) as Record<string, unknown[]>)
+          .map(([p, l]) => [String(optionName(p)), l.map((x) => String(optionName(x))).sort()] as const)
+          .sort(([x], [y]) => x.localeCompare(y)),
       ),
     })),
   };
