@@ -39,7 +39,9 @@ async function onScratchTable(
   const n = { prefix: state.tablePrefix, keys: side.columnKeys };
   const step: StepFn = async (name, op, sub, o, values) => {
     const ep = endpoint(op);
-    const r = await target.call({ ...o, auth: { base: 0 }, path: target.gatewayPath(0, sub), expect: [400, 404, 413] });
+    // A gateway path of base 0 with its base token, unless the step names a path and credential of its own.
+    const path = sub.startsWith('/') ? sub : target.gatewayPath(0, sub);
+    const r = await target.call({ auth: { base: 0 }, ...o, path, expect: [400, 404, 413, 415] });
     const x = exchangeOf({ ref: `${sequence}/${name}`, operation: op, method: o.method ?? 'GET', path: ep.path }, r, n);
     const body = values && r.status < 300 ? jsonBody(r) : undefined;
     out.push(body === undefined ? x : { ...x, values: { ...x.values, ...values!(body) } });
@@ -109,10 +111,12 @@ export const refusalSequences = (side: Side) =>
       json: { table_name, rows: [{ Num: 'not a number' }] },
     });
     // ROBUST-1…4's malformed requests: each a 4xx, not a 500.
-    await step('multipart-no-boundary', 'appendRows', 'rows/', {
+    // (Multipart: a route that takes it, the sign-in, with no credential.)
+    await step('multipart-no-boundary', 'authToken', endpoint('authToken').path, {
       method: 'POST',
+      auth: 'none',
       rawBody: {
-        body: `--b\r\nContent-Disposition: form-data; name="table_name"\r\n\r\nx\r\n--b--\r\n`,
+        body: `--b\r\nContent-Disposition: form-data; name="username"\r\n\r\nx\r\n--b--\r\n`,
         contentType: 'multipart/form-data',
       },
     });
