@@ -5,8 +5,11 @@
  * exchanges that diverged (JSON lines on stdout) and writes the summary to bench/diff-catalog.md:
  * diverged, none (each with why no answer a diff sees changes), errors.
  * Usage: npx tsx scripts/diff-catalog.ts [substring of ids or a clause] > out.jsonl
+ * Two processes share the catalog on a busy machine: the second with `--reverse --until-in
+ * out.jsonl` (from the end, stopping at a mutant the first has done) > back.jsonl; then
+ * `--summarise out.jsonl back.jsonl` writes the summary of both.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diff, diffDone } from '../src/diff/diff.js';
@@ -40,7 +43,22 @@ interface Line {
   error?: string;
 }
 
-const only = process.argv[2];
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  return i < 0 ? undefined : (args.splice(i, i + 1 < args.length && !args[i + 1]!.startsWith('--') ? 2 : 1)[1] ?? '');
+};
+const reverse = flag('--reverse') !== undefined;
+const untilIn = flag('--until-in');
+const summarise = flag('--summarise') !== undefined;
+const only = summarise ? undefined : args[0];
+const doneIn = (file: string) =>
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Line)
+    : [];
 const root = mkdtempSync(join(tmpdir(), 'diff-catalog-'));
 const recordings = new Map<string, string>();
 /** The reference server of `apiVersion` and `edition`, recorded once. */
@@ -55,10 +73,12 @@ async function recordingOf(apiVersion: string | undefined, edition: Edition | un
   return dir;
 }
 
-const lines: Line[] = [];
+const lines: Line[] = summarise ? [...new Map(args.flatMap(doneIn).map((l) => [l.id, l])).values()] : [];
 const started = Date.now();
+const chosen = summarise ? [] : MUTANTS.filter((x) => !only || x.id.includes(only) || x.clause === only);
 try {
-  for (const m of MUTANTS.filter((x) => !only || x.id.includes(only) || x.clause === only)) {
+  for (const m of reverse ? chosen.reverse() : chosen) {
+    if (untilIn && doneIn(untilIn).some((l) => l.id === m.id)) break;
     const dir = mkdtempSync(join(root, 'm-'));
     const t0 = Date.now();
     let line: Line;

@@ -30,7 +30,7 @@ export interface DiffOptions extends SideOptions {
   accept?: string;
   reportDir: string;
   sequences?: readonly Sequence[];
-  /** Only operations whose endpoint id matches. */
+  /** Only operations whose endpoint id matches (the answers and probe sequences, made per operation). */
   operations?: RegExp;
   /** Release and edition the embedded reference servers emulate (default: the newest, self-hosted). */
   apiVersion?: string;
@@ -110,8 +110,10 @@ export async function diff(o: DiffOptions): Promise<DiffReport> {
     await Promise.all(sides.map(preflight));
     const [ra, rb] = await Promise.all([runSequences(a, which, only), b ? runSequences(b, which, only) : undefined]);
     problems.push(...ra.problems, ...(rb?.problems ?? []));
+    // --operations narrows the sequences made per operation (answers, probe); the others run whole.
     const keep = (x: Exchange) =>
-      which.some((s) => x.ref.startsWith(`${s}/`)) && (!o.operations || o.operations.test(x.operation));
+      which.some((s) => x.ref.startsWith(`${s}/`)) &&
+      (!o.operations || !/^(answers|probe)\//.test(x.ref) || o.operations.test(x.operation));
     const theirs = rb?.exchanges ?? recording!.exchanges.filter(keep);
     if (o.record)
       writeRecording(o.record, {
