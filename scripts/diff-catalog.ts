@@ -44,13 +44,14 @@ interface Line {
 }
 
 const args = process.argv.slice(2);
-const flag = (name: string) => {
+/** A flag's value (`--name value`), or '' for a flag without one (`boolean`); undefined: not given. */
+const flag = (name: string, boolean = false) => {
   const i = args.indexOf(name);
-  return i < 0 ? undefined : (args.splice(i, i + 1 < args.length && !args[i + 1]!.startsWith('--') ? 2 : 1)[1] ?? '');
+  return i < 0 ? undefined : (args.splice(i, boolean ? 1 : 2)[1] ?? '');
 };
-const reverse = flag('--reverse') !== undefined;
+const reverse = flag('--reverse', true) !== undefined;
 const untilIn = flag('--until-in');
-const summarise = flag('--summarise') !== undefined;
+const summarise = flag('--summarise', true) !== undefined;
 const only = summarise ? undefined : args[0];
 const doneIn = (file: string) =>
   existsSync(file)

@@ -57,6 +57,13 @@ async function onScratchTable(
         column_data: { options: [{ name: 'p1', color: '#FFFCB5', textColor: '#202428', id: '100001' }] },
       },
       { column_name: 'Created', column_type: 'ctime' },
+      { column_name: 'Done', column_type: 'checkbox' },
+      { column_name: 'When', column_type: 'date' },
+      {
+        column_name: 'Tags',
+        column_type: 'multiple-select',
+        column_data: { options: [{ name: 't1', color: '#FFFCB5', textColor: '#202428', id: '100002' }] },
+      },
     ]);
     // SQL's answers are compared by how many rows they give.
     const sql: SqlFn = (name, statement, parameters) =>
@@ -150,6 +157,18 @@ export const refusalSequences = (side: Side) =>
     await step('after-unknown-option', 'getRow', `rows/${id}/`, { query: q }, (b) => ({
       Pick: (b as { Pick?: unknown }).Pick ?? null,
     }));
+    // Wrong values the real service is recorded coercing (a number in a checkbox, text that is no date, a plain string in a multiple select), read back.
+    const [coerced] = await append(side, table_name, [{ Name: 'coerced', Done: 1, When: 'no date', Tags: 't1' }]);
+    await step('after-coercion', 'getRow', `rows/${coerced}/`, { query: q }, (b) => {
+      const row = b as Record<string, unknown>;
+      return { Done: row.Done ?? null, When: row.When ?? null, Tags: row.Tags ?? null };
+    });
+    // A refused append writes none of its rows.
+    await step('refused-batch', 'appendRows', 'rows/', {
+      method: 'POST',
+      json: { table_name, rows: [{ Name: 'half' }, { Num: 'not a number' }] },
+    });
+    await sql('after-refused-batch', "SELECT Name FROM {t} WHERE Name = 'half'");
     // Parameters bound (a quote in one, a number compared as a number); an unknown column refused.
     await append(side, table_name, [{ Name: "it's", Num: 10 }]);
     await sql('sql-quote-parameter', 'SELECT Name FROM {t} WHERE Name = ?', ["it's"]);
