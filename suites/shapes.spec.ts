@@ -244,9 +244,16 @@ for (const type of COLUMN_TYPES) {
             .toBe(true);
         } else if (v !== null) {
           const issues = shapeIssues(spec.read, v);
-          const says = `${label}: "${name}" reads ${show(v)}, not a ${type} value: ${issues}`;
-          if (CELL_SHAPE_INFERRED.includes(type)) expect.because(READ_ONLY_SHAPE).soft(issues, says).toBeUndefined();
-          else expect.because(CELL_VALUES).soft(issues, says).toBeUndefined();
+          if (CELL_SHAPE_INFERRED.includes(type))
+            expect
+              .because(READ_ONLY_SHAPE)
+              .soft(issues, `${label}: "${name}" reads ${show(v)}, not a ${type} value: ${issues}`)
+              .toBeUndefined();
+          else
+            expect
+              .because(CELL_VALUES)
+              .soft(issues, `${label}: "${name}" reads ${show(v)}, not a ${type} value: ${issues}`)
+              .toBeUndefined();
         }
       }
     },
