@@ -142,15 +142,25 @@ class World {
 
 const test = withWorld('shapes: world', () => new World());
 
+/** The reads the checks make their findings through: documented answers of the API description. */
+const GET_ROW = ev.documented(
+  'OA62 base_operations#getRow: GET rows/{row_id}/ answers 200, the row as one object (keyed by names with convert_keys)',
+);
+const LIST_ROWS = ev.documented(
+  'OA62 base_operations#listRows: GET rows/ answers 200 {"rows": [...]}, paged by start and limit',
+);
+
 /** A single-row read, keyed by column names. */
 async function getRow(target: Target, t: Scratch, id: string, what = 'row get'): Promise<Row> {
   const r = await target.gw(t.base, 'GET', `rows/${id}/`, { query: { table_name: t.name, convert_keys: 'true' } });
-  expectStatus(r, 200, `${what} (GET rows/${id}/)`);
+  expectStatus(r, 200, `${what} (GET rows/${id}/)`, GET_ROW);
   const row = r.json<Row>();
-  expect(
-    row !== null && typeof row === 'object' && !Array.isArray(row),
-    `${what}: the answer is not a row object: ${r.text.slice(0, 200)}`,
-  ).toBe(true);
+  expect
+    .because(GET_ROW)(
+      row !== null && typeof row === 'object' && !Array.isArray(row),
+      `${what}: the answer is not a row object: ${r.text.slice(0, 200)}`,
+    )
+    .toBe(true);
   return row;
 }
 
@@ -161,9 +171,11 @@ async function listed(target: Target, t: Scratch, ids: string[]): Promise<Map<st
     const r = await target.gw(t.base, 'GET', 'rows/', {
       query: { table_name: t.name, convert_keys: 'true', start, limit: 1000 },
     });
-    expectStatus(r, 200, 'row list (GET rows/)');
+    expectStatus(r, 200, 'row list (GET rows/)', LIST_ROWS);
     const rows = r.json<{ rows?: unknown }>().rows;
-    expect(Array.isArray(rows), `row list: the answer has no "rows" array: ${r.text.slice(0, 200)}`).toBe(true);
+    expect
+      .because(LIST_ROWS)(Array.isArray(rows), `row list: the answer has no "rows" array: ${r.text.slice(0, 200)}`)
+      .toBe(true);
     for (const row of rows as Row[]) if (ids.includes(row?._id as string)) found.set(row._id as string, row);
     if ((rows as Row[]).length < 1000) break;
   }
