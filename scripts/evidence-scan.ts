@@ -190,6 +190,12 @@ export class EvidenceScan {
         const cite = textOf(e.arguments[0]);
         return { kind: 'literal', class: cls, cite: cls === 'spec' && !cite.startsWith('§') ? `§${cite}` : cite };
       }
+      if (ts.isIdentifier(callee) && callee.text === 'answerEvidence')
+        return {
+          kind: 'literal',
+          class: 'documented',
+          cite: 'per operation: OA62 <file>#<operationId>, its response schema and example',
+        };
       if (ts.isIdentifier(callee) && callee.text === 'endpointEvidence')
         return {
           kind: 'literal',

@@ -73,6 +73,11 @@ async function probeOperation(ep: Endpoint, target: Target, state: RunState): Pr
   if (anon.status === 401 || anon.status === 403) return 'pass';
   const how = ep.credential === 'upload-link' ? 'with an upload link the target never issued' : 'without credentials';
   expect
+    .because(
+      ev.documented(
+        'OA62 security of each operation in scope (AccountTokenAuth, ApiTokenAuth, BaseTokenAuth): a call without it is refused — 403 "missing or invalid base token" (OA62 base_operations#getRow), 401/403 from the account operations (recorded: seatable/openapi tests/test_auth_errors.py, api-shapes §1.7)',
+      ),
+    )
     .soft(
       anon.status,
       `${ep.operation}: ${ep.method} ${stranger.path} ${how} answered ${anon.status}: ${anon.text.slice(0, 120)} — must be refused with 401 or 403`,
@@ -86,7 +91,9 @@ for (const group of GROUPS) {
     ...clause(
       'ROUTE-8',
       `${group.name}: each documented operation exists with its method and credential (${group.endpoints.length} operations)`,
-      ev.documented('OA62 base_operations, authentication, file_operations, user_account_operations'),
+      ev.documented(
+        "OA62 base_operations, authentication, file_operations, user_account_operations: each operation's path and method (spec/openapi-operations.json)",
+      ),
     ),
     async ({ target, state }) => {
       const results = await pooled(

@@ -27,7 +27,9 @@ for (const removed of REMOVED) {
       ...clause(
         removed.clause,
         `${probe.split('?')[0]} answers 404 to every method, with and without credentials (removed ${removed.removed})`,
-        ev.spec('4.4 (removed operations), 9'),
+        ev.spec(
+          '4.4 ("Removed endpoints (must not be offered)"), 5.3, 9; spec/clauses.md GONE: "must not be offered (404 for every method)", absent with or without credentials',
+        ),
       ),
       async ({ target, state }) => {
         test.skip(
@@ -67,8 +69,8 @@ for (const removed of REMOVED) {
             for (const h of RATE_HEADERS) {
               expect
                 .because(
-                  ev.inferred(
-                    'a rate-limit header on a removed path hints that a route still answers there; §4.4 says only that the operation is not offered',
+                  ev.spec(
+                    '4.4; spec/clauses.md GONE note: a removed endpoint "must not be counted against a rate limit in a way that reveals it exists" — rate-limit headers a path that never existed does not get reveal it',
                   ),
                 )
                 .soft(

@@ -62,12 +62,25 @@ function results(r: Reply, what: string): Row[] {
 
 const names = (rows: Row[]) => rows.map((r) => r.Name);
 
+/** §4.1 and §9 (5.0): SQL supports parameters that protect against injection; OA62 querySQL says how (`?` filled in order from `parameters`). */
+const PARAMETERS_BOUND = ev.spec(
+  '4.1 (Run SQL: "Supports parameters that protect against SQL injection"), 9 (5.0); OA62 base_operations#querySQL: `?` placeholders filled from parameters in order',
+);
+/** The parameters' types: OA62's sql_query schema takes a string or an integer per parameter. */
+const NUMERIC_PARAMETER = ev.documented(
+  'OA62 base_operations#querySQL, schema sql_query.parameters: each item a string or an integer (example ["Max", 12])',
+);
+/** §9 (4.1) "Filter validation for SQL list"; OA62 querySQL documents the refusal: 400 {"error_message"} for invalid SQL or an unknown table. */
+const FILTER_REFUSED = ev.spec(
+  '9 (4.1: "Filter validation for SQL list"); OA62 base_operations#querySQL: 400 "invalid SQL syntax or non-existing table"',
+);
+
 for (const inj of INJECTIONS) {
   test(
     ...clause(
       'SQL-1',
       `a parameter holding ${inj.label} is compared as data: WHERE Name = ? matches only the row holding it, and the table survives`,
-      ev.spec('4.1, 9 (5.0)'),
+      PARAMETERS_BOUND,
     ),
     async ({ target, state }) => {
       needsRelease(state, 'sqlParameters', true, 'SQL parameters (5.0)');
@@ -102,7 +115,7 @@ test(
   ...clause(
     'SQL-1',
     'an injection string bound as an UPDATE parameter is stored as given, in the one row the WHERE parameter names',
-    ev.spec('4.1, 9 (5.0)'),
+    PARAMETERS_BOUND,
   ),
   async ({ target, state }) => {
     needsRelease(state, 'sqlParameters', true, 'SQL parameters (5.0)');
@@ -129,11 +142,7 @@ test(
 );
 
 test(
-  ...clause(
-    'SQL-1',
-    'a numeric ? parameter is bound as a number: N = ? and N > ? select by value',
-    ev.spec('4.1, 9 (5.0)'),
-  ),
+  ...clause('SQL-1', 'a numeric ? parameter is bound as a number: N = ? and N > ? select by value', NUMERIC_PARAMETER),
   async ({ target, state }) => {
     needsRelease(state, 'sqlParameters', true, 'SQL parameters (5.0)');
     const t = await scratchTable(target, 'param_num', COLUMNS);
@@ -166,11 +175,7 @@ const INVALID_FILTERS: { label: string; where: string }[] = [
 
 for (const f of INVALID_FILTERS) {
   test(
-    ...clause(
-      'SQL-2',
-      `a SQL list whose WHERE has ${f.label} is refused with a 4xx and an error body`,
-      ev.spec('9 (4.1)'),
-    ),
+    ...clause('SQL-2', `a SQL list whose WHERE has ${f.label} is refused with a 4xx and an error body`, FILTER_REFUSED),
     async ({ target, state }) => {
       needsRelease(state, 'sqlFilterValidation', true, 'filter validation for SQL list (4.1)');
       const t = await scratchTable(target, 'filter', COLUMNS);
@@ -185,6 +190,11 @@ for (const f of INVALID_FILTERS) {
           )
           .toBe(true);
         expect
+          .because(
+            ev.documented(
+              'OA62 base_operations#querySQL: the 400 answer is {"error_message": "no such table: nonexistent_table"}; api-shapes §8: dtable-web bodies say error_msg or detail',
+            ),
+          )
           .soft(
             errorMessageOfText(r.text),
             `${q}: the refusal carries no error message (${ERROR_MESSAGE_FIELDS.join(', ')}): ${r.text.slice(0, 200)}`,

@@ -19,6 +19,17 @@ import { endpoint } from '../src/spec/index.js';
 test.describe.configure({ mode: 'default' });
 
 type Payload = { event?: unknown; data?: Record<string, unknown> };
+
+/** §1 and §6: webhooks announce changes of a base; kinds of event, payload, registration and delivery are "not shown" there. */
+const ANNOUNCED = ev.spec('1, 6 (webhooks inform a client of changes in a base)');
+/** The payload's fields: the real service's help pages show them. */
+const PAYLOAD = ev.documented(
+  'seatable.com/help "Struktur der Webhook-Daten" and "Der geheime Schlüssel eines Webhooks": {"event": "update", "data": {"dtable_uuid", "row_id", "op_type", "table_id", "table_name", …}}',
+);
+/** The signature: the help pages show the header and how a receiver checks it. */
+const SIGNED = ev.documented(
+  'seatable.com/help "Der geheime Schlüssel eines Webhooks" (with a secret the request carries X-Seatable-Signature: sha256=<hex>; PHP check: hash_hmac(\'sha256\', $body, $secret)) and "Validierung der Header-Signatur mit n8n" (HMAC-SHA256 of the raw body, prefixed sha256=); OA62 user_account_operations#createWebhook still says SHA1 (stale)',
+);
 const parse = (d: Delivery): Payload | undefined => {
   try {
     return JSON.parse(d.body.toString('utf8')) as Payload;
@@ -39,7 +50,14 @@ async function register(target: Target, base: number, url: string, secret?: stri
   form.append('url', url);
   if (secret) form.append('secret', secret);
   const r = await target.account('POST', endpoint('createWebhook').path, params, { multipart: form });
-  expectStatus(r, [200, 201], 'register a webhook (POST .../webhooks/, multipart url and secret)');
+  expectStatus(
+    r,
+    [200, 201],
+    'register a webhook (POST .../webhooks/, multipart url and secret)',
+    ev.documented(
+      'OA62 user_account_operations#createWebhook: POST …/webhooks/, multipart url and secret, answers 200',
+    ),
+  );
   let id = (r.json<{ webhook?: { id?: string | number } }>().webhook ?? {}).id;
   if (id === undefined) {
     const list = await target.account('GET', endpoint('listWebhooks').path, params);
@@ -90,7 +108,12 @@ async function rowChangeEvent(
     const u = await target.gw(base, 'PUT', 'rows/', {
       json: { table_name: t.name, updates: [{ row_id: rowId, row: { Name: 'after' } }] },
     });
-    expectStatus(u, 200, 'update the row');
+    expectStatus(
+      u,
+      200,
+      'update the row',
+      ev.documented('OA62 base_operations#updateRow: answers 200 {"success": true}'),
+    );
     // How long a delivery may take: --webhook-wait (the real service's own delivery timeout is 30 s).
     const wait = state.webhook.waitMs;
     const got = await rx.waitFor((d) => parse(d)?.data?.row_id === rowId, wait);
@@ -108,9 +131,13 @@ async function rowChangeEvent(
 }
 
 function payloadNames(p: Payload, row: { id: string; table: string }, baseUuid: string): void {
-  expect.soft(p.event, `event is ${JSON.stringify(p.event)}, expected "update"`).toBe('update');
+  expect
+    .because(PAYLOAD)
+    .soft(p.event, `event is ${JSON.stringify(p.event)}, expected "update"`)
+    .toBe('update');
   const d = p.data ?? {};
   expect
+    .because(PAYLOAD)
     .soft(
       d.table_name,
       `data.table_name is ${JSON.stringify(d.table_name)}, expected the changed row's table ${row.table}`,
@@ -118,6 +145,7 @@ function payloadNames(p: Payload, row: { id: string; table: string }, baseUuid: 
     .toBe(row.table);
   if (typeof d.dtable_uuid === 'string')
     expect
+      .because(PAYLOAD)
       .soft(d.dtable_uuid.replace(/-/g, '').toLowerCase(), 'data.dtable_uuid names another base')
       .toBe(baseUuid.replace(/-/g, '').toLowerCase());
 }
@@ -126,7 +154,7 @@ test(
   ...clause(
     'HOOK-1',
     'a row change is announced to a webhook registered with a secret, signed X-SeaTable-Signature: sha256=HMAC',
-    ev.spec('1, 6'),
+    ANNOUNCED,
   ),
   async ({ target, state }) => {
     const secret = `cf-${randomBytes(12).toString('hex')}`;
@@ -134,17 +162,21 @@ test(
     await rowChangeEvent(target, secret, (d, p, row) => {
       payloadNames(p, row, target.base(state.target.bases.length - 1).uuid);
       const sig = d.headers['x-seatable-signature'];
-      expect(sig, 'the delivery carries no X-SeaTable-Signature header though the webhook has a secret').toBeDefined();
-      expect(
-        signatureMatches(sig, secret, d.body),
-        'X-SeaTable-Signature is not sha256=<hex HMAC-SHA256(secret, body)> over the delivered body (nor over its Python json.dumps form)',
-      ).toBe(true);
+      expect
+        .because(SIGNED)(sig, 'the delivery carries no X-SeaTable-Signature header though the webhook has a secret')
+        .toBeDefined();
+      expect
+        .because(SIGNED)(
+          signatureMatches(sig, secret, d.body),
+          'X-SeaTable-Signature is not sha256=<hex HMAC-SHA256(secret, body)> over the delivered body (nor over its Python json.dumps form)',
+        )
+        .toBe(true);
     });
   },
 );
 
 test(
-  ...clause('HOOK-1', 'a row change is announced to a webhook registered without a secret', ev.spec('1, 6')),
+  ...clause('HOOK-1', 'a row change is announced to a webhook registered without a secret', ANNOUNCED),
   async ({ target, state }) => {
     await rowChangeEvent(target, undefined, (_d, p, row) =>
       payloadNames(p, row, target.base(state.target.bases.length - 1).uuid),

@@ -55,3 +55,9 @@ export function endpointEvidence(ep: Endpoint, clauseSource: string): Evidence {
   if (ep.basis === 'spec') return ev.spec(clauseSource);
   return ev.documented(ep.openapi ? `OA62 ${ep.openapi.file.replace(/\.\w+$/, '')}#${ep.openapi.operationId}` : `OA62 ${ep.operation}`);
 }
+
+/** The evidence of a documented answer's shape (SHAPE-8): the response schema and example of the row's OA62 operation. */
+export function answerEvidence(ep: Endpoint): Evidence {
+  const op = ep.openapi ? `${ep.openapi.file.replace(/\.\w+$/, '')}#${ep.openapi.operationId}` : ep.operation;
+  return ev.documented(`OA62 ${op}: its response schema and example`);
+}

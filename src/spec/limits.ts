@@ -9,6 +9,13 @@ export const DEFAULT_EDITION: Edition = 'self-hosted';
 export const RATE_CLASSES = ['account', 'gateway', 'auth-token'] as const;
 export type RateClass = (typeof RATE_CLASSES)[number];
 
+/** The paths §8.1's table names for each class: an endpoint elsewhere (e.g. /api2/account/info/) is limited (§8.1.1), but which budget it shares is not said. */
+export const RATE_CLASS_PATHS: Readonly<Record<RateClass, string>> = {
+  account: '/api/v2.1/',
+  gateway: '/api-gateway/api/v2/',
+  'auth-token': '/api2/auth-token/',
+};
+
 /** Calls per window; `null` = unlimited. */
 export type RateLimits = Readonly<Record<RateClass, number | null>>;
 

@@ -7,7 +7,7 @@
  * fails one clause.
  */
 import { z } from 'zod';
-import { RESPONSES, type Endpoint } from '../../spec/index.js';
+import { RESPONSES, answerEvidence, type Endpoint } from '../../spec/index.js';
 import { shapeIssues } from '../assert.js';
 import { notOffered } from '../offered.js';
 import { Undecided } from '../outcome.js';
@@ -133,6 +133,7 @@ async function judgeAnswer(
   if (missing) throw new Skip(missing);
   if (r.status < 200 || r.status >= 300) {
     expect
+      .because(answerEvidence(ep))
       .soft(r.status, `${what}: the documented call answered ${r.status}: ${r.text.slice(0, 300)}`)
       .toBeLessThan(300);
     return 'fail';
@@ -142,13 +143,17 @@ async function judgeAnswer(
     body = JSON.parse(r.text);
   } catch {
     expect
+      .because(answerEvidence(ep))
       .soft(r.header('content-type') ?? 'none', `${what}: the answer is not JSON: ${r.text.slice(0, 200)}`)
       .toMatch(/json/);
     return 'fail';
   }
   const issues = shapeIssues(schema, body);
   if (issues) {
-    expect.soft(issues, `${what}: the answer does not have the documented shape — ${issues}`).toBeUndefined();
+    expect
+      .because(answerEvidence(ep))
+      .soft(issues, `${what}: the answer does not have the documented shape — ${issues}`)
+      .toBeUndefined();
     return 'fail';
   }
   const variant = variantOf(schema, body);
