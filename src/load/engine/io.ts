@@ -2,15 +2,13 @@
  * HTTP for the built-in runner: undici's raw dispatch API (the fastest it offers), one pool
  * per origin and source address so VUs can be bound to distinct local IPs (k6's
  * --local-ips). Never throws at a caller: timeouts, resets, refused connections and
- * oversized bodies come back as an answer with status 0 and k6's error code. Runs on the
- * I/O thread (io-worker.ts); the body stays in undici's chunks until it is copied into the
- * VU's mailbox.
+ * oversized bodies come back as an answer with status 0 and k6's error code. Runs on each
+ * VU thread (runtime/worker.ts); the body stays in undici's chunks until the script reads it.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
-import type { IoRequest, Timings } from '../runtime/protocol.js';
-import type { Answer, RawHeaders } from '../runtime/mailbox.js';
+import type { Answer, IoRequest, RawHeaders, Timings } from '../runtime/protocol.js';
 import { lookupFor, type Lookup, type NetOptions } from './net-options.js';
 
 interface IoOptions {
@@ -69,8 +67,8 @@ export class HttpIo {
    * The pool a request goes out on. A VU given as `owner` gets connections of its own, as in
    * k6 (one in use per request in flight, up to k6's batchPerHost of 6 for http.batch): a
    * shared pool would open a new connection for every request of a burst and then look
-   * through all of them for a free one on every call. Without an owner (the I/O thread of
-   * blocking VUs), one pool per origin and source address.
+   * through all of them for a free one on every call. Without an owner (the warm-up), one
+   * pool per origin and source address.
    */
   private pool(origin: string, localAddress: string | undefined, owner: number | undefined): Pool {
     const key = `${origin}|${localAddress ?? ''}|${owner ?? ''}`;
@@ -207,7 +205,7 @@ class Exchange {
     this.tFirst = performance.now();
     this.status = code;
     this.statusText = msg ?? '';
-    // Kept as undici gave them; canonical names are made only if someone reads them (mailbox.ts headerPairs).
+    // Kept as undici gave them; canonical names are made only if the script reads them (k6-response.ts).
     for (const k in hs) {
       const v = hs[k];
       this.size += k.length + 4 + (Array.isArray(v) ? v.join(', ').length : String(v ?? '').length);
@@ -320,7 +318,7 @@ function errorCode(e: Error & { code?: string }): number {
   }
 }
 
-export interface WarmServer {
+interface WarmServer {
   port: number;
   close(): void;
 }
@@ -329,10 +327,10 @@ export interface WarmServer {
  * Compile the HTTP path before any VU calls: a cold thread takes milliseconds per request
  * where a warm one takes microseconds, and an arrival-rate scenario would count the
  * difference as dropped iterations. The requests go to a loopback server of the thread's
- * own, never to the target; it stays up for the VUs' own warm-up (worker.ts). `consume` takes
- * each answer the way the thread's real ones are taken. null when no server could start.
+ * own, never to the target; it stays up for the VUs' own warm-up (worker.ts). null when no
+ * server could start.
  */
-export async function warmHttp(io: HttpIo, consume: (a: Answer) => void): Promise<WarmServer | null> {
+export async function warmHttp(io: HttpIo): Promise<WarmServer | null> {
   try {
     const srv = createServer((_q, r) => {
       r.writeHead(200, { 'content-type': 'text/plain' });
@@ -352,18 +350,7 @@ export async function warmHttp(io: HttpIo, consume: (a: Answer) => void): Promis
       responseType: 'text',
     };
     for (let round = 0; round < 40; round++) {
-      await Promise.all(
-        Array.from(
-          { length: 10 },
-          () =>
-            new Promise<void>((r) =>
-              io.send(req, undefined, (a) => {
-                consume(a);
-                r();
-              }),
-            ),
-        ),
-      );
+      await Promise.all(Array.from({ length: 10 }, () => new Promise<void>((r) => io.send(req, undefined, () => r()))));
     }
     return { port, close: () => srv.close() };
   } catch {

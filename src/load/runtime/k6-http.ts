@@ -1,11 +1,12 @@
 /**
  * `k6/http`: request methods, batch, expectedStatuses and setResponseCallback. A call turns
- * its arguments into an HttpRequestSpec, hands it to the I/O thread and blocks until the
- * answer is back, then emits the http_req_* samples with k6's system tags.
+ * its arguments into an HttpRequestSpec, sends it on the thread's HTTP client and resolves
+ * with the answer (the transform makes the script await it), after emitting the http_req_*
+ * samples with k6's system tags.
  */
-import type { Expected, HttpRequestSpec } from './protocol.js';
+import type { Answer, Expected, HttpRequestSpec } from './protocol.js';
 import { SAMPLE_REQUEST } from './protocol.js';
-import { baseKey, baseTags, exchange, exchangeAsync, state, use, type Reply } from './vu-state.js';
+import { baseKey, baseTags, exchange, state, use } from './vu-state.js';
 import { Response } from './k6-response.js';
 import { metricId, newTagSet, onRestart, push } from './samples.js';
 import { stringTags } from './k6-core.js';
@@ -93,20 +94,14 @@ function toSpec(method: string, url: unknown, body: Body, params: Params | null 
   };
 }
 
-/** A VU that runs alone on its thread blocks until the answers are in. */
-function send(list: HttpRequestSpec[]): Response[] {
-  return respond(list, exchange(list));
-}
-
-/** A VU that shares its thread awaits them (awaitable.ts makes the script await the call). */
-async function sendAsync(list: HttpRequestSpec[]): Promise<Response[]> {
+async function send(list: HttpRequestSpec[]): Promise<Response[]> {
   const s = state;
-  const results = await exchangeAsync(list);
+  const results = await exchange(list);
   use(s);
   return respond(list, results);
 }
 
-function respond(list: HttpRequestSpec[], results: readonly Reply[]): Response[] {
+function respond(list: HttpRequestSpec[], results: readonly Answer[]): Response[] {
   const now = Date.now();
   const out: Response[] = new Array(results.length);
   for (let i = 0; i < results.length; i++) {
@@ -151,7 +146,7 @@ function level<K, V>(m: Map<K, V>, k: K, make: () => V): V {
 }
 
 /** The samples k6 emits for one request, tagged with its system tags and expected_response. */
-function measure(spec: HttpRequestSpec, r: Reply, time: number): void {
+function measure(spec: HttpRequestSpec, r: Answer, time: number): void {
   let failed = false,
     expected: '' | 'true' | 'false' = '';
   if (spec.expected) {
@@ -222,29 +217,23 @@ function batchSpec(item: BatchItem): HttpRequestSpec {
   return toSpec(String(item.method ?? 'GET').toUpperCase(), item.url, item.body, item.params);
 }
 
-/** The request functions over one way of sending: blocking (the I/O thread) or awaited (this thread). */
-function methods<R>(sendWith: (list: HttpRequestSpec[]) => R, then: <U>(r: R, f: (x: Response[]) => U) => unknown) {
-  const request = (method: string, url: unknown, body?: Body, params?: Params | null) =>
-    then(sendWith([toSpec(String(method).toUpperCase(), url, body, params)]), (r) => r[0]!);
-  return {
-    request,
-    get: (url: unknown, params?: Params) => request('GET', url, null, params),
-    head: (url: unknown, params?: Params) => request('HEAD', url, null, params),
-    options: (url: unknown, body?: Body, params?: Params) => request('OPTIONS', url, body, params),
-    post: (url: unknown, body?: Body, params?: Params) => request('POST', url, body, params),
-    put: (url: unknown, body?: Body, params?: Params) => request('PUT', url, body, params),
-    patch: (url: unknown, body?: Body, params?: Params) => request('PATCH', url, body, params),
-    del: (url: unknown, body?: Body, params?: Params) => request('DELETE', url, body, params),
-    /** Issues the requests in parallel; an array in gives an array out, an object gives an object. */
-    batch(reqs: BatchItem[] | Record<string, BatchItem>) {
-      if (Array.isArray(reqs)) return then(sendWith(reqs.map(batchSpec)), (r) => r);
-      const keys = Object.keys(reqs);
-      return then(sendWith(keys.map((k) => batchSpec(reqs[k]!))), (out) =>
-        Object.fromEntries(keys.map((k, i) => [k, out[i]!])),
-      );
-    },
-  };
-}
+const request = async (method: string, url: unknown, body?: Body, params?: Params | null): Promise<Response> =>
+  (await send([toSpec(String(method).toUpperCase(), url, body, params)]))[0]!;
 
-export const blocking = methods(send, (r, f) => f(r));
-export const awaited = methods(sendAsync, (r, f) => r.then(f));
+export const methods = {
+  request,
+  get: (url: unknown, params?: Params) => request('GET', url, null, params),
+  head: (url: unknown, params?: Params) => request('HEAD', url, null, params),
+  options: (url: unknown, body?: Body, params?: Params) => request('OPTIONS', url, body, params),
+  post: (url: unknown, body?: Body, params?: Params) => request('POST', url, body, params),
+  put: (url: unknown, body?: Body, params?: Params) => request('PUT', url, body, params),
+  patch: (url: unknown, body?: Body, params?: Params) => request('PATCH', url, body, params),
+  del: (url: unknown, body?: Body, params?: Params) => request('DELETE', url, body, params),
+  /** Issues the requests in parallel; an array in gives an array out, an object gives an object. */
+  async batch(reqs: BatchItem[] | Record<string, BatchItem>): Promise<Response[] | Record<string, Response>> {
+    if (Array.isArray(reqs)) return send(reqs.map(batchSpec));
+    const keys = Object.keys(reqs);
+    const out = await send(keys.map((k) => batchSpec(reqs[k]!)));
+    return Object.fromEntries(keys.map((k, i) => [k, out[i]!]));
+  },
+};
