@@ -24,6 +24,8 @@ interface Target {
   path: string;
   remoteIp: string;
   remotePort: number;
+  /** Its pools by owning VU (or by source address, for the warm-up): found without a key string per request. */
+  pools: Map<number | string, Pool>;
 }
 
 const ZERO: Timings = {
@@ -37,8 +39,10 @@ const ZERO: Timings = {
 };
 
 export class HttpIo {
-  private readonly pools = new Map<string, Pool>();
+  private readonly pools: Pool[] = [];
   private readonly targets = new Map<string, Target>();
+  /** The pools of an origin, shared by the URLs on it. */
+  private readonly byOrigin = new Map<string, Map<number | string, Pool>>();
   readonly maxBody: number;
   private readonly inflight = new Set<Exchange>();
   private readonly sweeper: NodeJS.Timeout;
@@ -70,16 +74,17 @@ export class HttpIo {
    * through all of them for a free one on every call. Without an owner (the warm-up), one
    * pool per origin and source address.
    */
-  private pool(origin: string, localAddress: string | undefined, owner: number | undefined): Pool {
-    const key = `${origin}|${localAddress ?? ''}|${owner ?? ''}`;
-    let p = this.pools.get(key);
+  private pool(target: Target, localAddress: string | undefined, owner: number | undefined): Pool {
+    // A VU's source address never changes: its number names its pool.
+    const key = owner ?? `|${localAddress ?? ''}`;
+    let p = target.pools.get(key);
     if (!p) {
       const connect = {
         rejectUnauthorized: !this.net.insecure,
         ...(this.net.ca && !this.net.insecure ? { ca: this.net.ca } : {}),
         ...(this.lookup ? { lookup: this.lookup } : {}),
       };
-      p = new Pool(origin, {
+      p = new Pool(target.origin, {
         ...(owner !== undefined ? { connections: 6 } : {}),
         ...(localAddress ? { localAddress } : {}),
         keepAliveTimeout: 30_000,
@@ -87,7 +92,8 @@ export class HttpIo {
         bodyTimeout: 0,
         connect,
       });
-      this.pools.set(key, p);
+      target.pools.set(key, p);
+      this.pools.push(p);
     }
     return p;
   }
@@ -106,7 +112,9 @@ export class HttpIo {
         path: url.pathname + url.search,
         remoteIp: url.hostname.replace(/^\[|\]$/g, ''),
         remotePort: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+        pools: this.byOrigin.get(url.origin) ?? new Map(),
       };
+      this.byOrigin.set(url.origin, t.pools);
     } catch (e) {
       return `invalid URL: ${(e as Error).message}`;
     }
@@ -129,7 +137,7 @@ export class HttpIo {
     const x = new Exchange(this, req, target, sent, t0, done);
     this.inflight.add(x);
     try {
-      this.pool(target.origin, localAddress, owner).dispatch(
+      this.pool(target, localAddress, owner).dispatch(
         {
           origin: target.origin,
           path: target.path,
@@ -153,9 +161,10 @@ export class HttpIo {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.allSettled([...this.pools.values()].map((p) => p.destroy()));
-    this.pools.clear();
+    await Promise.allSettled(this.pools.map((p) => p.destroy()));
+    this.pools.length = 0;
     this.targets.clear();
+    this.byOrigin.clear();
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Answer, Expected, HttpRequestSpec } from './protocol.js';
 import { SAMPLE_REQUEST } from './protocol.js';
-import { baseKey, baseTags, exchange, state, use } from './vu-state.js';
+import { baseKey, baseTags, exchange, exchangeAll, state, use } from './vu-state.js';
 import { Response } from './k6-response.js';
 import { metricId, newTagSet, onRestart, push } from './samples.js';
 import { stringTags } from './k6-core.js';
@@ -94,25 +94,6 @@ function toSpec(method: string, url: unknown, body: Body, params: Params | null 
   };
 }
 
-async function send(list: HttpRequestSpec[]): Promise<Response[]> {
-  const s = state;
-  const results = await exchange(list);
-  use(s);
-  return respond(list, results);
-}
-
-function respond(list: HttpRequestSpec[], results: readonly Answer[]): Response[] {
-  const now = Date.now();
-  const out: Response[] = new Array(results.length);
-  for (let i = 0; i < results.length; i++) {
-    const spec = list[i]!,
-      r = results[i]!;
-    measure(spec, r, now);
-    out[i] = new Response(r, spec);
-  }
-  return out;
-}
-
 const M = {
   reqs: metricId('http_reqs'),
   duration: metricId('http_req_duration'),
@@ -134,44 +115,37 @@ const NO_TAGS: Record<string, string> = {};
  * (a number), the request's own tags (their JSON, '' for none), method, URL, then the answer's
  * status and expectation (a number) — or, for a transport error, its code and message.
  */
-const tagSets = new Map<number, Map<string, Map<string, Map<string, Map<number | string, number>>>>>();
+type ByAnswer = Map<number | string, number>;
+const tagSets = new Map<number, Map<string, Map<string, Map<string, ByAnswer>>>>();
 const EXP = { '': 0, true: 1, false: 2 } as const;
 // The numbers are void once the thread's numbering restarts (samples.ts, too many distinct sets).
 onRestart(() => tagSets.clear());
 
-function level<K, V>(m: Map<K, V>, k: K, make: () => V): V {
-  let v = m.get(k);
-  if (v === undefined) m.set(k, (v = make()));
-  return v;
+/** The tag-set numbers of one request's answers (four map lookups, no key string, no closure). */
+function answersOf(spec: HttpRequestSpec): ByAnswer {
+  let byTags = tagSets.get(spec.base);
+  if (!byTags) tagSets.set(spec.base, (byTags = new Map()));
+  let byMethod = byTags.get(spec.tagsKey);
+  if (!byMethod) byTags.set(spec.tagsKey, (byMethod = new Map()));
+  let byUrl = byMethod.get(spec.method);
+  if (!byUrl) byMethod.set(spec.method, (byUrl = new Map()));
+  let byAnswer = byUrl.get(spec.url);
+  if (!byAnswer) byUrl.set(spec.url, (byAnswer = new Map()));
+  return byAnswer;
 }
 
 /** The samples k6 emits for one request, tagged with its system tags and expected_response. */
 function measure(spec: HttpRequestSpec, r: Answer, time: number): void {
   let failed = false,
     expected: '' | 'true' | 'false' = '';
-  if (spec.expected) {
+  const ranges = spec.expected;
+  if (ranges) {
     let ok = false;
-    for (const [lo, hi] of spec.expected)
-      if (r.status >= lo && r.status <= hi) {
-        ok = true;
-        break;
-      }
+    for (let i = 0; i < ranges.length && !ok; i++) ok = r.status >= ranges[i]![0] && r.status <= ranges[i]![1];
     failed = !ok;
     expected = ok ? 'true' : 'false';
   }
-  const byAnswer = level(
-    level(
-      level(
-        level(tagSets, spec.base, () => new Map()),
-        spec.tagsKey,
-        () => new Map(),
-      ),
-      spec.method,
-      () => new Map(),
-    ),
-    spec.url,
-    () => new Map(),
-  );
+  const byAnswer = answersOf(spec);
   const answerKey: number | string = r.errorCode
     ? `${r.errorCode}\u0001${r.error}\u0001${expected}`
     : r.status * 4 + EXP[expected];
@@ -217,23 +191,43 @@ function batchSpec(item: BatchItem): HttpRequestSpec {
   return toSpec(String(item.method ?? 'GET').toUpperCase(), item.url, item.body, item.params);
 }
 
-const request = async (method: string, url: unknown, body?: Body, params?: Params | null): Promise<Response> =>
-  (await send([toSpec(String(method).toUpperCase(), url, body, params)]))[0]!;
+/** A request's samples, then its Response; the VU that made it is current again. */
+function call(method: string, url: unknown, body: Body, params: Params | null | undefined): Promise<Response> {
+  const spec = toSpec(method, url, body, params);
+  const s = state;
+  return exchange(spec).then((a) => {
+    use(s);
+    measure(spec, a, Date.now());
+    return new Response(a, spec);
+  });
+}
+
+async function batch(reqs: BatchItem[] | Record<string, BatchItem>): Promise<Response[] | Record<string, Response>> {
+  const keys = Array.isArray(reqs) ? null : Object.keys(reqs);
+  const specs = keys
+    ? keys.map((k) => batchSpec((reqs as Record<string, BatchItem>)[k]!))
+    : (reqs as BatchItem[]).map(batchSpec);
+  const s = state;
+  const answers = await exchangeAll(specs);
+  use(s);
+  const now = Date.now();
+  const out = answers.map((a, i) => {
+    measure(specs[i]!, a, now);
+    return new Response(a, specs[i]!);
+  });
+  return keys ? Object.fromEntries(keys.map((k, i) => [k, out[i]!])) : out;
+}
 
 export const methods = {
-  request,
-  get: (url: unknown, params?: Params) => request('GET', url, null, params),
-  head: (url: unknown, params?: Params) => request('HEAD', url, null, params),
-  options: (url: unknown, body?: Body, params?: Params) => request('OPTIONS', url, body, params),
-  post: (url: unknown, body?: Body, params?: Params) => request('POST', url, body, params),
-  put: (url: unknown, body?: Body, params?: Params) => request('PUT', url, body, params),
-  patch: (url: unknown, body?: Body, params?: Params) => request('PATCH', url, body, params),
-  del: (url: unknown, body?: Body, params?: Params) => request('DELETE', url, body, params),
+  request: (method: string, url: unknown, body?: Body, params?: Params | null) =>
+    call(String(method).toUpperCase(), url, body, params),
+  get: (url: unknown, params?: Params) => call('GET', url, null, params),
+  head: (url: unknown, params?: Params) => call('HEAD', url, null, params),
+  options: (url: unknown, body?: Body, params?: Params) => call('OPTIONS', url, body, params),
+  post: (url: unknown, body?: Body, params?: Params) => call('POST', url, body, params),
+  put: (url: unknown, body?: Body, params?: Params) => call('PUT', url, body, params),
+  patch: (url: unknown, body?: Body, params?: Params) => call('PATCH', url, body, params),
+  del: (url: unknown, body?: Body, params?: Params) => call('DELETE', url, body, params),
   /** Issues the requests in parallel; an array in gives an array out, an object gives an object. */
-  async batch(reqs: BatchItem[] | Record<string, BatchItem>): Promise<Response[] | Record<string, Response>> {
-    if (Array.isArray(reqs)) return send(reqs.map(batchSpec));
-    const keys = Object.keys(reqs);
-    const out = await send(keys.map((k) => batchSpec(reqs[k]!)));
-    return Object.fromEntries(keys.map((k, i) => [k, out[i]!]));
-  },
+  batch,
 };

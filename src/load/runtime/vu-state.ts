@@ -51,7 +51,7 @@ export function newVuState(vu: number) {
     /** Ends whatever the VU awaits (an answer, a sleep, a ticket) when it is interrupted. */
     cancel: null as ((e: Error) => void) | null,
     /** The HTTP calls go through this thread's own client, on its event loop. */
-    send: null as ((reqs: readonly HttpRequestSpec[], done: (r: Answer[]) => void) => void) | null,
+    send: null as ((spec: HttpRequestSpec, done: (a: Answer) => void) => void) | null,
     /** The number naming the base tags (baseKey) and what it was computed from. */
     key: { scenario: null as ScenarioRef | null, group: '', version: -1, id: 0 },
   };
@@ -207,12 +207,30 @@ function cancellable<T>(s: VuState, start: (done: (v: T) => void) => void, onCan
   });
 }
 
-/** The requests go out on this thread's HTTP client; the answers come back in order. */
-export function exchange(reqs: readonly HttpRequestSpec[]): Promise<Answer[]> {
+/** A request on this thread's HTTP client. */
+export function exchange(spec: HttpRequestSpec): Promise<Answer> {
   const s = state;
   const send = s.send;
   if (!send) return Promise.reject(new Error('this VU has no HTTP client'));
-  return cancellable(s, (done) => send(reqs, done));
+  return cancellable(s, (done) => send(spec, done));
+}
+
+/** Requests sent together (http.batch); the answers come back in order. */
+export function exchangeAll(specs: readonly HttpRequestSpec[]): Promise<Answer[]> {
+  const s = state;
+  const send = s.send;
+  if (!send) return Promise.reject(new Error('this VU has no HTTP client'));
+  return cancellable(s, (done) => {
+    const out: Answer[] = new Array(specs.length);
+    let left = specs.length;
+    if (left === 0) done(out);
+    specs.forEach((spec, i) =>
+      send(spec, (a) => {
+        out[i] = a;
+        if (--left === 0) done(out);
+      }),
+    );
+  });
 }
 
 /** Sleep on a timer; a hard stop ends it at once. */

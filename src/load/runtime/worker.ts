@@ -137,30 +137,13 @@ setInterval(() => {
 
 /**
  * A VU's requests: on this thread's client (a request spec is what the client takes, not
- * copied), answered together (batch) or alone. The answers go to the VU as they come (the
- * body still in its chunks: the Response decodes it if the script reads it).
+ * copied), on connections of the VU's own. The answer comes with its body still in its
+ * chunks: the Response decodes it if the script reads it.
  */
-function sendVia(client: HttpIo, localAddress: string | undefined, vu: number) {
-  return (reqs: readonly HttpRequestSpec[], done: (r: Answer[]) => void): void => {
-    if (reqs.length === 1) {
-      client.send(reqs[0]!, localAddress, (a) => done([a]), vu);
-      return;
-    }
-    const out: Answer[] = new Array(reqs.length);
-    let left = reqs.length;
-    reqs.forEach((spec, i) =>
-      client.send(
-        spec,
-        localAddress,
-        (a) => {
-          out[i] = a;
-          if (--left === 0) done(out);
-        },
-        vu,
-      ),
-    );
-  };
-}
+const sendVia =
+  (client: HttpIo, localAddress: string | undefined, vu: number) =>
+  (spec: HttpRequestSpec, done: (a: Answer) => void): void =>
+    client.send(spec, localAddress, done, vu);
 
 async function addVu(
   id: number,
