@@ -30,7 +30,7 @@ test(
   ...clause(
     'ACCT-8',
     'Get Account Info answers the documented fields',
-    ev.documented('OA62 user_account_operations (account info, workspaces, create, copy, delete base)'),
+    ev.documented('OA62 user_account_operations#getAccountInfo'),
   ),
   async ({ target, state }) => {
     needsAccount(state);
@@ -52,7 +52,7 @@ test(
   ...clause(
     'ACCT-8',
     "List Workspaces lists the descriptor's workspace and each of its bases",
-    ev.documented('OA62 user_account_operations (account info, workspaces, create, copy, delete base)'),
+    ev.documented('OA62 user_account_operations#listWorkspaces'),
   ),
   async ({ target, state }) => {
     needsAccount(state);
@@ -116,7 +116,9 @@ test(
   ...clause(
     'ACCT-8',
     "a base created through the API is usable; its copy carries its tables and rows; deleted, both bases' tokens stop working",
-    ev.documented('OA62 user_account_operations (account info, workspaces, create, copy, delete base)'),
+    ev.documented(
+      'OA62 user_account_operations#createBase, #copyBaseFromWorkspace, #deleteBase; authentication#createApiToken, #getBaseTokenWithApiToken',
+    ),
   ),
   async ({ target, state }) => {
     needsAccount(state);
@@ -204,6 +206,11 @@ test(
           expect: [400, 401, 403, 404],
         });
         expect
+          .because(
+            ev.inferred(
+              'OA62 user_account_operations#deleteBase deletes the base; a base token already issued is a JWT valid for days (api-shapes §1.1): that the gateway refuses it at once is our reading',
+            ),
+          )
           .soft(
             read.status >= 400 && read.status < 500,
             `GET metadata/ of the deleted base ${m.name} with its base token answered ${read.status} — must be refused`,

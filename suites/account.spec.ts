@@ -83,7 +83,7 @@ test(
   ...clause(
     'ACCT-1',
     'Get Team Info has scripts_running_limit (6.2+; scripts_running_total before), not the other name',
-    ev.spec('2, 9'),
+    ev.spec('2, 4.3, 9 (6.2: scripts_running_total renamed scripts_running_limit)'),
   ),
   async ({ target, state }) => {
     needsAccount(state);
@@ -127,6 +127,11 @@ function automationLimitOf(body: unknown): number | undefined {
   return v === undefined || v === null || v === '' ? undefined : Number(v);
 }
 
+/** The option's read-back: the API description's Update User / Update Team answers carry it (OA62 example: 1000). */
+const READ_BACK = ev.documented(
+  'OA62 system_admin_account_operations#updateUser, #updateTeam (the 200 answer carries monthly_automation_limit_per_user)',
+);
+
 /** PUT the option, then read it back from the answer or, failing that, a GET of the same path; put the original back. */
 async function automationOption(target: Target, label: string, where: string): Promise<void> {
   const before = await target.call({ path: where, auth: 'account', expect: [404, 405] });
@@ -146,10 +151,12 @@ async function automationOption(target: Target, label: string, where: string): P
       const after = await target.call({ path: where, auth: 'account', expect: [404, 405] });
       if (after.status === 200) readBack = automationLimitOf(after.json());
     }
-    expect(
-      readBack,
-      `${label}: monthly_automation_limit_per_user=${value} was accepted but reads back ${readBack === undefined ? 'nowhere (neither in the answer nor from GET of the same path)' : readBack}`,
-    ).toBe(value);
+    expect
+      .because(READ_BACK)(
+        readBack,
+        `${label}: monthly_automation_limit_per_user=${value} was accepted but reads back ${readBack === undefined ? 'nowhere (neither in the answer nor from GET of the same path)' : readBack}`,
+      )
+      .toBe(value);
   } finally {
     if (put.status < 300) {
       // The original, where the target lets it be read; else -1 (unlimited, the default's meaning).
@@ -262,12 +269,23 @@ async function listLog(
   const what = `${endpoint(id).operation} ?${new URLSearchParams(query).toString()}`;
   expectStatus(r, 200, what);
   const list = obj(r.json())[id === 'listTeamOperations' ? 'logs' : 'login_list'];
-  expect(
-    Array.isArray(list),
-    `${what}: answer has no ${id === 'listTeamOperations' ? 'logs' : 'login_list'} array`,
-  ).toBe(true);
+  expect
+    .because(LOG_ANSWER)(
+      Array.isArray(list),
+      `${what}: answer has no ${id === 'listTeamOperations' ? 'logs' : 'login_list'} array`,
+    )
+    .toBe(true);
   return (list as unknown[]).map(obj);
 }
+
+/** The logs' answers as the API description shows them (a `logs` / `login_list` array; ISO date-times). */
+const LOG_ANSWER = ev.documented(
+  'OA62 team_admin_account_operations#listTeamOperationLog, #listTeamLogins (answer examples: logs[].datetime, login_list[].login_time, ISO date-times)',
+);
+/** How the operation groups relate: our reading, not a source's. */
+const GROUPS_DISJOINT = ev.inferred(
+  'OA62 listTeamOperationLog documents operation_group (user, group, base) as a filter; that every operation belongs to exactly one of these groups is our reading',
+);
 
 const opKey = (e: Entry) => JSON.stringify([e.email, e.operation, e.datetime, e.detail]);
 const loginKey = (e: Entry) => JSON.stringify([e.login_time, e.login_ip, e.email, e.login_success]);
@@ -305,10 +323,12 @@ test(
     if (all.length === 0) throw new Undecided('fixture', 'the team operation log is empty: there is nothing to filter');
     const newest = all.reduce((a, b) => (timeOf(b.datetime) > timeOf(a.datetime) ? b : a));
     const at = timeOf(newest.datetime);
-    expect(
-      Number.isFinite(at),
-      `List Team Operations: datetime ${JSON.stringify(newest.datetime)} is not an ISO date-time`,
-    ).toBe(true);
+    expect
+      .because(LOG_ANSWER)(
+        Number.isFinite(at),
+        `List Team Operations: datetime ${JSON.stringify(newest.datetime)} is not an ISO date-time`,
+      )
+      .toBe(true);
     const has = (list: Entry[]) => list.some((e) => opKey(e) === opKey(newest));
     const label = `the operation "${String(newest.operation)}" of ${String(newest.datetime)}`;
 
@@ -340,7 +360,20 @@ test(
       byGroup.set(g, list);
     }
     const inGroups = groups.filter((g) => has(byGroup.get(g)!));
+    // The filter must filter: every group answering the whole log is a filter ignored.
+    const allKeys = new Set(all.map(opKey));
+    const whole = groups.filter((g) => {
+      const keys = new Set(byGroup.get(g)!.map(opKey));
+      return keys.size === allKeys.size && [...allKeys].every((k) => keys.has(k));
+    });
     expect
+      .soft(
+        whole.length,
+        `operation_group=user, group and base each list the whole unfiltered log (${all.length} operation(s)): the group filter does not filter`,
+      )
+      .toBeLessThan(groups.length);
+    expect
+      .because(GROUPS_DISJOINT)
       .soft(
         inGroups.length,
         `${label} is listed under ${inGroups.length} of the groups user, group, base (${inGroups.join(', ') || 'none'}): each operation belongs to exactly one`,
@@ -351,6 +384,7 @@ test(
         const keys = new Set(byGroup.get(a)!.map(opKey));
         const shared = byGroup.get(b)!.filter((e) => keys.has(opKey(e)));
         expect
+          .because(GROUPS_DISJOINT)
           .soft(
             shared.length,
             `operation_group=${a} and operation_group=${b} both list ${shared.length} operation(s): the group filter does not filter`,
@@ -401,10 +435,16 @@ test(
       after = await listLog(target, 'listTeamLogins', orgId, { ...range, ...status('success') });
       fresh = after.filter((e) => !before.has(loginKey(e)) && mine(e));
     }
-    expect(
-      fresh.length,
-      `a login through /api2/auth-token/ does not show in List Team Logins with login_status=success&start=${range.start}&end=${range.end}`,
-    ).toBeGreaterThan(0);
+    expect
+      .because(
+        ev.inferred(
+          'OA62 listTeamLogins "retrieves the login activities of all team members"; that a login through /api2/auth-token/ (not the web login) is one of them is our reading',
+        ),
+      )(
+        fresh.length,
+        `a login through /api2/auth-token/ does not show in List Team Logins with login_status=success&start=${range.start}&end=${range.end}`,
+      )
+      .toBeGreaterThan(0);
     const failed = after.filter((e) => e.login_success === false);
     expect.soft(failed.length, `login_status=success lists ${failed.length} failed login(s)`).toBe(0);
     const isFresh = (list: Entry[]) => list.some((e) => fresh.some((f) => loginKey(f) === loginKey(e)));
@@ -457,10 +497,16 @@ test(
         }
         expect(hasLogo(got!), `after setting a logo, GET org-logo/ shows none (status ${got!.status})`).toBe(true);
         if (got!.bytes)
-          expect(
-            got!.bytes.equals(png),
-            `GET org-logo/ serves ${got!.bytes.length} bytes that are not the ${png.length}-byte PNG just uploaded`,
-          ).toBe(true);
+          expect
+            .because(
+              ev.inferred(
+                'OA62 team_admin_account_operations#getTeamLogo gives the logo_path only; that the image is served byte for byte as uploaded (not re-encoded) is our reading',
+              ),
+            )(
+              got!.bytes.equals(png),
+              `GET org-logo/ serves ${got!.bytes.length} bytes that are not the ${png.length}-byte PNG just uploaded`,
+            )
+            .toBe(true);
         else
           test.info().annotations.push({
             type: 'note',
@@ -510,9 +556,12 @@ test(
       last = inactive;
       const app = obj(obj(r.json()).external_app);
       const shown = 'inactive' in app ? app.inactive : app.is_inactive;
-      expect(shown, `after {"is_inactive": ${inactive}} the app reads inactive=${JSON.stringify(shown)}`).toBe(
-        inactive,
-      );
+      expect
+        .because(ev.documented('OA62 user_account_operations#changeAppStatus (the answer external_app.inactive)'))(
+          shown,
+          `after {"is_inactive": ${inactive}} the app reads inactive=${JSON.stringify(shown)}`,
+        )
+        .toBe(inactive);
     };
     try {
       await set(true);
@@ -567,10 +616,11 @@ async function exportBase(target: Target, ignoreAsset?: boolean) {
   const what = `export base${ignoreAsset === undefined ? '' : ` with ignore_asset=${ignoreAsset}`}`;
   expectStatus(r, 200, what);
   const entries = await readZip(r.res.body);
-  expect(
-    typeof entries === 'string' ? entries : 'ok',
-    `${what}: the ${r.res.body.length}-byte answer is not a valid zip`,
-  ).toBe('ok');
+  expect
+    .because(
+      ev.documented('OA62 system_admin_account_operations#exportBase (the answer is application/x-zip-compressed)'),
+    )(typeof entries === 'string' ? entries : 'ok', `${what}: the ${r.res.body.length}-byte answer is not a valid zip`)
+    .toBe('ok');
   return entries as Exclude<typeof entries, string>;
 }
 
@@ -741,7 +791,13 @@ test(
       await appendAll(target, t, ARCHIVE_ROWS);
       const where = '`N` >= 10';
       const r = await archive(target, t, { where, query: where }, [400, 403, 404]);
-      expectClientError(r, 'archive-view with a raw SQL where and no view_name');
+      expectClientError(
+        r,
+        'archive-view with a raw SQL where and no view_name',
+        ev.inferred(
+          '§9 (6.0): Move Rows to Big Data takes view_name instead of a raw SQL query; that the old form is refused with a 4xx (not ignored) is our reading — what it must not do is move rows',
+        ),
+      );
       const rows = await listRows(target, t, { limit: 1000 });
       expect(
         names(rows.filter((row) => row._archived !== true)),

@@ -48,16 +48,21 @@ test(
     expectStatus(ok, 200, 'POST /api2/auth-token/ with valid credentials');
     const body = ok.json<Record<string, unknown>>();
     const token = body.token;
-    expect(
-      typeof token === 'string' && token.length >= 20,
-      `valid credentials: the answer has no token string (fields: ${Object.keys(body).join(', ') || 'none'})`,
-    ).toBe(true);
+    expect
+      .because(ev.documented('OA62 authentication#getAccountTokenfromUsername (200 {"token": …}; api-shapes §1.3)'))(
+        typeof token === 'string' && token.length >= 20,
+        `valid credentials: the answer has no token string (fields: ${Object.keys(body).join(', ') || 'none'})`,
+      )
+      .toBe(true);
     registerSecret(token as string);
     const use = await target.call({ path: ACCOUNT_OP, auth: { raw: `Token ${token as string}` }, expect: [401, 403] });
-    expect(
-      use.status,
-      `the issued token does not open an account operation: GET ${ACCOUNT_OP} answered ${use.status}`,
-    ).toBe(200);
+    expect
+      .because(
+        ev.client(
+          'seatable-api-python seatable_api/utils.py parse_headers: the account token is sent as "Authorization: Token <token>" (api-shapes §1.2)',
+        ),
+      )(use.status, `the issued token does not open an account operation: GET ${ACCOUNT_OP} answered ${use.status}`)
+      .toBe(200);
     for (const [what, form] of badLogins(username!, password!, state.runId)) {
       const r = await login(target, form);
       expect
@@ -163,16 +168,24 @@ async function rowOperations(target: Target, t: Scratch, token: string, how: str
   expect(await countRows(target, t), `rows left after the delete with the base token obtained ${how}`).toBe(0);
 }
 
+/** What Get Base-Token answers (either way of obtaining one). */
+const BASE_TOKEN_ANSWER = ev.documented(
+  'OA62 authentication#getBaseTokenWithApiToken, #getBaseTokenWithAccountToken (access_token, dtable_uuid; api-shapes §1.4, §1.5)',
+);
+
 function accessToken(r: Reply, what: string, uuid: string): string {
   expectStatus(r, 200, what);
   const body = r.json<{ access_token?: unknown; dtable_uuid?: unknown }>();
-  expect(
-    typeof body.access_token === 'string' && body.access_token.length > 0,
-    `${what}: no access_token in the answer`,
-  ).toBe(true);
+  expect
+    .because(BASE_TOKEN_ANSWER)(
+      typeof body.access_token === 'string' && body.access_token.length > 0,
+      `${what}: no access_token in the answer`,
+    )
+    .toBe(true);
   registerSecret(body.access_token as string);
   if (body.dtable_uuid !== undefined)
     expect
+      .because(BASE_TOKEN_ANSWER)
       .soft(String(body.dtable_uuid).replace(/-/g, ''), `${what}: dtable_uuid names another base`)
       .toBe(uuid.replace(/-/g, ''));
   return body.access_token as string;
@@ -297,7 +310,7 @@ test(
         expect
           .soft(
             r.status >= 400 && r.status < 500,
-            `${what} on base B with base A's token answered ${r.status}: ${r.text.slice(0, 120)} — must be refused (401/403)`,
+            `${what} on base B with base A's token answered ${r.status}: ${r.text.slice(0, 120)} — must be refused (a 4xx)`,
           )
           .toBe(true);
         expect

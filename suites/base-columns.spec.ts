@@ -198,7 +198,10 @@ test(
       expect.soft(col(name!.key)?.frozen, 'frozen of Name after freeze_column').toBe(true);
       const order = after.columns.map((c) => c.name);
       const [at, target_] = [order.indexOf('City'), order.indexOf('Name')];
-      expect.soft(Math.abs(at - target_), `City was moved to Name but the columns read ${show(order)}`).toBe(1);
+      expect
+        .because(ev.documented('OA62 base_operations#updateColumn (move_column: column, target_column)'))
+        .soft(Math.abs(at - target_), `City was moved to Name but the columns read ${show(order)}`)
+        .toBe(1);
       expect
         .because(ev.inferred('OA62 updateColumn move_column moves one column; the order of the others is our reading'))
         .soft(

@@ -47,7 +47,7 @@ test(
   ...clause(
     'BASE-4',
     'a renamed table keeps its rows and columns under the new name',
-    ev.documented('OA62 base_operations#renameTable, duplicateTable'),
+    ev.documented('OA62 base_operations#renameTable, getMetadata, listRows'),
   ),
   async ({ target, state }) => {
     needsOperations(state, 'renameTable', 'listRows', 'getMetadata');
@@ -80,6 +80,9 @@ test(
       expectClientError(
         await target.gw(t.base, 'GET', 'rows/', { query: { table_name: t.name }, expect: [400, 404] }),
         'list rows by the old table name',
+        ev.inferred(
+          'the gateway answer to a table name that no longer exists is not documented or recorded (api-shapes, gap 6); a 4xx is HTTP semantics',
+        ),
       );
     } finally {
       await renamed.drop();
@@ -135,7 +138,7 @@ for (const withRows of [true, false]) {
     ...clause(
       'BASE-4',
       `a duplicated table has the same columns and ${withRows ? 'the same rows (is_duplicate_records true)' : 'no rows (is_duplicate_records false)'}`,
-      ev.documented('OA62 base_operations#renameTable, duplicateTable'),
+      ev.documented('OA62 base_operations#duplicateTable (is_duplicate_records), getMetadata, listRows'),
     ),
     async ({ target, state }) => {
       needsOperations(state, 'duplicateTable', 'listRows', 'getMetadata');

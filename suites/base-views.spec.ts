@@ -98,6 +98,24 @@ async function makeView(target: Target, f: Fruit): Promise<void> {
 
 const names = (rows: Record<string, unknown>[]) => rows.map((r) => r.Name);
 
+/** No source shows what the real service answers for a view that is gone. */
+const GONE = ev.inferred(
+  'OA62 base_operations#deleteView removes the view; its error answers to a view that is gone are not documented or recorded (a 4xx is HTTP semantics)',
+);
+
+/**
+ * A view's settings read back as made: the API description lists filters, sorts and
+ * hidden_columns in a view's answer, but not that the server keeps them as sent (it may add
+ * fields, retype terms, or give hidden_columns as objects).
+ */
+const READ_BACK = ev.inferred(
+  'OA62 base_operations#createView, #getView, #listViews show filters, sorts and hidden_columns in a view; that they read back as sent is our reading',
+);
+/** The row list by view: the view's rows, its visible columns only. */
+const BY_VIEW = ev.documented(
+  'OA62 base_operations#listRows ("a list of rows contained in a table (or in a view if provided)": the view as #updateView sets its filters and sorts; "If a view is selected, only the visible columns of that view are returned")',
+);
+
 test(
   ...clause(
     'BASE-1',
@@ -116,12 +134,15 @@ test(
         true,
       );
       const listed = views!.find((v) => v.name === VIEW);
+      expect(listed, `list views does not list the view "${VIEW}" just made`).toBeDefined();
       expect
+        .because(READ_BACK)
         .soft(differences(listed, settingsOf(f)), `list views: view "${VIEW}" as listed differs from how it was made`)
         .toEqual([]);
       const got = await target.gw(f.t.base, 'GET', viewPath(VIEW), { query: q(f) });
       expectStatus(got, 200, 'get view (GET views/{view_name}/?table_name=…)');
       expect
+        .because(READ_BACK)
         .soft(differences(got.json<ViewInfo>(), settingsOf(f)), `get view: view "${VIEW}" differs from how it was made`)
         .toEqual([]);
     } finally {
@@ -143,10 +164,12 @@ test(
       await makeView(target, f);
       const rows = await listRows(target, f.t, { view_name: VIEW });
       expect
+        .because(BY_VIEW)
         .soft(names(rows), 'rows by the view (N > 2, N descending): the rows or their order differ')
         .toEqual(['d', 'b', 'c', 'a']);
       const shown = rows.filter((r) => 'Note' in r).map((r) => r.Name);
       expect
+        .because(BY_VIEW)
         .soft(
           shown,
           'rows by the view carry the column Note, which the view hides (a view lists its visible columns only)',
@@ -154,6 +177,11 @@ test(
         .toEqual([]);
       const all = await listRows(target, f.t);
       expect
+        .because(
+          ev.documented(
+            'OA62 base_operations#listRows ("If no view is selected, all columns (even hidden one) are returned")',
+          ),
+        )
         .soft(
           all.filter((r) => r.Note === `note ${String(r.Name)}`).length,
           'rows without a view must carry every column, Note included',
@@ -202,6 +230,7 @@ test(
       expectClientError(
         await target.gw(f.t.base, 'GET', viewPath(VIEW), { query: q(f), expect: [400, 404] }),
         'get a deleted view',
+        GONE,
       );
       expectClientError(
         await target.gw(f.t.base, 'GET', 'rows/', {
@@ -209,6 +238,7 @@ test(
           expect: [400, 404],
         }),
         'list rows by the name of a deleted view',
+        GONE,
       );
     } finally {
       await f.t.drop();

@@ -37,7 +37,7 @@ test(
   ...clause(
     'CLIENT-1',
     "auth(): new Base({ server, APIToken }) gets a base token for the API token's base and is sent to the API gateway",
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client('seatable-api (npm) lib/base.js Base.auth, getMetadata'),
   ),
   async ({ target }) => {
     const c = await OfficialClient.open(target).catch((e: unknown) => {
@@ -67,7 +67,7 @@ test(
   ...clause(
     'CLIENT-1',
     "getMetadata, getTables and getTableByName list a table made by addTable with its columns; getResponseHeaders gives the last answer's headers",
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client('seatable-api (npm) lib/base.js Base.getMetadata, getTables, getTableByName, getResponseHeaders'),
   ),
   async ({ client: c, target, state }) => {
     inScope(state, 'getMetadata', 'getTables', 'getTableByName', 'getResponseHeaders');
@@ -110,7 +110,7 @@ test(
 );
 
 test(
-  ...clause('CLIENT-1', 'getDTable() reads the whole base', ev.documented('npm `seatable-api` (lib/base.js)')),
+  ...clause('CLIENT-1', 'getDTable() reads the whole base', ev.client('seatable-api (npm) lib/base.js Base.getDTable')),
   async ({ state }) => {
     inScope(state, 'getDTable');
   },
@@ -120,7 +120,7 @@ test(
   ...clause(
     'CLIENT-1',
     'addTable makes a table with its columns, renameTable keeps its rows, deleteTable removes it',
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client('seatable-api (npm) lib/base.js Base.addTable, renameTable, deleteTable, getTableByName, listRows'),
   ),
   async ({ client: c, target, state }) => {
     inScope(state, 'addTable', 'renameTable', 'deleteTable', 'getTableByName', 'listRows');
@@ -170,7 +170,7 @@ test(
   ...clause(
     'CLIENT-1',
     'addView, listViews, getViewByName, renameView and deleteView: a view is made, found, renamed and removed',
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client('seatable-api (npm) lib/base.js Base.addView, listViews, getViewByName, renameView, deleteView'),
   ),
   async ({ client: c, target, state }) => {
     inScope(state, 'addView', 'listViews', 'getViewByName', 'renameView', 'deleteView');
@@ -209,7 +209,7 @@ test(
   ...clause(
     'CLIENT-1',
     'insertColumn adds columns (after an anchor column when given); listColumns, getColumnByName and getColumnsByType find them',
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client('seatable-api (npm) lib/base.js Base.insertColumn, listColumns, getColumnByName, getColumnsByType'),
   ),
   async ({ client: c, target, state }) => {
     inScope(state, 'insertColumn', 'listColumns', 'getColumnByName', 'getColumnsByType');
@@ -224,6 +224,11 @@ test(
       );
       const columns = await c.call(`listColumns(${t})`, (b) => b.listColumns(t));
       expect
+        .because(
+          ev.documented(
+            'OA62 base_operations#insertColumn (anchor_column: "a column after which you would like to add this new column. If you leave this empty, the new column will be created at the end")',
+          ),
+        )
         .soft(
           names(columns),
           'listColumns(): every column in order, Score right after its anchor Name and Due at the end',
@@ -267,7 +272,9 @@ test(
   ...clause(
     'CLIENT-1',
     'renameColumn, resizeColumn, freezeColumn and moveColumn change the column and keep its values',
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client(
+      'seatable-api (npm) lib/base.js Base.renameColumn, resizeColumn, freezeColumn, moveColumn, getColumnByName, listColumns, listRows',
+    ),
   ),
   async ({ client: c, target, state }) => {
     inScope(
@@ -318,12 +325,26 @@ test(
         const order = names(await c.call(`listColumns(${t})`, (b) => b.listColumns(t)));
         // Moved next to its target (the OpenAPI does not say on which side): either way the order changes.
         expect
+          .because(
+            ev.documented(
+              'OA62 base_operations#updateColumn (move_column: column, target_column); seatable-api Base.moveColumn',
+            ),
+          )
+          .soft(
+            Math.abs(order.indexOf('N') - order.indexOf('Name')),
+            `moveColumn(): N is moved beside Name (got ${JSON.stringify(order)})`,
+          )
+          .toBe(1);
+        expect
+          .because(
+            ev.inferred('OA62 updateColumn move_column moves one column; the order of the others is our reading'),
+          )
           .soft(
             [
               ['N', 'Name', 'Remark'],
               ['Name', 'N', 'Remark'],
             ],
-            `moveColumn(): N is moved beside Name (got ${JSON.stringify(order)})`,
+            `moveColumn(): the columns not moved keep their order (got ${JSON.stringify(order)})`,
           )
           .toContainEqual(order);
         const after = pick(await c.call(`listRows(${t})`, (b) => b.listRows(t)), ['Name', 'Remark', 'N']);
@@ -340,7 +361,7 @@ test(
   ...clause(
     'CLIENT-1',
     "modifyColumnType converts a column's values; deleteColumn removes that column and its values only",
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client('seatable-api (npm) lib/base.js Base.modifyColumnType, deleteColumn, getColumnByName, listRows'),
   ),
   async ({ client: c, target, state }) => {
     inScope(state, 'modifyColumnType', 'deleteColumn', 'getColumnByName', 'listRows');
@@ -365,7 +386,22 @@ test(
           )
           .toBe('number');
         const typed = pick(await c.call(`listRows(${t})`, (b) => b.listRows(t)), ['Num']);
+        const nums = Object.values(typed).map((r) => r.Num);
         expect
+          .because(
+            ev.recorded('seatable/openapi tests snapshots (api-shapes §3): a number cell reads as a JSON number'),
+          )
+          .soft(
+            nums.filter((v) => v !== null && v !== undefined && typeof v !== 'number'),
+            'modifyColumnType(): cells of the column Num, now a number column, that are not numbers',
+          )
+          .toEqual([]);
+        expect
+          .because(
+            ev.inferred(
+              'OA62 base_operations#updateColumn modify_column_type changes the type; which value a type change makes of each old one is not documented or recorded',
+            ),
+          )
           .soft(typed, 'modifyColumnType(): the texts "42" and "7" read as the numbers 42 and 7')
           .toEqual({ [ids[0]!]: { Num: 42 }, [ids[1]!]: { Num: 7 } });
         await c.call(`deleteColumn(${t}, <key of Gone>)`, (b) => b.deleteColumn(t, keyOf(info, 'Gone')));
@@ -380,8 +416,8 @@ test(
           pick(rows, ['Name', 'Num', 'Gone']),
           "deleteColumn(): its values are gone, the other columns' values stay",
         ).toEqual({
-          [ids[0]!]: { Name: 'a', Num: 42, Gone: undefined },
-          [ids[1]!]: { Name: 'b', Num: 7, Gone: undefined },
+          [ids[0]!]: { Name: 'a', Num: typed[ids[0]!]?.Num, Gone: undefined },
+          [ids[1]!]: { Name: 'b', Num: typed[ids[1]!]?.Num, Gone: undefined },
         });
       },
     );
@@ -400,7 +436,9 @@ test(
   ...clause(
     'CLIENT-1',
     'addColumnOptions gives each new option an id; addColumnCascadeSettings stores the cascade; rows take the options',
-    ev.documented('npm `seatable-api` (lib/base.js)'),
+    ev.client(
+      'seatable-api (npm) lib/base.js Base.addColumnOptions, addColumnCascadeSettings, getColumnByName, appendRow, getRow',
+    ),
   ),
   async ({ client: c, target, state }) => {
     inScope(state, 'addColumnOptions', 'addColumnCascadeSettings', 'getColumnByName', 'appendRow', 'getRow');

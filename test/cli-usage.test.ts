@@ -4,11 +4,11 @@
  * defaults holds (seen through --print-config); every usage error exits 2 with one line
  * and leaves nothing behind.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { RUN_OPTIONS } from '../src/runner/options.js';
-import { cli, ROOT, tempDir } from './helpers/cli.js';
+import { cli, tempDir } from './helpers/cli.js';
 
 /** `--help` cut into one block per option: its line and the wrapped lines under it. */
 function helpBlocks(help: string): Map<string, string> {
@@ -144,15 +144,6 @@ test('usage error, exit 2: a descriptor with an unknown field, a bad baseline, a
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   }
   expect(existsSync(join(dir, 'reports'))).toBe(false);
-});
-
-test('the README documents every option of run', () => {
-  const doc = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const missing = Object.entries(RUN_OPTIONS)
-    .filter(([, d]) => !('hidden' in d && d.hidden))
-    .map(([n]) => `--${n}`)
-    .filter((n) => !doc.includes(`\`${n}`));
-  expect(missing).toEqual([]);
 });
 
 test("CONFORMANCE_* variables are run's: they do not break the other commands", async () => {

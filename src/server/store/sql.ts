@@ -73,7 +73,7 @@ export function sqlErrorMessage(e: unknown, table: TableMeta): string {
 export function runSql(
   ctx: RowsContext,
   base: Base,
-  body: { sql?: unknown; parameters?: unknown; convert_keys?: unknown },
+  body: { sql?: unknown; parameters?: unknown; convert_keys?: unknown; server_only?: unknown },
   actor = 'sql',
 ): SqlResult {
   if (typeof body.sql !== 'string') throw badRequest('sql is required');
@@ -83,7 +83,8 @@ export function runSql(
   const params = checkParams(body.parameters, ctx.faults);
   if (params.length && !ctx.behaviour.sqlParameters) throw badRequest('parameters are not supported before 5.0');
   const tr = translate(base, body.sql);
-  selectBothStores(ctx, tr);
+  // OA62 querySQL server_only: true limits a SELECT to the normal store.
+  if (body.server_only !== true) selectBothStores(ctx, tr);
   if (tr.paramCount !== params.length)
     throw badRequest(`the statement has ${tr.paramCount} parameters, ${params.length} given`);
   const byName = ck === true || ck === 'true';

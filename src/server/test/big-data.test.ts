@@ -58,6 +58,18 @@ test('BASE-6 add-archived-rows: SQL counts the rows, the row list does not show 
   ]);
 });
 
+test('BASE-6 SQL with server_only: true reads the normal store only (OA62 querySQL)', async () => {
+  const { t } = await table([{ Name: 'normal', N: 1 }]);
+  expect((await addBig(t, [{ Name: 'big', N: 10 }])).status).toBe(200);
+  const sql = (server_only?: boolean) =>
+    kit.gwCall('POST', 'sql/', { json: { sql: `SELECT Name FROM \`${t}\``, convert_keys: true, server_only } });
+  const read = async (server_only?: boolean) =>
+    names((await sql(server_only)).body.results as Record<string, unknown>[]);
+  expect(await read(true)).toEqual(['normal']);
+  expect(await read(false)).toEqual(['big', 'normal']);
+  expect(await read()).toEqual(['big', 'normal']);
+});
+
 test('BASE-6 add-archived-rows refuses bad input with nothing written', async () => {
   const { t } = await table();
   const before = (await ops()).operations.length;
