@@ -6,35 +6,63 @@
  * so a run that broke before reporting never prints an old count. Exit code: the first
  * step's that failed, else Playwright's.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { harnessEnv } from '../src/common/harness-env.js';
 
 const REPORT = 'reports/project-tests.json';
 mkdirSync('reports', { recursive: true });
 rmSync(REPORT, { force: true });
 
-const step = (what: string, cmd: string, args: string[]): number => {
-  const t0 = Date.now();
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
-  process.stdout.write(
-    `${what}: ${r.status === 0 ? 'clean' : `FAILED (exit ${r.status ?? r.signal})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`,
-  );
-  return r.status ?? 1;
-};
+/** A static check to its end, its output kept and printed in one piece (two run at once), then its verdict line. */
+const step = (what: string, args: readonly string[]): Promise<number> =>
+  new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn('npx', [...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) },
+    });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => out.push(d));
+    child.on('error', (e) => out.push(Buffer.from(`${e.message}\n`)));
+    child.on('close', (code, signal) => {
+      process.stdout.write(Buffer.concat(out));
+      process.stdout.write(
+        `${what}: ${code === 0 ? 'clean' : `FAILED (exit ${code ?? signal})`} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`,
+      );
+      resolve(code ?? 1);
+    });
+  });
 
 const extra = process.argv.slice(2);
 // Arguments select tests (one file, a project): the checks of the whole tree still run first unless CONFHARNESS_SKIP_STATIC=1.
-const skipStatic = process.env.CONFHARNESS_SKIP_STATIC === '1';
-for (const [what, args] of skipStatic
-  ? []
-  : ([
+if (!harnessEnv('skipStatic')) {
+  // Each check is one single-threaded process: two lanes keep both cores of CI busy — the
+  // lint (the longest) beside the other three in turn — and halve the time they took one by one.
+  // Once a check has failed, a lane starts no further one (the run fails whatever they say).
+  let failed = false;
+  const lane = async (steps: readonly (readonly [string, readonly string[]])[]) => {
+    const codes: number[] = [];
+    for (const [what, args] of steps) {
+      if (failed) break;
+      const code = await step(what, args);
+      failed ||= code !== 0;
+      codes.push(code);
+    }
+    return codes;
+  };
+  const [lint, others] = await Promise.all([
+    lane([['lint', ['eslint', '--max-warnings', '0', '.']]]),
+    lane([
       ['type check', ['tsc', '--noEmit', '-p', '.']],
-      ['lint', ['eslint', '--max-warnings', '0', '.']],
       ['format', ['prettier', '--check', '--log-level', 'warn', '.']],
       ['unused exports', ['knip', '--include', 'exports,types', '--no-progress']],
-    ] as const)) {
-  const code = step(what, 'npx', [...args]);
-  if (code !== 0) {
+    ]),
+  ]);
+  // The first that failed in the usual order: type check, lint, format, unused exports.
+  const code = [others[0], lint[0], others[1], others[2]].find((c) => c !== undefined && c !== 0);
+  if (code !== undefined) {
     process.stdout.write(`\n0 passed, 1 failed\n`);
     process.exit(code);
   }

@@ -11,6 +11,7 @@ import { expectClientError, expectStatus } from '../src/harness/assert.js';
 import { readZip, tinyPng } from '../src/harness/files.js';
 import { withTeamLogo } from '../src/harness/lock.js';
 import { extOf, hasLogo, readLogo, uploadLogo, type Logo } from '../src/harness/logo.js';
+import { findTableInfo } from '../src/harness/metadata.js';
 import { Undecided } from '../src/harness/outcome.js';
 import { archiveBody } from '../src/harness/release-forms.js';
 import { appendAll, listRows, scratchTable, type Scratch } from '../src/harness/tables.js';
@@ -702,11 +703,7 @@ const names = (rows: Record<string, unknown>[]) => rows.map((r) => r.Name).sort(
 
 /** A view of `t` showing the rows with N ≥ 10, checked through the row list. */
 async function filteredView(target: Target, t: Scratch, view: string): Promise<void> {
-  const meta = await target.gw(t.base, 'GET', 'metadata/');
-  const table = (
-    (obj(meta.json()).metadata as { tables?: { name: string; columns: { name: string; key: string }[] }[] } | undefined)
-      ?.tables ?? []
-  ).find((x) => x.name === t.name);
+  const table = await findTableInfo(target, t.name, t.base);
   const key = table?.columns.find((c) => c.name === 'N')?.key;
   const filters = [{ column_key: key, column_name: 'N', filter_predicate: 'greater_or_equal', filter_term: 10 }];
   const created = await target.gw(t.base, 'POST', 'views/', {

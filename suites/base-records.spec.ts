@@ -7,6 +7,7 @@
  * times before a check decides.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { tableInfo, type TableInfo } from '../src/harness/structure.js';
 import { expectStatus } from '../src/harness/assert.js';
 import { fixtureMissing, Undecided } from '../src/harness/outcome.js';
 import { archiveBody } from '../src/harness/release-forms.js';
@@ -35,18 +36,11 @@ async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, tr
   return v;
 }
 
-interface TableMeta {
-  _id: string;
-  name: string;
-  columns: { key: string; name: string; data?: { link_id?: unknown } | null }[];
-}
-
-async function tableMeta(target: Target, t: Scratch): Promise<TableMeta> {
-  const r = await target.gw(t.base, 'GET', 'metadata/');
-  setup(r, 'metadata/');
-  const table = (obj(obj(r.json()).metadata).tables as TableMeta[] | undefined)?.find((x) => x.name === t.name);
-  if (!table) throw fixtureMissing(`metadata/ does not list table ${t.name}`);
-  return table;
+/** A scratch table as metadata/ lists it, with its _id (a missing fixture otherwise). */
+async function tableMeta(target: Target, t: Scratch): Promise<TableInfo & { _id: string }> {
+  const table = await tableInfo(target, t);
+  if (!table._id) throw fixtureMissing(`metadata/ lists table ${t.name} without its _id`);
+  return { ...table, _id: table._id };
 }
 
 // BASE-5 ────────────────────────────────────────────────────────────────────────────────
@@ -240,7 +234,7 @@ test(
 );
 
 /** A view of `t` showing the rows with N ≥ 10, checked through the row list. */
-async function bigView(target: Target, t: Scratch, meta: TableMeta, view: string, want: string[]): Promise<void> {
+async function bigView(target: Target, t: Scratch, meta: TableInfo, view: string, want: string[]): Promise<void> {
   const key = meta.columns.find((c) => c.name === 'N')?.key;
   const filters = [{ column_key: key, column_name: 'N', filter_predicate: 'greater_or_equal', filter_term: 10 }];
   setup(

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { COLUMNS, COLUMN_TYPES, linkValue, sameValue, type ClauseId, type ColumnType } from '../src/spec/index.js';
 import { expectStatus, shapeIssues } from '../src/harness/assert.js';
+import { findTableInfo } from '../src/harness/metadata.js';
 import { fixtureMissing } from '../src/harness/outcome.js';
 import { appendAll, countRows, existingTable, scratchTable, type Scratch } from '../src/harness/tables.js';
 import { clause, expect, needsRelease, withWorld, ev } from '../src/harness/test.js';
@@ -86,13 +87,7 @@ class World {
     });
     const [types, linked] = this.made as [Scratch, Scratch];
     const { refused } = built;
-    const meta = await target.gw(0, 'GET', 'metadata/');
-    setup(meta, 'GET metadata/');
-    const table = meta
-      .json<{
-        metadata?: { tables?: { name: string; columns?: { name: string; data?: { link_id?: unknown } }[] }[] };
-      }>()
-      .metadata?.tables?.find((t) => t.name === types.name);
+    const table = await findTableInfo(target, types.name);
     const linkedNames = { l1: `L1 ${k}`, l2: `L2 ${k}` };
     const [l1, l2] = await appendAll(target, linked, [
       { Name: linkedNames.l1, Score: 7 },
@@ -426,16 +421,10 @@ async function selectTable(target: Target, label: string): Promise<Scratch> {
 }
 
 async function optionNames(target: Target, t: Scratch): Promise<Record<string, string[]>> {
-  const r = await target.gw(t.base, 'GET', 'metadata/');
-  setup(r, 'GET metadata/');
-  const table = r
-    .json<{
-      metadata?: {
-        tables?: { name: string; columns?: { name: string; data?: { options?: { name?: unknown }[] } | null }[] }[];
-      };
-    }>()
-    .metadata?.tables?.find((x) => x.name === t.name);
-  const of = (c: string) => (table?.columns?.find((x) => x.name === c)?.data?.options ?? []).map((o) => String(o.name));
+  const table = await findTableInfo(target, t.name, t.base);
+  const options = (c: string) =>
+    (table?.columns.find((x) => x.name === c)?.data?.options ?? []) as readonly { name?: unknown }[];
+  const of = (c: string) => options(c).map((o) => String(o.name));
   return { Single: of('Single'), Multi: of('Multi') };
 }
 

@@ -8,6 +8,7 @@ import { expectStatus } from '../src/harness/assert.js';
 import { appendAll, countRows, scratchTable, type Scratch } from '../src/harness/tables.js';
 import { clause, expect, needsRelease, test, ev } from '../src/harness/test.js';
 import type { Reply, Target } from '../src/harness/target.js';
+import { ERROR_MESSAGE_FIELDS, errorMessageOfText } from '../src/spec/index.js';
 
 type Row = Record<string, unknown>;
 
@@ -163,19 +164,6 @@ const INVALID_FILTERS: { label: string; where: string }[] = [
   { label: 'a doubled operator', where: "Name = = 'alpha'" },
 ];
 
-function errorText(r: Reply): string | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(r.text);
-  } catch {
-    return undefined;
-  }
-  if (!body || typeof body !== 'object') return undefined;
-  const b = body as Record<string, unknown>;
-  const msg = [b.error_message, b.error_msg, b.detail].find((m) => typeof m === 'string' && m.length > 0);
-  return msg as string | undefined;
-}
-
 for (const f of INVALID_FILTERS) {
   test(
     ...clause(
@@ -198,8 +186,8 @@ for (const f of INVALID_FILTERS) {
           .toBe(true);
         expect
           .soft(
-            errorText(r),
-            `${q}: the refusal carries no error message (error_message, error_msg or detail): ${r.text.slice(0, 200)}`,
+            errorMessageOfText(r.text),
+            `${q}: the refusal carries no error message (${ERROR_MESSAGE_FIELDS.join(', ')}): ${r.text.slice(0, 200)}`,
           )
           .toBeTruthy();
       } finally {

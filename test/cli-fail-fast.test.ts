@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { cli, ROOT, tempDir } from './helpers/cli.js';
 import { readResults } from './helpers/reports.js';
+import { harnessEnvVars } from '../src/common/harness-env.js';
 
-const SUITES = { CONFHARNESS_SUITES_DIR: join(ROOT, 'test', 'suites', 'fail-fast') };
+const SUITES = harnessEnvVars({ suitesDir: join(ROOT, 'test', 'suites', 'fail-fast') });
 const CLAUSES = ['--clauses', 'ROUTE-4,ROUTE-5,ROUTE-6', '--workers', '1', '--no-html'];
 const title = (clause: string, name: string) => `${clause} fail-fast: ${name}`;
 const SCOPES = {

@@ -8,12 +8,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { cli, ROOT, tempDir } from './helpers/cli.js';
 import { identity } from '../src/spec/identity.js';
 import { htmlTests, readResults } from './helpers/reports.js';
+import { onOfflinePage } from './helpers/offline-page.js';
+import { harnessEnvVars } from '../src/common/harness-env.js';
 
-const SUITES = { CONFHARNESS_SUITES_DIR: join(ROOT, 'test', 'suites', 'outcomes') };
+const SUITES = harnessEnvVars({ suitesDir: join(ROOT, 'test', 'suites', 'outcomes') });
 /** The clauses the test-only suite covers: a run asks for them, so none ends "not covered" (a run error). */
 const COVERED = ['--clauses', 'ROUTE-3,ROUTE-4,ROUTE-5,ROUTE-6,ROUTE-7,SIZE-1,SIZE-2,SIZE-3,SIZE-4,SIZE-5'];
 const XSD = join(ROOT, 'fixtures', 'junit', 'junit-10.xsd');
@@ -184,34 +186,10 @@ test('a selection that matches no check exits 2', async () => {
   expect(r.stderr).toMatch(/no check matches the selection/);
 });
 
-/** Open a report page in Debian's chromium, offline, and fail on any console error or network request. */
+/** Open a report page in Debian's chromium, offline, and fail on any console error, page error or network request. */
 async function frontPage(file: string, body: (page: Page) => Promise<void>): Promise<void> {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  try {
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    page.on('request', (r) => {
-      if (!r.url().startsWith('file:')) problems.push(`network request ${r.url()}`);
-    });
-    await page.goto(`file://${file}`);
-    await body(page);
-    expect(problems).toEqual([]);
-  } finally {
-    await browser.close();
-  }
+  const { problems } = await onOfflinePage(file, body);
+  expect(problems).toEqual([]);
 }
 
 test('--transcripts failures keeps the exchanges of the checks that did not pass; none keeps none; the outcomes stay the same', async () => {

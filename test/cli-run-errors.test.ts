@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { cli, ROOT, tempDir } from './helpers/cli.js';
 import { readResults } from './helpers/reports.js';
+import { harnessEnvVars } from '../src/common/harness-env.js';
 
-const suites = (name: string) => ({ CONFHARNESS_SUITES_DIR: join(ROOT, 'test', 'suites', name) });
+const suites = (name: string) => harnessEnvVars({ suitesDir: join(ROOT, 'test', 'suites', name) });
 
 /** Every output names the run error. */
 function expectRunError(dir: string, stderr: string, reason: RegExp): void {

@@ -12,6 +12,7 @@ import { expect, test } from '@playwright/test';
 import { cli, ROOT, serve, tempDir } from './helpers/cli.js';
 import { everyArtefact, findSecrets, readResults } from './helpers/reports.js';
 import { serverSecrets } from './helpers/secrets.js';
+import { harnessEnvVars } from '../src/common/harness-env.js';
 
 test('no secret of the target, nor any token the run obtained, in any artefact or on the terminal', async () => {
   test.setTimeout(300_000);
@@ -21,7 +22,7 @@ test('no secret of the target, nor any token the run obtained, in any artefact o
     const summary = join(dir, 'step-summary.md');
     const reports = join(dir, 'reports');
     const r = await cli(['run', '--target-file', server.file, '--report-dir', reports, '--reporter', 'list'], {
-      env: { CONFHARNESS_SUITES_DIR: join(ROOT, 'test', 'suites', 'leaky'), GITHUB_STEP_SUMMARY: summary },
+      env: { ...harnessEnvVars({ suitesDir: join(ROOT, 'test', 'suites', 'leaky') }), GITHUB_STEP_SUMMARY: summary },
     });
     const results = readResults(reports);
     expect(results.totals.tests, r.output).toBe(4);

@@ -12,6 +12,7 @@ import { startServer, type RunningServer } from '../src/server/index.js';
 import { cli, ROOT, tempDir } from './helpers/cli.js';
 import { readResults } from './helpers/reports.js';
 import { startVaryingTarget, type Variation } from './helpers/variations.js';
+import { harnessEnvVars } from '../src/common/harness-env.js';
 
 // Independent tests (each run starts its own servers), and long ones: on workers of their own they do not end the project on one worker.
 test.describe.configure({ mode: 'parallel' });
@@ -159,7 +160,7 @@ test('a restore that fails leaves a run-level warning and exit 2: the account wa
   test.setTimeout(240_000);
   const dir = tempDir('restore');
   const r = await cli(['run', '--report-dir', dir, '--clauses', 'ACCT-5'], {
-    env: { CONFHARNESS_SUITES_DIR: join(ROOT, 'test', 'suites', 'restore') },
+    env: harnessEnvVars({ suitesDir: join(ROOT, 'test', 'suites', 'restore') }),
   });
   expect(r.code, r.output).toBe(2);
   const results = readResults(dir);

@@ -16,6 +16,7 @@ import { validateAction, validateWorkflow } from '@action-validator/core';
 import { expect, test } from '@playwright/test';
 import { ROOT, tempDir } from './helpers/cli.js';
 import { readResults } from './helpers/reports.js';
+import { HARNESS_ENV_PREFIX } from '../src/common/harness-env.js';
 
 interface Packed {
   filename: string;
@@ -24,17 +25,22 @@ interface Packed {
   files: { path: string }[];
 }
 
-function pack(into: string): Packed {
+/** `npm pack` (its prepack build included) once per worker: both tests below read the same tarball. */
+let packed: (Packed & { path: string }) | undefined;
+function pack(): Packed & { path: string } {
+  if (packed) return packed;
+  const into = tempDir('pack');
   const out = execFileSync('npm', ['pack', '--json', '--pack-destination', into], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
   });
-  return (JSON.parse(out) as Packed[])[0]!;
+  const p = (JSON.parse(out) as Packed[])[0]!;
+  return (packed = { ...p, path: join(into, p.filename) });
 }
 
 test('npm pack holds what a user runs, no tests or benchmarks, and its size is stated in the README', () => {
-  const p = pack(tempDir('pack'));
+  const p = pack();
   const files = p.files.map((f) => f.path);
   for (const f of [
     'bin/conformance.js',
@@ -70,22 +76,22 @@ test('npm pack holds what a user runs, no tests or benchmarks, and its size is s
 test('installed from the tarball in a fresh folder: run (embedded), serve --json, run --target-file against it, load --emit', async () => {
   test.setTimeout(600_000);
   const dir = tempDir('install');
-  const p = pack(dir);
+  const p = pack();
   writeFileSync(
     join(dir, 'package.json'),
     JSON.stringify({ name: 'an-implementers-ci', version: '1.0.0', private: true }),
   );
-  execFileSync(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(dir, p.filename)],
-    { cwd: dir, stdio: 'ignore', timeout: 400_000 },
-  );
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', p.path], {
+    cwd: dir,
+    stdio: 'ignore',
+    timeout: 400_000,
+  });
   cpSync(join(ROOT, 'node_modules', 'better-sqlite3', 'build'), join(dir, 'node_modules', 'better-sqlite3', 'build'), {
     recursive: true,
   });
   const env = {
     ...Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith('CONFHARNESS_')),
+      Object.entries(process.env).filter(([k]) => !k.startsWith('CONFORMANCE_') && !k.startsWith(HARNESS_ENV_PREFIX)),
     ),
     XDG_CACHE_HOME: join(dir, 'cache'),
     FORCE_COLOR: '0',

@@ -12,12 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MUTANTS } from '../src/mutants/catalog.js';
 import type { SelftestReport } from '../src/mutants/selftest.js';
+import { HARNESS_ENV, harnessEnv } from '../src/common/harness-env.js';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'conformance.js');
 const BUDGET_MS = 30 * 60_000;
 
 test('conformance selftest kills every mutant and passes the clean runs', async () => {
-  test.skip(!!process.env.CONFHARNESS_SKIP_SELFTEST, 'CONFHARNESS_SKIP_SELFTEST is set');
+  test.skip(harnessEnv('skipSelftest'), `${HARNESS_ENV.skipSelftest.name} is set`);
   test.setTimeout(BUDGET_MS + 60_000);
   const dir = join(mkdtempSync(join(tmpdir(), 'selftest-')), 'report');
   const { code, output, killed } = await new Promise<{ code: number | null; output: string; killed: boolean }>(

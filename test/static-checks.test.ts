@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { expect, test } from '@playwright/test';
 import { ROOT } from './helpers/cli.js';
+import { HARNESS_ENV } from '../src/common/harness-env.js';
 
 test("the lint catches a floating promise and an any, in the project's own configuration", async () => {
   // A file that is in no tsconfig: the project service opens it from the text given (allowDefaultProject).
@@ -82,10 +83,14 @@ test("knip finds an export nobody imports, in the project's own configuration, a
 
 /**
  * `npm test` (scripts/test.ts) with an `npx` of our own first on PATH: it logs each call and
- * answers for tsc, eslint and knip (the real ones run in CI's own `npm test`, on the whole
- * tree: running them again here would only repeat that), and hands `playwright` to the real one.
+ * answers for tsc, eslint, prettier and knip (the real ones run in CI's own `npm test`, on the
+ * whole tree: running them again here would only repeat that), and hands `playwright` to the real one.
  */
-function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'knip'): { code: number | null; out: string; calls: string[] } {
+function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'prettier' | 'knip'): {
+  code: number | null;
+  out: string;
+  calls: string[];
+} {
   const dir = mkdtempSync(join(tmpdir(), 'npx-stub-'));
   try {
     const log = join(dir, 'calls.log');
@@ -96,7 +101,7 @@ function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'knip'): { code: number |
         '#!/usr/bin/env bash',
         'echo "$*" >> "$STUB_LOG"',
         'case "$1" in',
-        '  tsc|eslint|knip) [ "$1" = "$STUB_FAIL" ] && exit 3; exit 0 ;;',
+        '  tsc|eslint|prettier|knip) sleep 0.2; [ "$1" = "$STUB_FAIL" ] && exit 3; exit 0 ;;',
         `  playwright) shift; exec ${JSON.stringify(join(ROOT, 'node_modules', '.bin', 'playwright'))} "$@" ;;`,
         'esac',
         'exit 9',
@@ -114,7 +119,7 @@ function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'knip'): { code: number |
           PATH: `${dir}:${process.env.PATH ?? ''}`,
           STUB_LOG: log,
           STUB_FAIL: failing ?? '',
-          CONFHARNESS_SKIP_STATIC: '',
+          [HARNESS_ENV.skipStatic.name]: '',
         },
       },
     );
@@ -128,23 +133,38 @@ function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'knip'): { code: number |
   }
 }
 
-test("npm test type-checks, lints and checks exports of the whole tree before any test, and ends with this run's count", () => {
+const STATIC = [
+  'tsc --noEmit -p .',
+  'eslint --max-warnings 0 .',
+  'prettier --check --log-level warn .',
+  'knip --include exports,types --no-progress',
+];
+
+test("npm test type-checks, lints, checks the format and the exports of the whole tree before any test, and ends with this run's count", () => {
   const r = npmTestWithStubs();
   expect(r.code, r.out).toBe(0);
-  expect(r.calls).toEqual([
-    'tsc --noEmit -p .',
-    'eslint --max-warnings 0 .',
-    'knip --include exports,types --no-progress',
+  // Two at a time (the lint beside the others in turn), every one of them before the tests.
+  expect(r.calls.slice(0, 4).sort()).toEqual([...STATIC].sort());
+  expect(r.calls.slice(4)).toEqual([
     'playwright test --config playwright.config.ts --list test/static-checks.test.ts --project=tests',
   ]);
-  expect(r.out).toMatch(/type check: clean[^]*lint: clean[^]*unused exports: clean[^]*static-checks\.test\.ts/);
+  expect(r.calls.indexOf('tsc --noEmit -p .')).toBeLessThan(r.calls.indexOf('prettier --check --log-level warn .'));
+  for (const what of ['type check', 'lint', 'format', 'unused exports']) expect(r.out).toContain(`${what}: clean`);
+  expect(r.out).toMatch(/unused exports: clean[^]*static-checks\.test\.ts/);
   expect(r.out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped$/);
 });
 
-test('npm test stops at the first static check that finds something: no later step, no test, exit code kept, "0 passed, 1 failed"', () => {
-  const r = npmTestWithStubs('eslint');
-  expect(r.code, r.out).toBe(3);
-  expect(r.calls).toEqual(['tsc --noEmit -p .', 'eslint --max-warnings 0 .']);
-  expect(r.out).toContain('lint: FAILED (exit 3)');
-  expect(r.out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
+test('npm test stops at a static check that finds something: no later check in its lane, no test, exit code kept, "0 passed, 1 failed"', () => {
+  const lint = npmTestWithStubs('eslint');
+  expect(lint.code, lint.out).toBe(3);
+  expect(lint.calls).toContain('eslint --max-warnings 0 .');
+  expect(lint.calls.filter((c) => c.startsWith('playwright'))).toEqual([]);
+  expect(lint.out).toContain('lint: FAILED (exit 3)');
+  expect(lint.out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
+  // The type check fails: the format and exports checks after it in its lane are not started.
+  const types = npmTestWithStubs('tsc');
+  expect(types.code, types.out).toBe(3);
+  expect(types.calls.sort()).toEqual(['eslint --max-warnings 0 .', 'tsc --noEmit -p .']);
+  expect(types.out).toContain('type check: FAILED (exit 3)');
+  expect(types.out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
 });

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { TargetDescriptor } from '../../src/spec/index.js';
+import { gatewayPath, type TargetDescriptor } from '../../src/spec/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -111,5 +111,5 @@ export async function baseSession(d: TargetDescriptor): Promise<{ token: string;
   const token = (
     await json<{ access_token: string }>(`${d.url}/api/v2.1/dtable/app-access-token/`, 'GET', base.api_token)
   ).access_token;
-  return { token, gw: `${d.url}/api-gateway/api/v2/dtables/${base.uuid}` };
+  return { token, gw: `${d.url}${gatewayPath(base.uuid).slice(0, -1)}` };
 }

@@ -8,6 +8,7 @@ import { sleep } from 'k6';
 import { target, type Base } from './target.js';
 import { newRunId } from '../../src/common/run-id.js';
 import { gatewayPath } from '../../src/spec/endpoints/types.js';
+import { errorMessageOfText } from '../../src/spec/error-bodies.js';
 
 /**
  * A prefix for the tables one instance creates (`cf_<time>_<id>_`, swept by `conformance
@@ -136,11 +137,5 @@ export function respecting(call: () => Res, maxWaitSeconds: number): Res {
   return res;
 }
 
-export function errorMessage(res: Res): string {
-  try {
-    const b = res.json() as Record<string, unknown>;
-    return String(b.error_message || b.error_msg || b.detail || '');
-  } catch (e) {
-    return '';
-  }
-}
+/** The message of an error answer ('' when it has none). */
+export const errorMessage = (res: Res): string => errorMessageOfText(String(res.body ?? '')) ?? '';

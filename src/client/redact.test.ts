@@ -2,7 +2,8 @@
 import { expect, test } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MASK, redactBody, redactText, registerSecret, SECRETS_FILE_ENV } from './redact.js';
+import { HARNESS_ENV } from '../common/harness-env.js';
+import { MASK, redactBody, redactText, registerSecret } from './redact.js';
 
 test('credential fields are masked and learnt; a file-server link keeps its shape but not its token', () => {
   const upload = '0c8e2a74-5d1f-4b9e-9a3c-7f6b2d1e8a90';
@@ -22,15 +23,17 @@ test('credential fields are masked and learnt; a file-server link keeps its shap
   );
 });
 
+const SECRETS_FILE = HARNESS_ENV.secretsFile.name;
+
 test('a secret that cannot be appended to the secrets file fails its call, not silently (the runner could not scrub it)', () => {
-  const before = process.env[SECRETS_FILE_ENV];
+  const before = process.env[SECRETS_FILE];
   const file = join(tmpdir(), `no-such-dir-${process.pid}`, 'secrets');
-  process.env[SECRETS_FILE_ENV] = file;
+  process.env[SECRETS_FILE] = file;
   try {
     expect(() => registerSecret('learnt-token-0123456789')).toThrow(`a learnt secret could not be recorded in ${file}`);
   } finally {
-    if (before === undefined) delete process.env[SECRETS_FILE_ENV];
-    else process.env[SECRETS_FILE_ENV] = before;
+    if (before === undefined) delete process.env[SECRETS_FILE];
+    else process.env[SECRETS_FILE] = before;
   }
   // Still known to this process: its own output stays redacted.
   expect(redactText('x learnt-token-0123456789 y')).toBe(`x ${MASK} y`);

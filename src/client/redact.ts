@@ -10,9 +10,9 @@
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { SecretFinder } from './secret-finder.js';
+import { harnessEnv } from '../common/harness-env.js';
 
 export const MASK = '«redacted»';
-export const SECRETS_FILE_ENV = 'CONFHARNESS_SECRETS_FILE';
 const secrets = new Set<string>();
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'x-seatable-signature', 'x-seafile-otp']);
 const SECRET_FIELDS =
@@ -27,7 +27,7 @@ export function registerSecret(value: string | undefined | null): void {
   if (typeof value !== 'string' || value.length < MIN_SECRET || value === MASK || secrets.has(value)) return;
   secrets.add(value);
   matcher = undefined;
-  const file = process.env[SECRETS_FILE_ENV];
+  const file = harnessEnv('secretsFile');
   if (file) {
     try {
       appendFileSync(file, `${Buffer.from(value).toString('base64')}\n`, { mode: 0o600 });

@@ -30,7 +30,7 @@ export interface DiffOptions extends SideOptions {
   accept?: string;
   reportDir: string;
   sequences?: readonly Sequence[];
-  /** Only operations whose endpoint id matches. */
+  /** Only operations whose endpoint id matches (the answers and probe sequences, made per operation). */
   operations?: RegExp;
   /** Release and edition the embedded reference servers emulate (default: the newest, self-hosted). */
   apiVersion?: string;
@@ -48,19 +48,15 @@ export interface DiffOptions extends SideOptions {
 export class SideUnusable extends Error {}
 
 /**
- * Can the side be run? A given target gets `run`'s preflight (reachable, speaks the API, its
- * credentials and bases work: one line naming what to fix); every side must then yield base 0's base token.
+ * Can the side be run? A given target gets the shared preflight, `run`'s (reachable, speaks the
+ * API, its credentials and bases work: one line naming what to fix); the embedded reference
+ * server is the harness's own and needs none. What the preflight leaves to the checks (a base
+ * token answer of another form) is the sequences' to compare.
  */
 async function preflight(side: Side): Promise<void> {
-  if (!side.server) {
-    const f = await preflightTarget(side.state.target);
-    if (!f.ok) throw new SideUnusable(`${side.label}: cannot be run — ${redactText(f.what)}`);
-  }
-  try {
-    await side.target.baseToken(0);
-  } catch (e) {
-    throw new SideUnusable(`${side.label}: cannot be run — ${redactText((e as Error).message)}`);
-  }
+  if (side.server) return;
+  const f = await preflightTarget(side.state.target);
+  if (!f.ok) throw new SideUnusable(`${side.label}: cannot be run — ${redactText(f.what)}`);
 }
 
 /** One trust for the process (src/client/tls.ts): the flag, else the descriptors' one `ca_file` (two different ones need a bundle of both). */
@@ -114,8 +110,10 @@ export async function diff(o: DiffOptions): Promise<DiffReport> {
     await Promise.all(sides.map(preflight));
     const [ra, rb] = await Promise.all([runSequences(a, which, only), b ? runSequences(b, which, only) : undefined]);
     problems.push(...ra.problems, ...(rb?.problems ?? []));
+    // --operations narrows the sequences made per operation (answers, probe); the others run whole.
     const keep = (x: Exchange) =>
-      which.some((s) => x.ref.startsWith(`${s}/`)) && (!o.operations || o.operations.test(x.operation));
+      which.some((s) => x.ref.startsWith(`${s}/`)) &&
+      (!o.operations || !/^(answers|probe)\//.test(x.ref) || o.operations.test(x.operation));
     const theirs = rb?.exchanges ?? recording!.exchanges.filter(keep);
     if (o.record)
       writeRecording(o.record, {

@@ -61,6 +61,15 @@ export function jsonBody(r: Reply): unknown {
   }
 }
 
+/** The body's JSON as the exchange compares it read back: secrets masked, what differs by nature as a placeholder (undefined: not JSON). */
+export function normalBody(r: Reply, n: Normaliser): unknown {
+  try {
+    return r.text.length ? normalValue(JSON.parse(redactBody(r.text, 'application/json')), n) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A readable, normalised, redacted sample of a body (`text`: the answer's, or that text with parts blanked). */
 export function sampleOf(r: Reply, n: Normaliser, text = r.text): string {
   let body: unknown;

@@ -2,7 +2,7 @@
  * The refusal sequences: requests a server must refuse or handle in one documented way — a
  * broken body, a row that is not an object, a value of the wrong type — the row rules a
  * shortcut breaks (a row's _id cannot change, an unknown option is created, a table with a
- * ctime column answers no _ctime) and SQL's parameters and filters; and the caps (§ SIZE): one
+ * ctime column answers no _ctime), ROBUST's malformed requests (a 500 is a status too) and SQL's parameters and filters; and the caps (§ SIZE): one
  * row more than a call may carry, the row list's and SQL's limits, a delete of more than a
  * thousand rows (a thousand rows written: a sequence of its own). All on a scratch
  * table of the side's own; what a faulty side would wrongly accept lands there and is dropped
@@ -11,7 +11,7 @@
 import { World } from '../harness/answers/index.js';
 import { Undecided } from '../harness/outcome.js';
 import type { CallOptions, Reply } from '../harness/target.js';
-import { endpoint } from '../spec/index.js';
+import { endpoint, INPUT_LIMITS, SIZE_LIMITS } from '../spec/index.js';
 import type { Exchange } from './exchange.js';
 import { exchangeOf, jsonBody, skippedExchange } from './normalise.js';
 import type { Side } from './side.js';
@@ -39,7 +39,9 @@ async function onScratchTable(
   const n = { prefix: state.tablePrefix, keys: side.columnKeys };
   const step: StepFn = async (name, op, sub, o, values) => {
     const ep = endpoint(op);
-    const r = await target.call({ ...o, auth: { base: 0 }, path: target.gatewayPath(0, sub), expect: [400, 404, 413] });
+    // A gateway path of base 0 with its base token, unless the step names a path and credential of its own.
+    const path = sub.startsWith('/') ? sub : target.gatewayPath(0, sub);
+    const r = await target.call({ auth: { base: 0 }, ...o, path, expect: [400, 404, 413, 415] });
     const x = exchangeOf({ ref: `${sequence}/${name}`, operation: op, method: o.method ?? 'GET', path: ep.path }, r, n);
     const body = values && r.status < 300 ? jsonBody(r) : undefined;
     out.push(body === undefined ? x : { ...x, values: { ...x.values, ...values!(body) } });
@@ -55,6 +57,13 @@ async function onScratchTable(
         column_data: { options: [{ name: 'p1', color: '#FFFCB5', textColor: '#202428', id: '100001' }] },
       },
       { column_name: 'Created', column_type: 'ctime' },
+      { column_name: 'Done', column_type: 'checkbox' },
+      { column_name: 'When', column_type: 'date' },
+      {
+        column_name: 'Tags',
+        column_type: 'multiple-select',
+        column_data: { options: [{ name: 't1', color: '#FFFCB5', textColor: '#202428', id: '100002' }] },
+      },
     ]);
     // SQL's answers are compared by how many rows they give.
     const sql: SqlFn = (name, statement, parameters) =>
@@ -108,6 +117,29 @@ export const refusalSequences = (side: Side) =>
       method: 'POST',
       json: { table_name, rows: [{ Num: 'not a number' }] },
     });
+    // ROBUST-1…4's malformed requests: each a 4xx, not a 500.
+    // (Multipart: a route that takes it, the sign-in, with no credential.)
+    await step('multipart-no-boundary', 'authToken', endpoint('authToken').path, {
+      method: 'POST',
+      auth: 'none',
+      rawBody: {
+        body: `--b\r\nContent-Disposition: form-data; name="username"\r\n\r\nx\r\n--b--\r\n`,
+        contentType: 'multipart/form-data',
+      },
+    });
+    await step('table-name-number', 'appendRows', 'rows/', { method: 'POST', json: { table_name: 42, rows: [] } });
+    const deep = INPUT_LIMITS.jsonDepth + 1;
+    await step('too-deep', 'appendRows', 'rows/', {
+      method: 'POST',
+      rawBody: {
+        body: `{"table_name":"${table_name}","rows":${'['.repeat(deep)}${']'.repeat(deep)}}`,
+        contentType: 'application/json',
+      },
+    });
+    await step('lone-surrogate', 'appendRows', 'rows/', {
+      method: 'POST',
+      json: { table_name, rows: [{ Name: 'a\ud800' }] },
+    });
     const [id] = await append(side, table_name, [{ Name: 'kept', Pick: 'p1' }]);
     const q = { table_name, convert_keys: true };
     await step('row-times', 'getRow', `rows/${id}/`, { query: q });
@@ -125,6 +157,18 @@ export const refusalSequences = (side: Side) =>
     await step('after-unknown-option', 'getRow', `rows/${id}/`, { query: q }, (b) => ({
       Pick: (b as { Pick?: unknown }).Pick ?? null,
     }));
+    // Wrong values the real service is recorded coercing (a number in a checkbox, text that is no date, a plain string in a multiple select), read back.
+    const [coerced] = await append(side, table_name, [{ Name: 'coerced', Done: 1, When: 'no date', Tags: 't1' }]);
+    await step('after-coercion', 'getRow', `rows/${coerced}/`, { query: q }, (b) => {
+      const row = b as Record<string, unknown>;
+      return { Done: row.Done ?? null, When: row.When ?? null, Tags: row.Tags ?? null };
+    });
+    // A refused append writes none of its rows.
+    await step('refused-batch', 'appendRows', 'rows/', {
+      method: 'POST',
+      json: { table_name, rows: [{ Name: 'half' }, { Num: 'not a number' }] },
+    });
+    await sql('after-refused-batch', "SELECT Name FROM {t} WHERE Name = 'half'");
     // Parameters bound (a quote in one, a number compared as a number); an unknown column refused.
     await append(side, table_name, [{ Name: "it's", Num: 10 }]);
     await sql('sql-quote-parameter', 'SELECT Name FROM {t} WHERE Name = ?', ["it's"]);
@@ -165,3 +209,31 @@ export const capSequences = (side: Side) =>
     );
     await sql('after-delete-1002', 'SELECT Name FROM {t} LIMIT 5000');
   });
+
+/** SQL past its list cap (SIZE-5) and a write of more rows than a list may give (SIZE-6): 10,001 rows, so only where plan changes are allowed. */
+export const bigCapSequences = (side: Side): Promise<Exchange[]> => {
+  if (!side.state.allowPlanChanges)
+    return Promise.resolve([
+      skippedExchange(
+        { ref: 'caps/over-10000/setup', operation: 'appendRows', method: 'POST', path: endpoint('appendRows').path },
+        `writes ${SIZE_LIMITS.sqlList + 1} rows: only with --allow-plan-changes`,
+        false,
+      ),
+    ]);
+  return onScratchTable(side, 'caps/over-10000', async (step, sql, table_name) => {
+    const per = SIZE_LIMITS.appendRows;
+    for (let from = 0; from <= SIZE_LIMITS.sqlList; from += per) {
+      const n = Math.min(per, SIZE_LIMITS.sqlList + 1 - from);
+      await append(
+        side,
+        table_name,
+        Array.from({ length: n }, (_, i) => ({ Name: `n${from + i}` })),
+      );
+    }
+    await sql('sql-limit-over-cap', `SELECT Name FROM {t} LIMIT ${2 * SIZE_LIMITS.sqlList}`);
+    await step('sql-update-all', 'querySql', 'sql/', {
+      method: 'POST',
+      json: { sql: `UPDATE \`${table_name}\` SET Num = 1`, convert_keys: true },
+    });
+  });
+};

@@ -4,7 +4,8 @@
  * columns, views, links, SQL, files and the account calls, each in the side's scratch tables
  * and putting back what it changed), the ROUTE-8 operation probes (src/harness/probe.ts: every
  * documented operation with its credential and without, naming nothing that exists), the
- * value and refusal sequences (values.ts, refusals.ts) and the removed endpoints' probes
+ * value and refusal sequences (values.ts, refusals.ts), the multi-step read-backs (structure.ts,
+ * records.ts) and the removed endpoints' probes
  * (removed.ts). Each call becomes one exchange under a stable ref.
  */
 import { GROUPS, performRecipe, RECIPES, Skip, World } from '../harness/answers/index.js';
@@ -17,12 +18,25 @@ import { ENDPOINTS, NOT_JSON, offeredAt, RESPONSES, type Endpoint } from '../spe
 import type { Exchange } from './exchange.js';
 import { exchangeOf, skippedExchange, type CallRecord } from './normalise.js';
 import type { Side } from './side.js';
-import { capSequences, refusalSequences } from './refusals.js';
+import { bigCapSequences, capSequences, refusalSequences } from './refusals.js';
+import { accountSequences } from './account.js';
+import { recordsSequence } from './records.js';
 import { removedSequence } from './removed.js';
+import { structureSequence } from './structure.js';
 import { valueSequences } from './values.js';
 
 /** The sequences, by the first part of their refs; `--sequences` picks some. */
-export const SEQUENCES = ['values', 'refusals', 'caps', 'answers', 'probe', 'removed'] as const;
+export const SEQUENCES = [
+  'values',
+  'refusals',
+  'caps',
+  'structure',
+  'records',
+  'account',
+  'answers',
+  'probe',
+  'removed',
+] as const;
 export type Sequence = (typeof SEQUENCES)[number];
 
 const recordOf = (ep: Endpoint, ref: string): CallRecord => ({
@@ -116,7 +130,10 @@ export async function runSequences(
     const out: Exchange[] = [];
     if (which.includes('values')) out.push(...(await valueSequences(side)));
     if (which.includes('refusals')) out.push(...(await refusalSequences(side)));
-    if (which.includes('caps')) out.push(...(await capSequences(side)));
+    if (which.includes('caps')) out.push(...(await capSequences(side)), ...(await bigCapSequences(side)));
+    if (which.includes('structure')) out.push(...(await structureSequence(side)));
+    if (which.includes('records')) out.push(...(await recordsSequence(side)));
+    if (which.includes('account')) out.push(...(await accountSequences(side)));
     if (which.includes('answers')) out.push(...(await answers(side, only)));
     if (which.includes('probe')) out.push(...(await probes(side, only)));
     if (which.includes('removed')) out.push(...(await removedSequence(side)));

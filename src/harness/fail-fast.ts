@@ -12,10 +12,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { STATE_ENV, type RunState } from './state.js';
+import type { RunState } from './state.js';
+import { harnessEnv } from '../common/harness-env.js';
 
 function markFile(scope: string, clause: string): string | undefined {
-  const stateFile = process.env[STATE_ENV];
+  const stateFile = harnessEnv('stateFile');
   if (!stateFile) return undefined;
   const name = createHash('sha256').update(`${scope}\u0000${clause}`).digest('hex').slice(0, 32);
   return join(dirname(stateFile), 'failed-scopes', name);

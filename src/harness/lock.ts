@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Undecided } from './outcome.js';
-import { STATE_ENV } from './state.js';
+import { harnessEnv } from '../common/harness-env.js';
 
 async function withLock<T>(name: string, work: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
-  const stateFile = process.env[STATE_ENV];
+  const stateFile = harnessEnv('stateFile');
   const dir = join(stateFile ? dirname(stateFile) : tmpdir(), `lock-${name}`);
   const until = Date.now() + timeoutMs;
   for (;;) {

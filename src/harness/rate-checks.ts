@@ -26,9 +26,10 @@ import {
   type RateKey,
   type Shot,
 } from './rate.js';
-import { OTHERS_DONE_ENV, type RunState } from './state.js';
+import type { RunState } from './state.js';
 import { Target } from './target.js';
 import { behaviour, expect, needsAccount, test } from './test.js';
+import { harnessEnv } from '../common/harness-env.js';
 
 export const CLASS: Record<RateClass, string> = {
   gateway: 'base operations (/api-gateway/, counted per base)',
@@ -128,7 +129,7 @@ export function budgetTarget(
  * is no part of the check's time limit (the other families may take minutes on a real target).
  */
 export async function othersDone(): Promise<void> {
-  const file = process.env[OTHERS_DONE_ENV];
+  const file = harnessEnv('othersDoneFile');
   if (!file || existsSync(file)) return;
   const info = test.info();
   const [limit, from] = [info.timeout, Date.now()];

@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import type { RateClass } from '../spec/index.js';
 import type { Reply, Target } from './target.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { harnessEnv } from '../common/harness-env.js';
 
 /**
  * Playwright starts a new worker after a failed check, and module state dies with the old
  * one: the bookkeeping is kept in a file of the run's work folder so it survives that.
  */
-const BOOK = process.env.CONFHARNESS_WORK_DIR
-  ? join(process.env.CONFHARNESS_WORK_DIR, 'rate-bookkeeping.json')
-  : undefined;
+const WORK = harnessEnv('workDir');
+const BOOK = WORK ? join(WORK, 'rate-bookkeeping.json') : undefined;
 interface Book {
   clocks: Record<string, { grid?: number; busyUntil: [string, number][]; callsPerMs: number }>;
   ipUse: [string, number][];

@@ -9,6 +9,7 @@ import { registerSecret } from '../client/redact.js';
 import { setTrust } from '../client/tls.js';
 import { fixtureMissing } from './outcome.js';
 import { descriptorSecrets, EDITIONS, KNOWN_VERSIONS, RATE_CLASSES, TargetDescriptor } from '../spec/index.js';
+import { HARNESS_ENV, harnessEnv } from '../common/harness-env.js';
 
 const Timeouts = z.object({
   connectMs: z.number().int().positive(),
@@ -70,16 +71,12 @@ export const RunState = z.object({
 });
 export type RunState = z.output<typeof RunState>;
 
-export const STATE_ENV = 'CONFHARNESS_STATE_FILE';
-/** Set for the rate phase run beside the others: a file the runner creates once they are done (src/harness/rate-checks.ts). */
-export const OTHERS_DONE_ENV = 'CONFHARNESS_OTHERS_DONE_FILE';
-
 let cached: RunState | undefined;
 
 export function loadState(): RunState {
   if (cached) return cached;
-  const file = process.env[STATE_ENV];
-  if (!file) throw new Error(`${STATE_ENV} is not set: the suites run through \`conformance run\``);
+  const file = harnessEnv('stateFile');
+  if (!file) throw new Error(`${HARNESS_ENV.stateFile.name} is not set: the suites run through \`conformance run\``);
   cached = RunState.parse(JSON.parse(readFileSync(file, 'utf8')));
   setTrust(cached.tls);
   // Known from the start in every worker, so redaction never depends on which fixture a check used.

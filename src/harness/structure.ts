@@ -5,57 +5,20 @@
  * fails); the checks assert what they are about themselves.
  */
 import { endpoint, offeredAt } from '../spec/index.js';
+import { findTableInfo, type ColumnInfo, type TableInfo } from './metadata.js';
 import { fixtureMissing, setupOk } from './outcome.js';
 import type { RunState } from './state.js';
 import type { Scratch } from './tables.js';
 import type { Target } from './target.js';
 import { test } from './test.js';
 
-export interface ColumnInfo {
-  key: string;
-  name: string;
-  type: string;
-  width?: unknown;
-  frozen?: unknown;
-  data?: Record<string, unknown> | null;
-}
-export interface ViewInfo {
-  _id?: string;
-  name: string;
-  filters?: unknown;
-  sorts?: unknown;
-  hidden_columns?: unknown;
-  [k: string]: unknown;
-}
-export interface TableInfo {
-  _id?: string;
-  name: string;
-  columns: ColumnInfo[];
-  views: ViewInfo[];
-}
+export type { ColumnInfo, TableInfo, ViewInfo } from './metadata.js';
+export { tablesOf } from './metadata.js';
 
 /** Skip unless the release the run holds the target to offers every operation the check calls. */
 export function needsOperations(state: RunState, ...ids: string[]): void {
   const missing = ids.filter((id) => !offeredAt(endpoint(id), state.apiVersion));
   test.skip(missing.length > 0, `release ${state.apiVersion} does not offer ${missing.join(', ')}`);
-}
-
-/** All tables of the base as metadata/ lists them. */
-export async function tablesOf(target: Target, base = 0): Promise<TableInfo[]> {
-  const r = await target.gw(base, 'GET', 'metadata/');
-  setupOk(r, 'GET metadata/');
-  const tables = r.json<{ metadata?: { tables?: TableInfo[] } }>().metadata?.tables;
-  if (!Array.isArray(tables)) throw fixtureMissing('metadata/ answered no tables list');
-  return tables.map((t) => ({
-    ...t,
-    columns: Array.isArray(t.columns) ? t.columns : [],
-    views: Array.isArray(t.views) ? t.views : [],
-  }));
-}
-
-/** One table by name; undefined when metadata/ does not list it. */
-async function findTableInfo(target: Target, name: string, base = 0): Promise<TableInfo | undefined> {
-  return (await tablesOf(target, base)).find((t) => t.name === name);
 }
 
 /** A scratch table's structure; a missing one is a missing fixture. */

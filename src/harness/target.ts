@@ -10,6 +10,7 @@ import { Undecided, undecided } from './outcome.js';
 import type { ExchangeRef, Recorder } from './recorder.js';
 import type { RunState } from './state.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { harnessEnv } from '../common/harness-env.js';
 
 export type Auth = 'none' | 'account' | { base: number } | { api: number } | { raw: string };
 
@@ -88,7 +89,7 @@ export const CALL_TAG_HEADER = 'x-conformance-check';
 /** The tag of the runner's end-of-run sweep: after every check, so no fault it meets can change a check's verdict. */
 export const SWEEP_TAG = '(end-of-run sweep)';
 /** Whether calls are to carry their tag (set by the selftest for its own reference server only). */
-export const tagging = () => !!process.env.CONFHARNESS_TAG_CALLS;
+export const tagging = () => harnessEnv('tagCalls');
 let callTag: string | undefined;
 export function tagCalls(title: string | undefined): void {
   callTag = title === undefined ? undefined : encodeURIComponent(title);

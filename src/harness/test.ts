@@ -20,8 +20,9 @@ import { alreadyFailed, noteFailure } from './fail-fast.js';
 import { attachData, redactStdio, settleCheck } from './marks.js';
 import { beginCheck, clauseOfCheck, evidenceAnnotation, hasAssertionWarnings } from './verdict.js';
 import { HAR_ATTACHMENT, Recorder } from './recorder.js';
-import { loadState, STATE_ENV, type RunState } from './state.js';
+import { loadState, type RunState } from './state.js';
 import { tagCalls, tagging, Target } from './target.js';
+import { harnessEnv } from '../common/harness-env.js';
 
 interface Fixtures {
   target: Target;
@@ -81,7 +82,7 @@ const apiTest = base.extend({
 export const test = apiTest.extend<Fixtures, WorkerFixtures>({
   _stdio: [
     async ({}, use) => {
-      if (process.env[STATE_ENV]) loadState(); // learn the descriptor's secrets before anything is printed
+      if (harnessEnv('stateFile')) loadState(); // learn the descriptor's secrets before anything is printed
       const restore = redactStdio();
       await use();
       restore();

@@ -94,7 +94,7 @@ test('the built-in engine against a reference server it starts itself: the proce
       'rate-window',
       '--engine',
       'builtin',
-      '--server-window',
+      '--rate-window',
       '3',
       '--report-dir',
       join(dir, 'builtin'),

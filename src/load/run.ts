@@ -41,7 +41,7 @@ interface LoadRunOptions {
   sourceIps?: string;
   env?: Record<string, string>;
   /** The self-started reference server: window (s) and extra environment (limit overrides). */
-  serverWindowSeconds?: number;
+  rateWindowSeconds?: number;
   serverEnv?: Record<string, string>;
   /** Run against a target that is not loopback even when the scenario exhausts rate limits (--yes). */
   yes?: boolean;
@@ -93,7 +93,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
   const target = await resolveTarget({
     ...(o.target ? { url: o.target } : {}),
     ...(o.targetFile ? { file: o.targetFile } : {}),
-    windowSeconds: o.serverWindowSeconds ?? 5,
+    windowSeconds: o.rateWindowSeconds ?? 5,
     unlimited: info?.unlimited ?? false,
     ...(o.serverEnv ? { serverEnv: o.serverEnv } : {}),
   });

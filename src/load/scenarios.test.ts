@@ -35,7 +35,7 @@ for (const [scenario, sourceIps] of [
       scenario,
       engine: 'builtin',
       reportDir: join(dir, scenario),
-      serverWindowSeconds: 3,
+      rateWindowSeconds: 3,
       serverEnv: LIMITS,
       env: ENV,
       ...(sourceIps ? { sourceIps } : {}),

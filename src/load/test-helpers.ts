@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runBuiltin, type RunOutcome } from './engine/run.js';
+import { onOfflinePage } from '../../test/helpers/offline-page.js';
 
 export interface StubServer {
   url: string;
@@ -107,57 +108,36 @@ interface Rendered {
  * error, page error or network request (a self-contained report makes none).
  */
 export async function renderReport(file: string, screenshot?: string): Promise<Rendered> {
-  const { chromium } = await import('@playwright/test');
-  const { existsSync } = await import('node:fs');
-  if (!existsSync('/usr/bin/chromium')) throw new Error('/usr/bin/chromium is missing: apt-get install -y chromium');
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } });
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('request', (r) => {
-      if (!r.url().startsWith('file:')) problems.push(`network request ${r.url()}`);
-    });
-    await page.goto(`file://${file}`);
-    await page.waitForFunction(
-      () => typeof (globalThis as unknown as { __chartsRendered?: number }).__chartsRendered === 'number',
-    );
-    const canvases = await page.$$eval('canvas', (cs) =>
-      cs.map((el) => {
-        // No DOM typings in this project: the canvas's shape, as far as this check needs it.
-        const c = el as unknown as {
-          id: string;
-          width: number;
-          height: number;
-          getContext(t: '2d'): {
-            getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+  const { value, problems } = await onOfflinePage(
+    file,
+    async (page) => {
+      await page.waitForFunction(
+        () => typeof (globalThis as unknown as { __chartsRendered?: number }).__chartsRendered === 'number',
+      );
+      const canvases = await page.$$eval('canvas', (cs) =>
+        cs.map((el) => {
+          // No DOM typings in this project: the canvas's shape, as far as this check needs it.
+          const c = el as unknown as {
+            id: string;
+            width: number;
+            height: number;
+            getContext(t: '2d'): {
+              getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+            };
           };
-        };
-        const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
-        let n = 0;
-        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
-        return { id: c.id, inked: n };
-      }),
-    );
-    const empty = await page.$$eval('p.empty', (ps) =>
-      ps.map((p) => (p as unknown as { textContent: string }).textContent),
-    );
-    if (screenshot) await page.screenshot({ fullPage: true, path: screenshot });
-    return { canvases, empty, problems };
-  } finally {
-    await browser.close();
-  }
+          const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+          let n = 0;
+          for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) n++;
+          return { id: c.id, inked: n };
+        }),
+      );
+      const empty = await page.$$eval('p.empty', (ps) =>
+        ps.map((p) => (p as unknown as { textContent: string }).textContent),
+      );
+      if (screenshot) await page.screenshot({ fullPage: true, path: screenshot });
+      return { canvases, empty };
+    },
+    { width: 1280, height: 1400 },
+  );
+  return { ...value, problems };
 }

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { Results } from '../reports/results-schema.js';
 import type { Edition } from '../spec/index.js';
 import { PACKAGE_ROOT } from '../spec/layout.js';
+import { harnessEnvVars } from '../common/harness-env.js';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'conformance.js');
 
@@ -78,7 +79,7 @@ function runArgs(s: RunSpec): string[] {
     s.reportDir,
     '--workers',
     String(s.workers),
-    '--embedded-window',
+    '--rate-window',
     String(s.window),
     '--reporter',
     'dot',
@@ -107,7 +108,7 @@ export function runConformance(s: RunSpec): Promise<RunResult> {
     const child = spawn(process.execPath, runArgs(s), {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: '0', ...(s.coverageFile ? { CONFHARNESS_TAG_CALLS: '1' } : {}) },
+      env: { ...process.env, FORCE_COLOR: '0', ...harnessEnvVars({ tagCalls: !!s.coverageFile }) },
     });
     const pid = child.pid!;
     live.add(pid);

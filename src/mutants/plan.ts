@@ -58,11 +58,43 @@ export function readCoverage(file: string): Coverage | undefined {
   }
 }
 
-/** Run `f` over `items`, at most `n` at a time, in order of the list. */
-export async function pool<T>(items: readonly T[], n: number, f: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await f(items[next++]!);
+/**
+ * A bounded pool whose list grows while it runs: `n` lanes, each taking the first waiting
+ * item by `before` (e.g. heaviest first), and a running item may `add` more (a clean run adds
+ * its mutants' runs as soon as it ends, so a lane never waits for the other clean runs). Ends
+ * when nothing waits and nothing runs.
+ */
+export async function pool<T>(
+  items: readonly T[],
+  n: number,
+  f: (item: T, add: (more: readonly T[]) => void) => Promise<void>,
+  before: (a: T, b: T) => number = () => 0,
+): Promise<void> {
+  const waiting: T[] = [];
+  let running = 0;
+  const wake: (() => void)[] = [];
+  const add = (more: readonly T[]) => {
+    waiting.push(...more);
+    waiting.sort(before);
+    for (const w of wake.splice(0)) w();
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(n, items.length)) }, lane));
+  add(items);
+  const lane = async (): Promise<void> => {
+    for (;;) {
+      const item = waiting.shift();
+      if (item === undefined) {
+        if (running === 0) return;
+        await new Promise<void>((r) => wake.push(r));
+        continue;
+      }
+      running++;
+      try {
+        await f(item, add);
+      } finally {
+        running--;
+        for (const w of wake.splice(0)) w();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, n) }, lane));
 }

@@ -118,6 +118,9 @@ interface Planned {
 
 const SUITES = join(CODE_ROOT, 'suites');
 
+/** What the pool runs: a clean run, or the run of one mutant or of a batch of them. */
+type Job = { combo: Combo } | { group: Planned[] };
+
 /**
  * The clauses a clean run judges: all at a default combo; at another release or edition only
  * the clauses of the mutants held to it (and those they also fail) — a whole run more would
@@ -203,20 +206,6 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
       `[${++done}/${total}] ${verdict.ok ? 'clean ok ' : 'CLEAN BROKEN'} ${label} (${secs(durationMs)})${verdict.ok ? '' : `: ${verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ')}`}${r.problem ? ` — ${r.problem}` : ''}`,
     );
   };
-  // The clean runs first: their coverage selects each mutant's checks and lets mutants share runs.
-  await pool([...combos.values()], o.parallel, cleanJob);
-
-  const planned: Planned[] = o.mutants.map((m) => {
-    const combo = comboOf(m);
-    const base = cleanStates.get(comboKey(combo)) ?? {};
-    return {
-      m,
-      combo,
-      base,
-      plan: planRun(m, o.full ? undefined : base, sharedFiles, o.full ? 'full selftest' : 'no clean coverage'),
-    };
-  });
-
   const report = (p: Planned, r: RunInfo, verdict: MutantVerdict, attempts: number, batch?: string) => {
     mutants.push({
       id: p.m.id,
@@ -317,22 +306,53 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
     for (const p of again) await solo(p);
   };
 
-  // Longest first (every check, then the most checks), so no long run is left for the end.
+  const plan = (m: Mutant): Planned => {
+    const combo = comboOf(m);
+    const base = cleanStates.get(comboKey(combo)) ?? {};
+    return {
+      m,
+      combo,
+      base,
+      plan: planRun(m, o.full ? undefined : base, sharedFiles, o.full ? 'full selftest' : 'no clean coverage'),
+    };
+  };
+  /** The runs of these mutants (all of one edition and release, or all without clean runs): batched where they can share one. */
+  const jobsOf = (list: readonly Mutant[]): Job[] => {
+    const planned = list.map(plan);
+    const batchable = planned.filter((p) => o.batch && p.plan.selection.kind === 'some' && p.base.coverage);
+    const groups = formBatches(
+      batchable.map((p) => ({
+        item: p,
+        key: comboKey(p.combo),
+        faults: p.m.faults,
+        titles: p.plan.selection.kind === 'some' ? p.plan.selection.titles : [],
+      })),
+    ).map((g) => g.map((b) => b.item));
+    return [...planned.filter((p) => !batchable.includes(p)).map((p) => [p]), ...groups].map((group) => ({ group }));
+  };
+
+  // The clean runs first (their coverage selects each mutant's checks and lets mutants share
+  // runs); a clean run that ends queues the runs of its edition and release's mutants at once.
+  // Then longest first (every check, then the most checks), so no long run is left for the end.
   const weight = (p: Planned) => (p.plan.ran.checks === 'all' ? Infinity : p.plan.ran.checks);
-  const batchable = planned.filter((p) => o.batch && p.plan.selection.kind === 'some' && p.base.coverage);
-  const groups = formBatches(
-    batchable.map((p) => ({
-      item: p,
-      key: comboKey(p.combo),
-      faults: p.m.faults,
-      titles: p.plan.selection.kind === 'some' ? p.plan.selection.titles : [],
-    })),
-  ).map((g) => g.map((b) => b.item));
-  const jobs: Planned[][] = [...planned.filter((p) => !batchable.includes(p)).map((p) => [p]), ...groups].sort(
-    (a, b) => Math.max(...b.map(weight)) - Math.max(...a.map(weight)) || b.length - a.length,
-  );
+  const before = (a: Job, b: Job) => {
+    if ('combo' in a || 'combo' in b) return Number('combo' in b) - Number('combo' in a);
+    return Math.max(...b.group.map(weight)) - Math.max(...a.group.map(weight)) || b.group.length - a.group.length;
+  };
   let batches = 0;
-  await pool(jobs, o.parallel, (g) => (g.length === 1 ? solo(g[0]!) : together(g, `batch-${++batches}`)));
+  await pool<Job>(
+    // Without clean runs there is no coverage: every mutant runs in full, a run each.
+    o.clean ? [...combos.values()].map((combo) => ({ combo })) : jobsOf(o.mutants),
+    o.parallel,
+    async (job, add) => {
+      if ('combo' in job) {
+        await cleanJob(job.combo);
+        add(jobsOf(o.mutants.filter((m) => comboKey(comboOf(m)) === comboKey(job.combo))));
+      } else if (job.group.length === 1) await solo(job.group[0]!);
+      else await together(job.group, `batch-${++batches}`);
+    },
+    before,
+  );
 
   const cleanBy = new Map(clean.map((c) => [comboKey(c), c]));
   for (const m of mutants) m.cleanOutcome = cleanBy.get(comboKey(m))?.verdict.clauses?.[m.clause];

@@ -18,7 +18,7 @@ import { attachmentText, collect } from './collect.js';
 import { applyVacuousGuard } from './outcomes.js';
 import { identity } from '../spec/identity.js';
 import type { Results, RunError, TestResultT } from './results-schema.js';
-import { MERGE_WORK_ENV } from './results-reporter.js';
+import { harnessEnv } from '../common/harness-env.js';
 
 const JUNIT_CASES_FILE = 'junit-cases.json';
 
@@ -134,11 +134,11 @@ export default class JUnitReporter implements Reporter {
 
   onEnd(_result: FullResult): void {
     applyVacuousGuard(this.cases.map((c) => c.t));
-    const info = JSON.parse(process.env.CONFHARNESS_RUN_INFO ?? '{}') as RunInfo;
+    const info = harnessEnv('runInfo') as RunInfo;
     const file = this.options.outputFile ?? 'junit.xml';
     mkdirSync(dirname(file), { recursive: true });
     // Kept in the run's work folder: `finish` writes the XML again once it knows the run's own errors.
-    const work = process.env[MERGE_WORK_ENV];
+    const work = harnessEnv('mergeWork');
     if (work) writeFileSync(join(work, JUNIT_CASES_FILE), JSON.stringify(this.cases), { mode: 0o600 });
     writeFileSync(file, junitXml(this.cases, { ...info, startedAt: info.startedAt ?? this.started }));
   }

@@ -7,8 +7,9 @@
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { collect } from './collect.js';
 import type { Outcome } from './outcomes.js';
+import { harnessEnv } from '../common/harness-env.js';
 
-const useColour = process.env.CONFHARNESS_COLOR === '1' && !process.env.NO_COLOR;
+const useColour = harnessEnv('color') && !process.env.NO_COLOR;
 const paint = (code: number) => (s: string) => (useColour ? `\u001b[${code}m${s}\u001b[0m` : s);
 const green = paint(32);
 const red = paint(31);

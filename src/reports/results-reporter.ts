@@ -18,10 +18,8 @@ import { RESULTS_SCHEMA_VERSION, resultsJsonSchema, type Results, type RunError,
 import type { StateWarning } from '../harness/outcome.js';
 import { HAR_ATTACHMENT } from '../harness/recorder.js';
 import { identity } from '../spec/identity.js';
+import { harnessEnv } from '../common/harness-env.js';
 
-export const RUN_INFO_ENV = 'CONFHARNESS_RUN_INFO';
-/** The run's private work folder, where the merge leaves what `finish` needs beside results.json. */
-export const MERGE_WORK_ENV = 'CONFHARNESS_MERGE_WORK';
 /** In the work folder: the exchanges of every check that did not pass (test id → redacted transcript). */
 export const EXCHANGES_FILE = 'exchanges.json';
 /** The report folder's folder of HAR files. */
@@ -85,7 +83,7 @@ export default class ResultsReporter implements Reporter {
     const tests = this.seen.map((s) => s.t);
     applyVacuousGuard(tests);
     for (const s of this.seen) markOutcome(s.result, s.t);
-    const info = JSON.parse(process.env[RUN_INFO_ENV] ?? '{}') as Partial<Results['run']>;
+    const info = harnessEnv('runInfo') as Partial<Results['run']>;
     const totals = { pass: 0, fail: 0, skip: 0, error: 0, tests: tests.length, assertionWarnings: assertionWarningCount(tests) };
     for (const t of tests) totals[t.outcome]++;
     const startedAt = info.startedAt ?? this.started.toISOString();
@@ -104,7 +102,7 @@ export default class ResultsReporter implements Reporter {
     writeHarFiles(dir, this.seen);
     writeFileSync(join(dir, 'results.json'), JSON.stringify(results, null, 2));
     writeFileSync(join(dir, 'results.schema.json'), JSON.stringify(resultsJsonSchema(), null, 2));
-    const work = process.env[MERGE_WORK_ENV];
+    const work = harnessEnv('mergeWork');
     if (work) {
       const exchanges: Record<string, string> = {};
       for (const { t, result } of this.seen) {

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { clause, CLAUSES, isClauseId, type ClauseId, type EvidenceClass } from '../spec/index.js';
 import { grepFor } from './phases.js';
+import { harnessEnvVars } from '../common/harness-env.js';
 
 const require = createRequire(import.meta.url);
 const HERE = import.meta.dirname;
@@ -76,7 +77,7 @@ function checksOf(id: ClauseId): ListedCheck[] {
     ],
     {
       encoding: 'utf8',
-      env: { ...process.env, CONFHARNESS_TERMINAL_REPORTER: 'dot' },
+      env: { ...process.env, ...harnessEnvVars({ terminalReporter: 'dot' }) },
       maxBuffer: 64 * 1024 * 1024,
     },
   );

@@ -4,6 +4,7 @@
  * to a second. Removed at the end of the run — also on failure and on SIGINT — and
  * `conformance clean` sweeps what earlier runs left.
  */
+import { tablesOf } from '../harness/metadata.js';
 import { buildTypeTables } from '../harness/type-table.js';
 import type { RunState } from '../harness/state.js';
 import type { Target } from '../harness/target.js';
@@ -30,14 +31,7 @@ export async function sweepTables(target: Target, match: (name: string) => boole
     const label = `base #${i + 1} (${target.base(i).name})`;
     let tables: string[];
     try {
-      const r = await target.gw(i, 'GET', 'metadata/');
-      if (r.status !== 200) {
-        sweep.problems.push(
-          `${label}: cannot list its tables: GET metadata/ answered ${r.status}: ${r.text.slice(0, 160)}`,
-        );
-        continue;
-      }
-      tables = (r.json<{ metadata?: { tables?: { name: string }[] } }>().metadata?.tables ?? []).map((t) => t.name);
+      tables = (await tablesOf(target, i)).map((t) => t.name);
     } catch (e) {
       sweep.problems.push(`${label}: cannot list its tables: ${(e as Error).message}`);
       continue;

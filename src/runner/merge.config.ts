@@ -7,16 +7,17 @@
 import { defineConfig } from '@playwright/test';
 import { join } from 'node:path';
 import { CODE_ROOT, codeFile } from '../spec/layout.js';
+import { harnessEnv } from '../common/harness-env.js';
 
-const dir = process.env.CONFHARNESS_REPORT_DIR ?? 'reports/latest';
+const dir = harnessEnv('reportDir') ?? 'reports/latest';
 
 export default defineConfig({
-  testDir: process.env.CONFHARNESS_SUITES_DIR ?? join(CODE_ROOT, 'suites'),
+  testDir: harnessEnv('suitesDir') ?? join(CODE_ROOT, 'suites'),
   reporter: [
     [codeFile('src', 'reports', 'results-reporter'), { outputDir: dir }],
     [codeFile('src', 'reports', 'junit-reporter'), { outputFile: join(dir, 'junit.xml') }],
     // `--no-html` (the selftest's many runs need results.json only): no HTML report to build.
-    ...(process.env.CONFHARNESS_NO_HTML
+    ...(harnessEnv('noHtml')
       ? []
       : [
           [

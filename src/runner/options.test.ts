@@ -1,7 +1,8 @@
 /** Run options: each default stated once, in RUN_OPTIONS (yargs); the schema checks, it does not default again. */
 import { expect, test } from '@playwright/test';
 import { z } from 'zod';
-import { parseRunOptions, RUN_OPTIONS, RunOptions, runDefaults } from './options.js';
+import yargs from 'yargs';
+import { parseRunOptions, RUN_OPTIONS, RunOptions, runBuilder, runDefaults } from './options.js';
 
 const camel = (k: string) => k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -19,4 +20,12 @@ test('no option has a default in both RUN_OPTIONS and the schema; the defaults a
     rateAlongside: true,
     workers: 2,
   });
+});
+
+test('the rate window is one option, --rate-window; --embedded-window still sets it, a deprecated alias that --help names', async () => {
+  expect(Object.keys(RUN_OPTIONS).filter((k) => k.includes('window'))).toEqual(['rate-window']);
+  for (const flag of ['--rate-window', '--embedded-window'])
+    expect(parseRunOptions(await runBuilder(yargs([flag, '7'])).parseAsync()).rateWindow).toBe(7);
+  expect(parseRunOptions(await runBuilder(yargs([])).parseAsync()).rateWindow).toBeUndefined();
+  expect(RUN_OPTIONS['rate-window'].describe).toContain('--embedded-window: a deprecated alias');
 });

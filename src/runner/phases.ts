@@ -7,9 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { SECRETS_FILE_ENV } from '../client/redact.js';
-import { OTHERS_DONE_ENV } from '../harness/state.js';
-import { MERGE_WORK_ENV } from '../reports/results-reporter.js';
+import { harnessEnv, harnessEnvVars } from '../common/harness-env.js';
 import { matchClauses } from '../spec/index.js';
 import { CODE_ROOT, codeFile, SUITE_SUFFIX } from '../spec/layout.js';
 import { scrubBlob } from './blobs.js';
@@ -31,7 +29,7 @@ function ttyEnv(): NodeJS.ProcessEnv {
   return {
     FORCE_COLOR: process.env.FORCE_COLOR ?? '1',
     PLAYWRIGHT_FORCE_TTY: String(process.stdout.columns || 100),
-    CONFHARNESS_COLOR: '1',
+    ...harnessEnvVars({ color: true }),
   };
 }
 
@@ -95,7 +93,7 @@ export function grepFor(clauses: string | undefined, grep: string | undefined): 
 
 export type Phase = 'functional' | 'rate';
 
-const SUITES_DIR = process.env.CONFHARNESS_SUITES_DIR ?? join(CODE_ROOT, 'suites');
+const SUITES_DIR = harnessEnv('suitesDir') ?? join(CODE_ROOT, 'suites');
 
 /** The phases a run needs: no Playwright start (a second or two) for a phase that would run nothing. */
 export function phasesFor(clauses: string | undefined, suitesDir = SUITES_DIR): Phase[] {
@@ -131,14 +129,16 @@ export function runPhase(phase: Phase, grep: string | undefined, p: PhaseEnv): P
     args,
     {
       ...process.env,
-      CONFHARNESS_STATE_FILE: p.stateFile,
-      [SECRETS_FILE_ENV]: p.secrets.path,
-      CONFHARNESS_PHASE: phase,
-      CONFHARNESS_WORK_DIR: p.workDir,
-      CONFHARNESS_WORKERS: String(phase === 'rate' ? 1 : p.workers),
-      CONFHARNESS_TEST_TIMEOUT_MS: String(p.testTimeoutMs),
-      CONFHARNESS_TERMINAL_REPORTER: p.reporter,
-      ...(p.othersDoneFile ? { [OTHERS_DONE_ENV]: p.othersDoneFile } : {}),
+      ...harnessEnvVars({
+        stateFile: p.stateFile,
+        secretsFile: p.secrets.path,
+        phase,
+        workDir: p.workDir,
+        workers: phase === 'rate' ? 1 : p.workers,
+        testTimeoutMs: p.testTimeoutMs,
+        terminalReporter: p.reporter,
+        othersDoneFile: p.othersDoneFile,
+      }),
     },
     p.secrets,
   );
@@ -167,10 +167,7 @@ export async function mergeReports(
     ['merge-reports', '--config', codeFile('src', 'runner', 'merge.config'), all],
     {
       ...process.env,
-      CONFHARNESS_REPORT_DIR: reportDir,
-      CONFHARNESS_RUN_INFO: JSON.stringify(runInfo),
-      [MERGE_WORK_ENV]: workDir,
-      ...(html ? {} : { CONFHARNESS_NO_HTML: '1' }),
+      ...harnessEnvVars({ reportDir, runInfo: JSON.stringify(runInfo), mergeWork: workDir, noHtml: !html }),
     },
     secrets,
     true,

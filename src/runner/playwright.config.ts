@@ -9,22 +9,22 @@
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { join } from 'node:path';
 import { CODE_ROOT, codeFile, SUITE_SUFFIX } from '../spec/layout.js';
+import { harnessEnv } from '../common/harness-env.js';
 
-const env = process.env;
-const phase = env.CONFHARNESS_PHASE ?? 'functional';
-const work = env.CONFHARNESS_WORK_DIR ?? join(process.cwd(), '.tmp');
-const terminal = env.CONFHARNESS_TERMINAL_REPORTER ?? 'progress';
+const phase = harnessEnv('phase') ?? 'functional';
+const work = harnessEnv('workDir') ?? join(process.cwd(), '.tmp');
+const terminal = harnessEnv('terminalReporter') ?? 'progress';
 const progress: ReporterDescription = [codeFile('src', 'reports', 'progress-reporter'), { phase }];
 
 export default defineConfig({
-  testDir: env.CONFHARNESS_SUITES_DIR ?? join(CODE_ROOT, 'suites'),
+  testDir: harnessEnv('suitesDir') ?? join(CODE_ROOT, 'suites'),
   testMatch: `*${SUITE_SUFFIX}`,
   outputDir: join(work, 'test-results', phase),
-  timeout: Number(env.CONFHARNESS_TEST_TIMEOUT_MS ?? 120_000),
+  timeout: harnessEnv('testTimeoutMs'),
   fullyParallel: true,
-  forbidOnly: !!env.CI,
+  forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: Number(env.CONFHARNESS_WORKERS ?? 2),
+  workers: harnessEnv('workers'),
   reporter: [
     terminal === 'progress' ? progress : [terminal],
     ['blob', { outputDir: join(work, 'blobs', phase), fileName: `${phase}.zip` }],

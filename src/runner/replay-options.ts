@@ -10,7 +10,6 @@ import type { RunOptions } from './options.js';
 const REPLAYED = [
   'targetFile',
   'target',
-  'embeddedWindow',
   'embeddedFault',
   'admin',
   'orgId',

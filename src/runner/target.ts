@@ -16,7 +16,7 @@ import {
   type TargetDescriptor,
   type TargetDescriptorInput,
 } from '../spec/index.js';
-import type { RunOptions } from './options.js';
+import { EMBEDDED_RATE_WINDOW, type RunOptions } from './options.js';
 
 export interface ResolvedTarget {
   descriptor: TargetDescriptor;
@@ -71,7 +71,7 @@ export function checkTargetOptions(o: RunOptions): void {
   const trust = trustOf(o, d);
   if (trust.caFile && !trust.insecure) readCaFile(trust.caFile);
   const credentialFlags = (
-    ['username', 'password', 'accountToken', 'base', 'orgId', 'workspaceId', 'admin', 'rateWindow'] as const
+    ['username', 'password', 'accountToken', 'base', 'orgId', 'workspaceId', 'admin'] as const
   ).filter((k) => o[k] !== undefined);
   if (!d && credentialFlags.length)
     throw new Error(
@@ -126,7 +126,7 @@ export async function resolveTarget(o: RunOptions, hooks: RunHooks = {}): Promis
   const common = {
     edition: o.edition,
     apiVersion: o.apiVersion,
-    rateWindowSeconds: o.embeddedWindow,
+    rateWindowSeconds: o.rateWindow ?? EMBEDDED_RATE_WINDOW,
     faults: o.embeddedFault ?? [],
   };
   // Loaded only when needed: the server's modules take a second or two to load.

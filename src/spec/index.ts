@@ -14,3 +14,4 @@ export * from './columns.js';
 export * from './dates.js';
 export * from './descriptor.js';
 export * from './evidence.js';
+export * from './error-bodies.js';

@@ -8,6 +8,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { phasesFor } from '../../src/runner/phases.js';
+import { HARNESS_ENV_PREFIX, harnessEnv } from '../../src/common/harness-env.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'conformance.js');
@@ -43,7 +44,7 @@ function hasRatePhase(args: string[], env: NodeJS.ProcessEnv | undefined): boole
   const at = args.findIndex((a) => a === '--clauses' || a.startsWith('--clauses='));
   const clauses = at < 0 ? undefined : args[at]!.includes('=') ? args[at]!.split('=').slice(1).join('=') : args[at + 1];
   try {
-    return phasesFor(clauses, env?.CONFHARNESS_SUITES_DIR ?? join(ROOT, 'suites')).includes('rate');
+    return phasesFor(clauses, (env && harnessEnv('suitesDir', env)) ?? join(ROOT, 'suites')).includes('rate');
   } catch {
     return true; // a --clauses the runner refuses: the run stops before any phase, the lock costs nothing
   }
@@ -94,7 +95,7 @@ export async function cli(args: string[], o: CliOptions = {}): Promise<CliResult
 function spawnCli(args: string[], o: CliOptions): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = Object.fromEntries(
     Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('CONFORMANCE_') && k !== 'GITHUB_STEP_SUMMARY' && !k.startsWith('CONFHARNESS_'),
+      ([k]) => !k.startsWith('CONFORMANCE_') && k !== 'GITHUB_STEP_SUMMARY' && !k.startsWith(HARNESS_ENV_PREFIX),
     ),
   );
   return new Promise((resolve) => {

@@ -66,7 +66,8 @@ export const builder = (y: Argv) =>
     })
     .option('operations', {
       type: 'string',
-      describe: 'Only operations whose endpoint id matches this regular expression',
+      describe:
+        'Only operations whose endpoint id matches this regular expression (the answers and probe sequences, made per operation)',
       defaultDescription: 'all',
     })
     .option('allow-plan-changes', {

@@ -18,7 +18,7 @@ interface Args {
   sourceIps?: string;
   emit?: string;
   env: string[];
-  serverWindow: number;
+  rateWindow: number;
   list: boolean;
   yes: boolean;
   insecure: boolean;
@@ -205,10 +205,12 @@ export function builder(y: Argv): Argv<Args> {
         default: [],
         describe: "KEY=VALUE for the script's __ENV (repeatable)",
       })
-      .option('server-window', {
+      .option('rate-window', {
         type: 'number',
+        alias: 'server-window',
         default: 5,
-        describe: 'Rate window (s) of the reference server started when no target is given',
+        describe:
+          'Rate-limit window (seconds) of the reference server started when no target is given (--server-window: a deprecated alias)',
       })
       .option('list', { type: 'boolean', default: false, describe: 'List the scenarios and the clauses they serve' })
       .option('yes', {
@@ -343,7 +345,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     reportDir: argv.reportDir ?? `reports/load/${argv.scenario}`,
     p95BudgetMs: argv.p95Budget,
     env: parseEnv(argv.env),
-    serverWindowSeconds: argv.serverWindow,
+    rateWindowSeconds: argv.rateWindow,
     ...(argv.target ? { target: argv.target } : {}),
     ...(argv.targetFile ? { targetFile: argv.targetFile } : {}),
     ...(argv.k6 ? { k6: argv.k6 } : {}),

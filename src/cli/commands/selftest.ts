@@ -7,6 +7,7 @@ import { MUTANTS, selectMutants } from '../../mutants/catalog.js';
 import { killAllRuns } from '../../mutants/child-run.js';
 import { catalogTable, summary, writeReports } from '../../mutants/report.js';
 import { selftest } from '../../mutants/selftest.js';
+import { EMBEDDED_RATE_WINDOW } from '../../runner/options.js';
 import { defaultReportDir } from '../../runner/run.js';
 import { CliError, EXIT, setOutcome } from '../exit.js';
 
@@ -15,7 +16,7 @@ interface Args {
   list: boolean;
   parallel: number;
   workers: number;
-  window: number;
+  rateWindow: number;
   runTimeout: number;
   reportDir?: string;
   clean: boolean;
@@ -44,10 +45,11 @@ export function builder(y: Argv): Argv<Args> {
         defaultDescription: 'cores + 1',
       })
       .option('workers', { type: 'number', default: 1, describe: "Test workers of each run's functional phase" })
-      .option('window', {
+      .option('rate-window', {
         type: 'number',
-        default: 3,
-        describe: "Rate window (seconds) of every run's reference servers",
+        alias: 'window',
+        default: EMBEDDED_RATE_WINDOW,
+        describe: "Rate-limit window (seconds) of every run's reference servers (--window: a deprecated alias)",
       })
       .option('run-timeout', {
         type: 'number',
@@ -89,7 +91,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
   for (const [name, v, min] of [
     ['parallel', argv.parallel, 1],
     ['workers', argv.workers, 1],
-    ['window', argv.window, 1],
+    ['rate-window', argv.rateWindow, 1],
     ['run-timeout', argv.runTimeout, 10],
   ] as const) {
     if (!Number.isFinite(v) || v < min) throw new CliError(`--${name} must be a number ≥ ${min}`, EXIT.usage);
@@ -110,7 +112,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
       mutants: list,
       parallel: Math.floor(argv.parallel),
       workers: Math.floor(argv.workers),
-      window: argv.window,
+      window: argv.rateWindow,
       runTimeoutMs: argv.runTimeout * 1000,
       reportDir: dir,
       clean: argv.clean,

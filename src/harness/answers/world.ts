@@ -5,6 +5,7 @@
  * that cannot be made is a fixture error of the checks that need it, never a violation.
  */
 import { randomBytes } from 'node:crypto';
+import { tablesOf, type TableInfo } from '../metadata.js';
 import { fixtureMissing, setupOk } from '../outcome.js';
 import { appendAll, existingTable, type Scratch } from '../tables.js';
 import type { Target } from '../target.js';
@@ -31,19 +32,6 @@ export interface Tables {
   /** A's first view: name and id. */
   view: string;
   viewId: string;
-}
-
-interface MetaTable {
-  _id: string;
-  name: string;
-  columns?: { key: string; name: string; data?: { link_id?: unknown } | null }[];
-  views?: { _id: string; name: string }[];
-}
-
-async function metaTables(target: Target, base = 0): Promise<MetaTable[]> {
-  const r = await target.gw(base, 'GET', 'metadata/');
-  setupOk(r, 'GET metadata/');
-  return r.json<{ metadata?: { tables?: MetaTable[] } }>().metadata?.tables ?? [];
 }
 
 export class World {
@@ -91,12 +79,15 @@ export class World {
         }),
         'add the link column',
       );
-      const meta = await metaTables(target);
+      const meta = await tablesOf(target);
       const [ma, mb] = [meta.find((t) => t.name === a.name), meta.find((t) => t.name === b.name)];
-      const linkId = ma?.columns?.find((c) => c.name === LINK_COLUMN)?.data?.link_id;
-      if (!ma || !mb || typeof linkId !== 'string')
-        throw fixtureMissing("metadata/ does not show the scratch tables or the link column's data.link_id");
-      const keys = (t: MetaTable) => Object.fromEntries((t.columns ?? []).map((c) => [c.name, c.key]));
+      const linkId = ma?.columns.find((c) => c.name === LINK_COLUMN)?.data?.link_id;
+      if (!ma?._id || !mb?._id || typeof linkId !== 'string')
+        throw fixtureMissing(
+          "metadata/ does not show the scratch tables (with their _id) or the link column's data.link_id",
+        );
+      const [aId, bId] = [ma._id, mb._id];
+      const keys = (t: TableInfo) => Object.fromEntries(t.columns.map((c) => [c.name, c.key]));
       const [a1, a2, a3] = await appendAll(target, a, [
         { Name: 'a1', Num: 1, [PICK.column]: 'p1' },
         { Name: 'a2', Num: 2 },
@@ -106,21 +97,21 @@ export class World {
       if (!a1 || !a2 || !a3 || !b1 || !b2) throw fixtureMissing('an append answered fewer row ids than rows');
       setupOk(
         await target.gw(0, 'POST', 'links/', {
-          json: { table_id: ma._id, other_table_id: mb._id, link_id: linkId, other_rows_ids_map: { [a1]: [b1] } },
+          json: { table_id: aId, other_table_id: bId, link_id: linkId, other_rows_ids_map: { [a1]: [b1] } },
         }),
         'POST links/',
       );
       return {
         a,
         b,
-        aId: ma._id,
-        bId: mb._id,
+        aId,
+        bId,
         linkId,
         keys: { a: keys(ma), b: keys(mb) },
         rows: { a1, a2, a3 },
         other: { b1, b2 },
-        view: ma.views?.[0]?.name ?? 'Default View',
-        viewId: ma.views?.[0]?._id ?? '0000',
+        view: ma.views[0]?.name ?? 'Default View',
+        viewId: ma.views[0]?._id ?? '0000',
       };
     });
   }
@@ -142,9 +133,9 @@ export class World {
   bigTable(target: Target): Promise<{ t: Scratch; id: string; view: string }> {
     return this.once('big', async () => {
       const t = await this.table(target, 'big', [{ column_name: 'Name', column_type: 'text' }]);
-      const m = (await metaTables(target)).find((x) => x.name === t.name);
-      if (!m) throw fixtureMissing(`metadata/ does not show ${t.name}`);
-      return { t, id: m._id, view: m.views?.[0]?.name ?? 'Default View' };
+      const m = (await tablesOf(target)).find((x) => x.name === t.name);
+      if (!m?._id) throw fixtureMissing(`metadata/ does not show ${t.name} with its _id`);
+      return { t, id: m._id, view: m.views[0]?.name ?? 'Default View' };
     });
   }
 

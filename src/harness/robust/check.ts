@@ -17,7 +17,8 @@ import { expect, test } from '../test.js';
 import { judge, targetsFault, type RobustClause } from './judge.js';
 import { planFor, robustBase, tagOf } from './plan.js';
 import { sendAll, sendProbe } from './send.js';
-import { changes, tablesOf, visibleState } from './visible.js';
+import { tablesOf } from '../metadata.js';
+import { changes, visibleState } from './visible.js';
 
 /** Requests in flight at once: enough to keep a few seconds for the family, few enough for a small target. */
 const CONCURRENCY = 8;

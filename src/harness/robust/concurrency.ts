@@ -17,7 +17,7 @@ const ONE_PER_NAME = ev.inferred(
   'tables are named and addressed by name (OA62 base_operations#createTable, renameTable, deleteTable); no document or recorded answer shows the real service refusing a duplicate name',
 );
 import { robustBase } from './plan.js';
-import { tablesOf } from './visible.js';
+import { tablesOf } from '../metadata.js';
 
 /** 20 appenders × 5 calls × 5 rows: 100 calls, 500 rows — one list call reads them all back. */
 export const APPENDERS = 20;

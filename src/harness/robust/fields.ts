@@ -4,7 +4,7 @@
  * at every field the reference server's handlers of its family read (FIELDS below), each sent
  * alone so that a body the route does not expect can never be a valid call by accident.
  */
-import type { Endpoint, Param } from '../../spec/index.js';
+import { answeredByBaseComponent, type Endpoint, type Param } from '../../spec/index.js';
 
 export type Kind = Param['type'];
 export type Where = 'body' | 'query';
@@ -100,9 +100,6 @@ export const QUERY_FIELDS: Record<string, Kind> = {
   path: 'string',
 };
 
-/** Families whose error body is the gateway's (`error_message`). */
-export const GATEWAY_STYLE = new Set<string>(['gateway', 'base-v1', 'legacy']);
-
 /** Fields to probe on `ep`, from its declared parameters or, failing those, its family's. */
 export function fieldsOf(ep: Endpoint): Field[] {
   if (ep.params) {
@@ -116,7 +113,7 @@ export function fieldsOf(ep: Endpoint): Field[] {
         declared: true,
       }));
   }
-  const table = ep.method === 'GET' ? QUERY_FIELDS : GATEWAY_STYLE.has(ep.family) ? GATEWAY_BODY : ACCOUNT_BODY;
+  const table = ep.method === 'GET' ? QUERY_FIELDS : answeredByBaseComponent(ep.family) ? GATEWAY_BODY : ACCOUNT_BODY;
   return Object.entries(table).map(([name, kind]) => ({
     name,
     kind,

@@ -14,7 +14,7 @@
  */
 import { Undecided } from '../outcome.js';
 import type { Target } from '../target.js';
-import type { ClauseId } from '../../spec/index.js';
+import { ERROR_MESSAGE_FIELDS, errorMessageOfText, type ClauseId } from '../../spec/index.js';
 import { rawCall } from './raw-http.js';
 import type { Answer, Sent } from './send.js';
 
@@ -39,10 +39,10 @@ const refusedWithBody = (a: Answer, taken: string): Finding | undefined =>
     ? lenient(`accepted ${taken} (${a.status})`)
     : a.status < 400 || a.status >= 500
       ? lenient(`answered ${a.status}, neither a refusal (4xx) nor an acceptance (2xx)`)
-      : errorMessageOf(a.text)
+      : errorMessageOfText(a.text)
         ? ok
         : lenient(
-            `refused it (${a.status}) without an error body (error_msg, error_message, detail or non_field_errors): ${JSON.stringify(a.text.slice(0, 120))}`,
+            `refused it (${a.status}) without an error body (${ERROR_MESSAGE_FIELDS.join(', ')}): ${JSON.stringify(a.text.slice(0, 120))}`,
           );
 
 /**
@@ -82,24 +82,6 @@ const RULES = {
 
 /** The clauses judged by the answer to a malformed request: those RULES has a rule for. */
 export type RobustClause = keyof typeof RULES;
-
-/** The message of an error body (`error_msg`, `error_message`, `detail`, or the first of `non_field_errors`), if the text is one. */
-export function errorMessageOf(text: string): string | undefined {
-  let b: unknown;
-  try {
-    b = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!b || typeof b !== 'object' || Array.isArray(b)) return undefined;
-  const o = b as Record<string, unknown>;
-  const m =
-    o.error_msg ??
-    o.error_message ??
-    o.detail ??
-    (Array.isArray(o.non_field_errors) ? o.non_field_errors[0] : undefined);
-  return typeof m === 'string' && m.length > 0 ? m : undefined;
-}
 
 const NO_ANSWER = {
   hang: "gave no answer within the run's request timeout (a hang)",

@@ -10,12 +10,18 @@
  * Bounded: a body row gets 36 probes plus 3–6 per field, a GET row a few per declared
  * parameter, each path 4 methods: about 5,000 requests for the 6.2 table.
  */
-import { INPUT_LIMITS, offeredAt, type ClauseId, type Endpoint } from '../../spec/index.js';
+import {
+  answeredByBaseComponent,
+  baseComponentPath,
+  INPUT_LIMITS,
+  offeredAt,
+  type ClauseId,
+  type Endpoint,
+} from '../../spec/index.js';
 import {
   BAD_QUERY_TEXTS,
   BAD_TEXTS,
   fieldsOf,
-  GATEWAY_STYLE,
   QUERY_FIELDS,
   WRONG_INSIDE,
   WRONG_JSON,
@@ -91,7 +97,7 @@ const CLAUSE_METHODS = new Set<string>(['CONNECT', 'TRACE', 'PROPFIND']);
 
 /** `[[…]]` with `levels` brackets (a value nested `levels` deep). */
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
-const styleOfRow = (e: Endpoint): Probe['style'] => (GATEWAY_STYLE.has(e.family) ? 'error_message' : 'error_msg');
+const styleOfRow = (e: Endpoint): Probe['style'] => (answeredByBaseComponent(e.family) ? 'error_message' : 'error_msg');
 
 function fill(ep: Endpoint, params: ProbeSetup['params']): { path: string; standIn: boolean } {
   let standIn = false;
@@ -471,7 +477,7 @@ function queryProbes(ep: Endpoint, setup: ProbeSetup): Probe[] {
 function unknownRouteProbes(setup: ProbeSetup): Probe[] {
   if (!wants(setup)) return [];
   return setup.unknownPaths.flatMap((path) => {
-    const style = path.startsWith('/api-gateway/') ? ('error_message' as const) : ('error_msg' as const);
+    const style = baseComponentPath(path) ? ('error_message' as const) : ('error_msg' as const);
     const p = (
       what: string,
       method: string,

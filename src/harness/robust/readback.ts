@@ -12,7 +12,7 @@ import { ev } from '../../spec/index.js';
 import { expect } from '../test.js';
 import { BAD_TEXTS, type BadText } from './fields.js';
 import { robustBase } from './plan.js';
-import { tablesOf } from './visible.js';
+import { tablesOf } from '../metadata.js';
 
 const show = (s: string) =>
   s.length > 40 ? `${JSON.stringify(s.slice(0, 20))}… (${s.length} characters)` : JSON.stringify(s);

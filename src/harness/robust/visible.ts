@@ -4,16 +4,9 @@
  * anything named with its tag) with their columns and views, and the scratch table's rows
  * counted by SQL. Compared before and after a check's probes.
  */
-import { fixtureMissing } from '../outcome.js';
+import { tablesOf, type TableInfo } from '../metadata.js';
 import { countRows, type Scratch } from '../tables.js';
 import type { Target } from '../target.js';
-
-interface TableMeta {
-  _id?: string;
-  name?: string;
-  columns?: { name?: string; type?: string }[];
-  views?: { name?: string }[];
-}
 
 interface Visible {
   /** One line per table: `name [columns] {views}`, sorted. */
@@ -22,17 +15,8 @@ interface Visible {
   scratchRows: number | 'gone';
 }
 
-/** The tables of `base` as metadata lists them. */
-export async function tablesOf(target: Target, base: number): Promise<TableMeta[]> {
-  const r = await target.gw(base, 'GET', 'metadata/');
-  if (r.status !== 200) throw fixtureMissing(`read the base's metadata: status ${r.status}: ${r.text.slice(0, 200)}`);
-  const tables = r.json<{ metadata?: { tables?: TableMeta[] } }>().metadata?.tables;
-  if (!Array.isArray(tables)) throw fixtureMissing("read the base's metadata: the answer has no metadata.tables");
-  return tables;
-}
-
-const line = (t: TableMeta) =>
-  `${JSON.stringify(t.name)} [${(t.columns ?? []).map((c) => `${c.name}:${c.type}`).join(', ')}] {${(t.views ?? []).map((v) => v.name).join(', ')}}`;
+const line = (t: TableInfo) =>
+  `${JSON.stringify(t.name)} [${t.columns.map((c) => `${c.name}:${c.type}`).join(', ')}] {${t.views.map((v) => v.name).join(', ')}}`;
 
 /** What the check's probes must leave as it is: tables not of the run (`runPrefix`), tables of the check (`tag`), the scratch table's row count. */
 export async function visibleState(target: Target, scratch: Scratch, runPrefix: string, tag: string): Promise<Visible> {

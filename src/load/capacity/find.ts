@@ -10,24 +10,18 @@
  */
 import { runBuiltin, type RunOutcome } from '../engine/run.js';
 import type { StepPlan, StepRun } from '../engine/steps.js';
-import { runK6 } from '../k6/run-k6.js';
+import { runK6, type K6Input } from '../k6/run-k6.js';
 import { Registry } from '../metrics/registry.js';
-import type { CheckTally } from '../metrics/summary.js';
+import { sumChecks } from '../metrics/summary.js';
 import { TimeSeries } from '../metrics/timeseries.js';
-import type { DeclaredMetric } from '../runtime/protocol.js';
 import type { Search } from '../report/schema.js';
 import { judgeStep, type Slo } from './judge.js';
 import { CapacitySearch, type SearchBounds } from './search.js';
 
-interface FindInput {
+/** What a run on stock k6 takes too (run-k6.ts), and what the search and the built-in runner add. */
+interface FindInput extends Pick<K6Input, 'bundleCode' | 'options' | 'declared' | 'env' | 'sourceIps' | 'insecure'> {
   k6?: string;
-  bundleCode: string;
   scriptDir: string;
-  options: Record<string, unknown>;
-  declared?: readonly DeclaredMetric[];
-  env: Record<string, string>;
-  sourceIps?: readonly string[];
-  insecure?: boolean;
   hosts?: Record<string, string>;
   hostsOnly?: boolean;
   log: (line: string) => void;
@@ -161,25 +155,16 @@ function joinRuns(runs: readonly RunOutcome[], options: Record<string, unknown>,
   registry.declareBuiltins();
   const t0 = runs[0]?.startedAt ?? Date.now();
   const series = new TimeSeries(t0);
-  const checks = new Map<string, CheckTally>();
   for (const r of runs) {
     registry.mergeJSON(r.registry.toJSON());
     series.place(r.series, r.startedAt - t0);
-    for (const c of r.checks) {
-      const k = `${c.group}\u0000${c.name}`;
-      const have = checks.get(k);
-      if (have) {
-        have.passes += c.passes;
-        have.fails += c.fails;
-      } else checks.set(k, { ...c });
-    }
   }
   const last = runs[runs.length - 1];
   return {
     engine: 'k6',
     registry,
     series,
-    checks: [...checks.values()],
+    checks: sumChecks(runs.map((r) => r.checks)),
     thresholds: [],
     scenarios: [],
     options,

@@ -33,7 +33,7 @@ export function findK6(pathEnv = process.env.PATH ?? ''): string | undefined {
   return undefined;
 }
 
-interface K6Input {
+export interface K6Input {
   k6: string;
   bundleCode: string;
   options: Record<string, unknown>;

@@ -15,6 +15,21 @@ export interface CheckTally {
   fails: number;
 }
 
+/** The check tallies of several runs or instances, summed per group and name. */
+export function sumChecks(lists: readonly (readonly CheckTally[])[]): CheckTally[] {
+  const checks = new Map<string, CheckTally>();
+  for (const list of lists)
+    for (const c of list) {
+      const k = `${c.group}\u0000${c.name}`;
+      const have = checks.get(k);
+      if (have) {
+        have.passes += c.passes;
+        have.fails += c.fails;
+      } else checks.set(k, { ...c });
+    }
+  return [...checks.values()];
+}
+
 function values(sink: Sink, durationMs: number, trendStats: readonly string[]): Record<string, number> {
   const perSec = durationMs > 0 ? 1000 / durationMs : 0;
   switch (sink.type) {

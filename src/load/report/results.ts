@@ -6,7 +6,7 @@ import { redactText } from '../../client/redact.js';
 import { Registry, parseSelector } from '../metrics/registry.js';
 import { TimeSeries } from '../metrics/timeseries.js';
 import { evaluate, parseThresholds, type ThresholdResult } from '../metrics/thresholds.js';
-import type { CheckTally } from '../metrics/summary.js';
+import { sumChecks, type CheckTally } from '../metrics/summary.js';
 import { rateAt, type Scenario } from '../engine/options.js';
 import type { RunOutcome } from '../engine/run.js';
 import { capacity, capacityOfSearch } from './capacity.js';
@@ -160,18 +160,9 @@ export function mergeResults(parts: readonly Results[], p95BudgetMs: number): Re
   const registry = new Registry();
   registry.declareBuiltins();
   const series = new TimeSeries(0, Math.max(...parts.map((p) => p.series.widthMs)));
-  const checks = new Map<string, CheckTally>();
   for (const p of parts) {
     registry.mergeJSON(p.metrics);
     series.merge(TimeSeries.fromJSON(p.series.buckets, p.series.widthMs));
-    for (const c of p.checks) {
-      const k = `${c.group}\u0000${c.name}`;
-      const have = checks.get(k);
-      if (have) {
-        have.passes += c.passes;
-        have.fails += c.fails;
-      } else checks.set(k, { ...c });
-    }
   }
   const durationMs = Math.max(...parts.map((p) => p.durationMs));
   const parsed = parseThresholds(first.options.thresholds);
@@ -184,7 +175,7 @@ export function mergeResults(parts: readonly Results[], p95BudgetMs: number): Re
     instances: parts.reduce((a, p) => a + p.instances, 0),
     registry,
     series,
-    checks: [...checks.values()],
+    checks: sumChecks(parts.map((p) => p.checks)),
     thresholds,
     options: first.options,
     scenarios: first.options.scenarios as unknown as Scenario[],

@@ -10,18 +10,17 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { issuesLine } from '../../common/json-file.js';
+import { answeredByBaseComponent, baseComponentPath } from '../../spec/index.js';
 import { HttpError, type ErrorStyle } from '../errors.js';
 import type { ServerContext } from '../context.js';
 import { drainThenClose } from './drain.js';
 
-const GATEWAY_FAMILIES = new Set(['gateway', 'base-v1', 'legacy']);
-const GATEWAY_PREFIXES = ['/api-gateway/', '/dtable-db/', '/dtable-server/', '/api/v1/dtables/'];
-const styleOfUrl = (url: string): ErrorStyle => (GATEWAY_PREFIXES.some((p) => url.startsWith(p)) ? 'gateway' : 'web');
+const styleOfUrl = (url: string): ErrorStyle => (baseComponentPath(url) ? 'gateway' : 'web');
 
 /** The error style of the component answering: the route's family, or the URL's for unknown routes. */
 export function styleOf(req: FastifyRequest): ErrorStyle {
   const family = req.routeOptions?.config?.endpoint?.family;
-  return family ? (GATEWAY_FAMILIES.has(family) ? 'gateway' : 'web') : styleOfUrl(req.url ?? '');
+  return family ? (answeredByBaseComponent(family) ? 'gateway' : 'web') : styleOfUrl(req.url ?? '');
 }
 
 /** Methods the API serves (fastify adds HEAD to GET routes); any other is refused with 405. */

@@ -3,7 +3,7 @@
  * API token or an account token, the pre-6.1 external-link token, and API-token management.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { endpoint } from '../../spec/index.js';
+import { endpoint, MOUNTS } from '../../spec/index.js';
 import type { ServerContext } from '../context.js';
 import { badRequest, forbidden, HttpError, notFound } from '../errors.js';
 import { route } from '../pipeline/hooks.js';
@@ -54,7 +54,7 @@ function workspaceBase(ctx: ServerContext, user: User, workspaceId: string, name
 export { workspaceBase, userOf };
 
 export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
-  const gatewayUrl = (req: FastifyRequest) => `${rootOf(ctx, req)}/api-gateway/`;
+  const gatewayUrl = (req: FastifyRequest) => `${rootOf(ctx, req)}${MOUNTS.gateway}`;
 
   route(app, ctx, endpoint('authToken'), (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -98,14 +98,14 @@ export function registerAuth(app: FastifyInstance, ctx: ServerContext): void {
       const root = rootOf(ctx, req);
       return {
         ...common,
-        dtable_server: `${root}/dtable-server/`,
+        dtable_server: `${root}${MOUNTS.dtableServer}`,
         dtable_socket: `${root}/`,
-        dtable_db: `${root}/dtable-db/`,
+        dtable_db: `${root}${MOUNTS.dtableDb}`,
         use_api_gateway: true,
       };
     }
     if (ctx.faults.has('base-token-names-dtable-server'))
-      return { ...common, dtable_server: `${rootOf(ctx, req)}/dtable-server/`, use_api_gateway: true };
+      return { ...common, dtable_server: `${rootOf(ctx, req)}${MOUNTS.dtableServer}`, use_api_gateway: true };
     return { ...common, dtable_server: gatewayUrl(req), use_api_gateway: true };
   });
 

@@ -6,9 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { MOUNTS } from '../../spec/index.js';
 import type { ServerContext } from '../context.js';
 
-const DS = '/dtable-server/api/v1/dtables/:base_uuid';
+const DS = `${MOUNTS.dtableServer}api/v1/dtables/:base_uuid`;
 
 interface Zombie {
   methods: HTTPMethods[];

@@ -3,7 +3,7 @@
  * HTTP client that never throws at a test, and helpers for the base operations.
  */
 import { expect } from '@playwright/test';
-import { gatewayPath, type Endpoint } from '../../spec/index.js';
+import { errorMessageOf, gatewayPath, type Endpoint } from '../../spec/index.js';
 import { startServer, type RunningServer } from '../index.js';
 /** What `startServer` takes: the options plus a test clock. */
 type StartOptions = NonNullable<Parameters<typeof startServer>[0]>;
@@ -74,11 +74,7 @@ export function expectClientError(res: Res, status?: number): string {
   expect(res.status, where).toBeGreaterThanOrEqual(400);
   expect(res.status, where).toBeLessThan(500);
   const b = res.body as Record<string, unknown> | undefined;
-  const message =
-    b?.error_message ??
-    b?.error_msg ??
-    b?.detail ??
-    (Array.isArray(b?.non_field_errors) ? b.non_field_errors[0] : undefined);
+  const message = errorMessageOf(b);
   expect(typeof message, `error body: ${where}`).toBe('string');
   expect((message as string).length, `error message: ${where}`).toBeGreaterThan(0);
   return message as string;

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { ENDPOINTS, type Endpoint } from '../../spec/index.js';
+import { ENDPOINTS, errorMessageOf, type Endpoint } from '../../spec/index.js';
 import { fieldsOf } from '../../harness/robust/fields.js';
 import { malformedProbes, type Probe } from '../../harness/robust/probes.js';
 import { rawCall } from '../../harness/robust/raw-http.js';
@@ -121,16 +121,10 @@ async function send(p: Probe): Promise<Res> {
   });
 }
 
-const messageOf = (b: Record<string, unknown> | undefined) =>
-  b?.error_message ??
-  b?.error_msg ??
-  b?.detail ??
-  (Array.isArray(b?.non_field_errors) ? b.non_field_errors[0] : undefined);
-
 /** What is wrong with the answer to `p`, or undefined. */
 function verdict(p: Probe, r: Res): string | undefined {
   const b = r.body as Record<string, unknown> | undefined;
-  const any = messageOf(b);
+  const any = errorMessageOf(b);
   if (r.status >= 500 || r.status === 0) return `answered ${r.status || 'nothing'}`;
   if (p.expect === 'lenient')
     return r.status >= 400 && typeof any !== 'string' ? 'a 4xx without an error body' : undefined;

@@ -18,7 +18,7 @@ import { PUBLIC } from './public.js';
 import type { Endpoint } from './types.js';
 
 export type { Credential, Endpoint, Method, Param } from './types.js';
-export { gatewayPath } from './types.js';
+export { gatewayPath, MOUNTS } from './types.js';
 
 export const ENDPOINTS: readonly Endpoint[] = [
   ...PUBLIC, ...AUTH, ...GATEWAY_ROWS, ...GATEWAY_STRUCTURE, ...GATEWAY_OTHER, ...ACCOUNT, ...ADMIN, ...FILES, ...LEGACY,

@@ -67,7 +67,9 @@ type Row = Omit<Endpoint, 'family' | 'rate' | 'basis'> & Partial<Pick<Endpoint, 
 export const family = (fam: EndpointFamily, rate: Endpoint['rate'], basis: Basis, rows: Row[]): Endpoint[] =>
   rows.map((r) => ({ rate, basis, ...r, family: fam }));
 
-export const GW = '/api-gateway/api/v2/dtables/{base_uuid}';
+/** Where the components of the real service that answer base calls are mounted (nginx routes by the first segment). */
+export const MOUNTS = { gateway: '/api-gateway/', dtableServer: '/dtable-server/', dtableDb: '/dtable-db/' } as const;
+export const GW = `${MOUNTS.gateway}api/v2/dtables/{base_uuid}`;
 /** The concrete path of a gateway call: `/api-gateway/api/v2/dtables/<uuid>/<sub>`. */
 export const gatewayPath = (uuid: string, sub = ''): string => `${GW.replace('{base_uuid}', uuid)}/${sub}`;
 export const WS = '/api/v2.1/workspace/{workspace_id}/dtable/{base_name}';
