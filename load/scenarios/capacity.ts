@@ -61,8 +61,12 @@ export function setup(): Data {
   if (target.bases.length === 0) throw new Error('the target descriptor names no base');
   // This instance's own table in each base (several generators may share the target).
   const table = api.tablePrefix() + 'capacity';
-  const sessions = target.bases.slice(0, envInt('BASES', 8)).map((b, i) => api.baseToken(b, 'base-' + (i + 1)));
-  const ids = sessions.map((s) => {
+  // Plain loops, not callbacks: the built-in runner awaits each call (see load/README.md).
+  const sessions: api.Session[] = [];
+  const bases = target.bases.slice(0, envInt('BASES', 8));
+  for (let i = 0; i < bases.length; i++) sessions.push(api.baseToken(bases[i]!, 'base-' + (i + 1)));
+  const ids: string[][] = [];
+  for (const s of sessions) {
     const c = api.createTable(
       s,
       table,
@@ -76,8 +80,8 @@ export function setup(): Data {
     const rows = [];
     for (let i = 0; i < SEED; i++) rows.push({ n: i, note: 'seed ' + i });
     const r = api.appendRows(s, table, rows, { name: 'setup' });
-    return ((r.json('row_ids') as { _id: string }[]) || []).map((x) => x._id);
-  });
+    ids.push(((r.json('row_ids') as { _id: string }[]) || []).map((x) => x._id));
+  }
   return { sessions: sessions, ids: ids, table: table };
 }
 

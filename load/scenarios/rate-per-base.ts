@@ -57,7 +57,8 @@ expect429();
 
 export function setup(): { sessions: Session[] } {
   if (bases.length === 0) throw new Error('the target descriptor names no base');
-  const sessions = bases.map((b, i) => baseToken(b, keys[i] || 'base-' + (i + 1)));
+  const sessions: Session[] = [];
+  for (let i = 0; i < bases.length; i++) sessions.push(baseToken(bases[i]!, keys[i] || 'base-' + (i + 1)));
   // Start on a fresh window: the latest reset any base reports, or the one all instances were given (START_AT).
   let reset = 0;
   for (const s of sessions)

@@ -53,7 +53,9 @@ interface Data {
 export function setup(): Data {
   if (target.bases.length === 0) throw new Error('the target descriptor names no base');
   // Tables of this instance (cf_<time>_<id>_rows_<VU>): instances of a split run never share or remove each other's.
-  return { sessions: target.bases.map((b, i) => api.baseToken(b, 'base-' + (i + 1))), prefix: api.tablePrefix() };
+  const sessions: api.Session[] = [];
+  for (let i = 0; i < target.bases.length; i++) sessions.push(api.baseToken(target.bases[i]!, 'base-' + (i + 1)));
+  return { sessions, prefix: api.tablePrefix() };
 }
 
 const tableOf = (data: Data, vu: number) => data.prefix + 'rows_' + vu;

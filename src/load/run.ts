@@ -23,6 +23,8 @@ import { announce, needsConfirmation } from './announce.js';
 import { executionTuple } from './engine/segment.js';
 import { tlsConnectOptions, trustWords, type TlsTrust } from '../client/tls.js';
 
+export { ScriptRefused } from './runtime/transform/awaitable.js';
+
 type EngineChoice = 'auto' | 'k6' | 'builtin';
 
 interface LoadRunOptions {
@@ -200,9 +202,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
         ...(o.hosts ? { hosts: o.hosts } : {}),
         ...(o.hostsOnly ? { hostsOnly: true } : {}),
       });
-      const m = out.vus;
-      if (m?.mode === 'awaited') log(`conformance load: VUs shared ${m.threads} thread(s), their calls awaited`);
-      else if (m) log(`conformance load: one thread per VU, calls blocking (slower): ${m.reason}`);
+      if (out.vuThreads) log(`conformance load: the VUs shared ${out.vuThreads} thread(s)`);
     }
     for (const [k, v] of Object.entries(out.summaryOutputs)) {
       if (k === 'stdout') process.stdout.write(scrub(v));

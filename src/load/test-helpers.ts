@@ -67,32 +67,24 @@ export async function stubServer(): Promise<StubServer> {
   };
 }
 
-/** The ways the runner runs VUs: many per awaited thread (two threads here, so VUs share and span threads), one per blocking thread. */
-export const VU_MODES = ['awaited', 'blocking'] as const;
-type VuModeName = (typeof VU_MODES)[number];
-
 /**
- * Run a k6 script (ES module source, as stock k6 takes it) on the built-in runner; with a
- * mode, the run must have used it (a script that cannot be made awaitable fails here, loudly).
+ * Run a k6 script (ES module source, as stock k6 takes it) on the built-in runner, its VUs
+ * spread over two threads (so that VUs share a thread and span threads).
  */
 export async function runScript(
   code: string,
   env: Record<string, string> = {},
   sourceIps: string[] = [],
-  mode?: VuModeName,
 ): Promise<RunOutcome> {
   const lines: string[] = [];
-  const out = await runBuiltin({
+  return runBuiltin({
     bundleCode: code,
     scriptDir: process.cwd(),
     env,
     sourceIps,
     log: (l) => lines.push(l),
-    ...(mode ? { blockingVus: mode === 'blocking', vuThreads: 2 } : {}),
+    vuThreads: 2,
   });
-  if (mode && out.vus?.mode !== mode)
-    throw new Error(`the run used ${out.vus?.mode} VUs, not ${mode}: ${out.vus?.reason ?? ''}`);
-  return out;
 }
 
 /** A metric's (or submetric's) sink from a run, by selector. */

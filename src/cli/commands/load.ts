@@ -327,7 +327,7 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     throw new CliError(`name a --scenario (${SCENARIOS.map((s) => s.name).join(', ')}), or --emit DIR, or --list`);
   const out = argv.out === undefined ? undefined : /^json=(.+)$/.exec(argv.out)?.[1];
   if (argv.out !== undefined && !out) throw new CliError(`--out ${argv.out}: only json=FILE is supported`);
-  const { runLoad, ConfirmationNeeded, SPLIT_SEARCH } = await import('../../load/run.js');
+  const { runLoad, ConfirmationNeeded, ScriptRefused, SPLIT_SEARCH } = await import('../../load/run.js');
   // The search's options are checked before anything is sent, the preflight included.
   const find = argv.findCapacity ? await searchOptions(argv, SPLIT_SEARCH) : undefined;
   if (argv.preflight && (argv.target || argv.targetFile)) await loadPreflight(argv);
@@ -352,7 +352,8 @@ export async function handler(argv: ArgumentsCamelCase<Args>): Promise<void> {
     ...(argv.sourceIps ? { sourceIps: argv.sourceIps } : {}),
     ...(find ? { find } : {}),
   }).catch((e: Error) => {
-    throw new CliError(e.message, e instanceof ConfirmationNeeded ? EXIT.usage : EXIT.harness);
+    const usage = e instanceof ConfirmationNeeded || e instanceof ScriptRefused;
+    throw new CliError(e.message, usage ? EXIT.usage : EXIT.harness);
   });
   const failed = r.results.thresholds.filter((t) => !t.ok);
   const lines = r.results.thresholds.map(

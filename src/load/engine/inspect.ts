@@ -2,8 +2,7 @@
 import type { ReadyReport } from './vus.js';
 import { toCommonJs, workerBundle } from '../runtime/build.js';
 import { Worker } from 'node:worker_threads';
-import { type Report, type WorkerInit } from '../runtime/protocol.js';
-import { MAILBOX_BYTES } from '../runtime/mailbox.js';
+import { CTL_BYTES, type Report, type WorkerInit } from '../runtime/protocol.js';
 
 export async function readOptions(
   bundleCode: string,
@@ -12,12 +11,11 @@ export async function readOptions(
 ): Promise<ReadyReport> {
   const init: WorkerInit = {
     code: await toCommonJs(bundleCode),
-    awaited: false,
+    warm: false,
     vu: 0,
     vuInTest: 0,
     env,
-    mailbox: new SharedArrayBuffer(MAILBOX_BYTES),
-    io: null,
+    ctl: new SharedArrayBuffer(CTL_BYTES),
     testStart: Date.now(),
     scriptDir,
     instance: new SharedArrayBuffer(16),

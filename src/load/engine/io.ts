@@ -2,15 +2,13 @@
  * HTTP for the built-in runner: undici's raw dispatch API (the fastest it offers), one pool
  * per origin and source address so VUs can be bound to distinct local IPs (k6's
  * --local-ips). Never throws at a caller: timeouts, resets, refused connections and
- * oversized bodies come back as an answer with status 0 and k6's error code. Runs on the
- * I/O thread (io-worker.ts); the body stays in undici's chunks until it is copied into the
- * VU's mailbox.
+ * oversized bodies come back as an answer with status 0 and k6's error code. Runs on each
+ * VU thread (runtime/worker.ts); the body stays in undici's chunks until the script reads it.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
-import type { IoRequest, Timings } from '../runtime/protocol.js';
-import type { Answer, RawHeaders } from '../runtime/mailbox.js';
+import type { Answer, IoRequest, RawHeaders, Timings } from '../runtime/protocol.js';
 import { lookupFor, type Lookup, type NetOptions } from './net-options.js';
 
 interface IoOptions {
@@ -26,6 +24,8 @@ interface Target {
   path: string;
   remoteIp: string;
   remotePort: number;
+  /** Its pools by owning VU (or by source address, for the warm-up): found without a key string per request. */
+  pools: Map<number | string, Pool>;
 }
 
 const ZERO: Timings = {
@@ -39,8 +39,10 @@ const ZERO: Timings = {
 };
 
 export class HttpIo {
-  private readonly pools = new Map<string, Pool>();
+  private readonly pools: Pool[] = [];
   private readonly targets = new Map<string, Target>();
+  /** The pools of an origin, shared by the URLs on it. */
+  private readonly byOrigin = new Map<string, Map<number | string, Pool>>();
   readonly maxBody: number;
   private readonly inflight = new Set<Exchange>();
   private readonly sweeper: NodeJS.Timeout;
@@ -69,19 +71,20 @@ export class HttpIo {
    * The pool a request goes out on. A VU given as `owner` gets connections of its own, as in
    * k6 (one in use per request in flight, up to k6's batchPerHost of 6 for http.batch): a
    * shared pool would open a new connection for every request of a burst and then look
-   * through all of them for a free one on every call. Without an owner (the I/O thread of
-   * blocking VUs), one pool per origin and source address.
+   * through all of them for a free one on every call. Without an owner (the warm-up), one
+   * pool per origin and source address.
    */
-  private pool(origin: string, localAddress: string | undefined, owner: number | undefined): Pool {
-    const key = `${origin}|${localAddress ?? ''}|${owner ?? ''}`;
-    let p = this.pools.get(key);
+  private pool(target: Target, localAddress: string | undefined, owner: number | undefined): Pool {
+    // A VU's source address never changes: its number names its pool.
+    const key = owner ?? `|${localAddress ?? ''}`;
+    let p = target.pools.get(key);
     if (!p) {
       const connect = {
         rejectUnauthorized: !this.net.insecure,
         ...(this.net.ca && !this.net.insecure ? { ca: this.net.ca } : {}),
         ...(this.lookup ? { lookup: this.lookup } : {}),
       };
-      p = new Pool(origin, {
+      p = new Pool(target.origin, {
         ...(owner !== undefined ? { connections: 6 } : {}),
         ...(localAddress ? { localAddress } : {}),
         keepAliveTimeout: 30_000,
@@ -89,7 +92,8 @@ export class HttpIo {
         bodyTimeout: 0,
         connect,
       });
-      this.pools.set(key, p);
+      target.pools.set(key, p);
+      this.pools.push(p);
     }
     return p;
   }
@@ -108,7 +112,9 @@ export class HttpIo {
         path: url.pathname + url.search,
         remoteIp: url.hostname.replace(/^\[|\]$/g, ''),
         remotePort: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+        pools: this.byOrigin.get(url.origin) ?? new Map(),
       };
+      this.byOrigin.set(url.origin, t.pools);
     } catch (e) {
       return `invalid URL: ${(e as Error).message}`;
     }
@@ -131,7 +137,7 @@ export class HttpIo {
     const x = new Exchange(this, req, target, sent, t0, done);
     this.inflight.add(x);
     try {
-      this.pool(target.origin, localAddress, owner).dispatch(
+      this.pool(target, localAddress, owner).dispatch(
         {
           origin: target.origin,
           path: target.path,
@@ -155,9 +161,10 @@ export class HttpIo {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.allSettled([...this.pools.values()].map((p) => p.destroy()));
-    this.pools.clear();
+    await Promise.allSettled(this.pools.map((p) => p.destroy()));
+    this.pools.length = 0;
     this.targets.clear();
+    this.byOrigin.clear();
   }
 }
 
@@ -207,7 +214,7 @@ class Exchange {
     this.tFirst = performance.now();
     this.status = code;
     this.statusText = msg ?? '';
-    // Kept as undici gave them; canonical names are made only if someone reads them (mailbox.ts headerPairs).
+    // Kept as undici gave them; canonical names are made only if the script reads them (k6-response.ts).
     for (const k in hs) {
       const v = hs[k];
       this.size += k.length + 4 + (Array.isArray(v) ? v.join(', ').length : String(v ?? '').length);
@@ -320,7 +327,7 @@ function errorCode(e: Error & { code?: string }): number {
   }
 }
 
-export interface WarmServer {
+interface WarmServer {
   port: number;
   close(): void;
 }
@@ -329,10 +336,10 @@ export interface WarmServer {
  * Compile the HTTP path before any VU calls: a cold thread takes milliseconds per request
  * where a warm one takes microseconds, and an arrival-rate scenario would count the
  * difference as dropped iterations. The requests go to a loopback server of the thread's
- * own, never to the target; it stays up for the VUs' own warm-up (worker.ts). `consume` takes
- * each answer the way the thread's real ones are taken. null when no server could start.
+ * own, never to the target; it stays up for the VUs' own warm-up (worker.ts). null when no
+ * server could start.
  */
-export async function warmHttp(io: HttpIo, consume: (a: Answer) => void): Promise<WarmServer | null> {
+export async function warmHttp(io: HttpIo): Promise<WarmServer | null> {
   try {
     const srv = createServer((_q, r) => {
       r.writeHead(200, { 'content-type': 'text/plain' });
@@ -352,18 +359,7 @@ export async function warmHttp(io: HttpIo, consume: (a: Answer) => void): Promis
       responseType: 'text',
     };
     for (let round = 0; round < 40; round++) {
-      await Promise.all(
-        Array.from(
-          { length: 10 },
-          () =>
-            new Promise<void>((r) =>
-              io.send(req, undefined, (a) => {
-                consume(a);
-                r();
-              }),
-            ),
-        ),
-      );
+      await Promise.all(Array.from({ length: 10 }, () => new Promise<void>((r) => io.send(req, undefined, () => r()))));
     }
     return { port, close: () => srv.close() };
   } catch {

@@ -13,14 +13,13 @@ import {
   type ThresholdResult,
 } from '../metrics/thresholds.js';
 import { summaryData, type CheckTally } from '../metrics/summary.js';
-import { ioWorkerBundle, toCommonJs, workerBundle } from '../runtime/build.js';
+import { toCommonJs, workerBundle } from '../runtime/build.js';
 import { Collector } from './collect.js';
 import { runExecutor, type ExecContext } from './executors.js';
-import { IoPool } from './io-pool.js';
 import { normaliseScenarios, scenarioEndMs, type Scenario } from './options.js';
 import { parseDuration } from './duration.js';
 import { VuPool, type VU } from './vus.js';
-import { makeAwaitable } from '../runtime/awaitable.js';
+import { awaitableOrRefuse } from '../runtime/transform/awaitable.js';
 import { availableParallelism } from 'node:os';
 import { JsonOut } from './json-out.js';
 import { HealthSampler } from './health.js';
@@ -46,12 +45,8 @@ interface RunInput {
   /** Called for script errors and logs (already redacted by the caller's sink). */
   log?: (line: string) => void;
   setupTimeoutMs?: number;
-  /** I/O threads answering the blocking VUs' HTTP calls (default 1). */
-  ioThreads?: number;
-  /** Threads the awaited VUs are spread over (default: one per core but one, at least one). */
+  /** Threads the VUs are spread over (default: one per core but one, at least one). */
   vuThreads?: number;
-  /** Give every VU a blocking thread of its own even when the script could be made awaitable. */
-  blockingVus?: boolean;
   /** k6's --execution-segment and --execution-segment-sequence: this instance's part of a split run. */
   segment?: string;
   segmentSequence?: string;
@@ -70,16 +65,10 @@ interface RunInput {
   steps?: Stepper;
 }
 
-/** How the VUs ran: many per awaited thread, or one per blocking thread (and why). */
-export interface VuMode {
-  mode: 'awaited' | 'blocking';
-  threads: number;
-  reason?: string;
-}
-
 export interface RunOutcome {
   engine: 'builtin' | 'k6';
-  vus?: VuMode;
+  /** The threads the built-in runner spread its VUs over. */
+  vuThreads?: number;
   registry: Registry;
   series: TimeSeries;
   checks: CheckTally[];
@@ -99,13 +88,17 @@ export interface RunOutcome {
   steps?: StepRun[];
 }
 
+/**
+ * Run a k6 bundle on the built-in runner. Throws ScriptRefused, before anything starts, when
+ * the script cannot be made awaitable (it then runs on stock k6 only).
+ */
 export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   const log = input.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const script = await toCommonJs(awaitableOrRefuse(input.bundleCode));
   const registry = new Registry();
   registry.declareBuiltins();
   const series = new TimeSeries(Date.now());
   const collector = new Collector(registry, series);
-  const io = new IoPool(await ioWorkerBundle(), input.ioThreads ?? 1);
   const errors: string[] = [];
   let abortReason: string | undefined;
   let signalAbort!: () => void;
@@ -133,7 +126,6 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     tuple = executionTuple(input.segment, input.segmentSequence);
   } catch (e) {
     // As k6, a bad segment is an invalid configuration; nothing has started yet.
-    await io.close();
     return {
       engine: 'builtin',
       registry,
@@ -153,13 +145,10 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   }
   const out = input.outJson ? new JsonOut(input.outJson, registry) : undefined;
   collector.out = out;
-  const made = input.blockingVus ? { ok: false as const, reason: 'asked for' } : makeAwaitable(input.bundleCode);
   const threads = Math.max(1, input.vuThreads ?? availableParallelism() - 1);
-  const vus: VuMode = made.ok ? { mode: 'awaited', threads } : { mode: 'blocking', threads: 0, reason: made.reason };
   const pool = new VuPool({
     workerFile: await workerBundle(),
-    code: await toCommonJs(input.bundleCode),
-    awaitedCode: made.ok ? await toCommonJs(made.code) : null,
+    code: script,
     threads,
     env: input.env,
     scriptDir: input.scriptDir,
@@ -167,14 +156,13 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
     sourceIps: input.sourceIps ?? [],
     testStart: Date.now(),
     vuStripe: tuple.stripe(),
-    io,
     collector,
     onAbort: abort,
     onError,
   });
   const base: Omit<RunOutcome, 'exitCode' | 'thresholds' | 'durationMs'> = {
     engine: 'builtin',
-    vus,
+    vuThreads: threads,
     registry,
     series,
     checks: [],
@@ -188,7 +176,6 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
   };
   const finish = async (exitCode: number, thresholds: ThresholdResult[] = [], durationMs = 0): Promise<RunOutcome> => {
     await pool.close();
-    await io.close();
     out?.close();
     return {
       ...base,
@@ -224,8 +211,7 @@ export async function runBuiltin(input: RunInput): Promise<RunOutcome> {
       hosts: { ...parseHosts(options.hosts), ...(input.hosts ?? {}) },
       hostsOnly: input.hostsOnly === true,
     };
-    pool.cfg.net = net;
-    await io.configure(net);
+    pool.configure(net);
   } catch (e) {
     log(`ERROR invalid options: ${(e as Error).message}`);
     errors.push((e as Error).message);

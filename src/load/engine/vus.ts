@@ -1,22 +1,12 @@
 /**
- * The VU pool. VUs live on worker threads: awaited threads host many VUs each and send
- * their HTTP themselves; blocking threads host one VU that calls through its I/O thread (the
- * setup VU always, every VU when the script could not be made awaitable). The main thread
- * only starts runs, stops and interrupts them, and takes in the threads' sample batches and
- * the VUs' reports.
+ * The VU pool. VUs live on worker threads, many per thread, each thread sending its VUs'
+ * HTTP itself; the setup VU (setup, teardown, handleSummary) has a thread of its own. The
+ * main thread only starts runs, stops and interrupts them, and takes in the threads' sample
+ * batches and the VUs' reports.
  */
 import { Worker } from 'node:worker_threads';
-import {
-  CTL,
-  type Command,
-  type IoLink,
-  type Report,
-  type WorkerCommand,
-  type WorkerInit,
-} from '../runtime/protocol.js';
-import { MAILBOX_BYTES } from '../runtime/mailbox.js';
+import { CTL, CTL_BYTES, type Command, type Report, type WorkerCommand, type WorkerInit } from '../runtime/protocol.js';
 import type { Collector } from './collect.js';
-import type { IoPool } from './io-pool.js';
 import { globalIndex, type Stripe } from './segment.js';
 import type { NetOptions } from './net-options.js';
 
@@ -25,11 +15,9 @@ export type ReadyReport = Extract<Report, { t: 'ready' }>;
 
 interface PoolConfig {
   workerFile: string;
-  /** The bundle as stock k6 runs it (blocking threads). */
+  /** The bundle made awaitable (transform/), as CommonJS. */
   code: string;
-  /** The bundle made awaitable (awaitable.ts), or null: every VU gets a blocking thread. */
-  awaitedCode: string | null;
-  /** Awaited threads to spread the VUs over (at least 1). */
+  /** Threads to spread the VUs over (at least 1). */
   threads: number;
   env: Record<string, string>;
   scriptDir: string;
@@ -38,9 +26,8 @@ interface PoolConfig {
   testStart: number;
   /** Numbers VUs across a split run: local VU n is the stripe's n-th global one (k6's idInTest). */
   vuStripe: Stripe;
-  /** Connection settings of awaited threads (set once the options are known, before their first VU). */
+  /** Connection settings of the threads (set once the options are known, before the first VU but the setup VU). */
   net?: NetOptions;
-  io: IoPool;
   collector: Collector;
   onAbort: (reason: string) => void;
   onError: (message: string) => void;
@@ -100,12 +87,10 @@ export class VU {
     Atomics.store(this.ctl, CTL.stop, 1);
   }
 
-  /** Hard stop: the running iteration ends at its next blocking call (k6's interruption). */
+  /** Hard stop: the running iteration ends at its next awaited call (k6's interruption). */
   interrupt(): void {
     Atomics.store(this.ctl, CTL.interrupt, 1);
-    // A blocking VU wakes from its wait; an awaited one is told on its thread's event loop.
-    Atomics.notify(this.ctl, CTL.respSeq);
-    Atomics.notify(this.ctl, CTL.interrupt);
+    // Whatever the VU awaits is ended on its thread's event loop.
     const msg: WorkerCommand = { t: 'interrupt', vu: this.id };
     if (!this.dead) this.worker.postMessage(msg);
   }
@@ -123,7 +108,7 @@ export class VuPool {
   readonly all: VU[] = [];
   /** Every thread started, the setup VU's included, so close() leaves none behind. */
   private readonly threads = new Set<Thread>();
-  private readonly awaited: Thread[] = [];
+  private readonly shared: Thread[] = [];
   readonly instance = new Int32Array(new SharedArrayBuffer(16));
   private nextId = 1;
   private nextSource = 0;
@@ -142,33 +127,35 @@ export class VuPool {
     return n;
   }
 
-  /** Start a VU and evaluate its init context. `id` 0 is the setup/teardown VU (a blocking thread of its own). */
+  /** The run's connection settings, once its options are known: for threads to come and the setup VU's. */
+  configure(net: NetOptions): void {
+    this.cfg.net = net;
+    const msg: WorkerCommand = { t: 'net', net };
+    for (const t of this.threads) t.worker.postMessage(msg);
+  }
+
+  /** Start a VU and evaluate its init context. `id` 0 is the setup/teardown VU (a thread of its own). */
   spawn(id = this.nextId++): Promise<VU> {
     const cfg = this.cfg;
-    const mailbox = new SharedArrayBuffer(MAILBOX_BYTES);
+    const ctl = new SharedArrayBuffer(CTL_BYTES);
     const ips = cfg.sourceIps;
     const localAddress = ips.length ? ips[(Math.max(id, 1) - 1) % ips.length] : undefined;
-    const awaited = id > 0 && cfg.awaitedCode !== null;
     const slot = (id - 1) % cfg.threads;
     const vuInTest = id > 0 ? globalIndex(cfg.vuStripe, id - 1) + 1 : 0;
-    if (awaited) {
-      const t = this.awaited[slot];
-      if (t) {
-        const vu = new VU(id, t.worker, new Int32Array(mailbox), localAddress);
-        const msg: WorkerCommand = { t: 'add', vu: id, vuInTest, mailbox, localAddress };
-        return this.expect(t, vu, () => t.worker.postMessage(msg));
-      }
+    const host = id > 0 ? this.shared[slot] : undefined;
+    if (host) {
+      const vu = new VU(id, host.worker, new Int32Array(ctl), localAddress);
+      const msg: WorkerCommand = { t: 'add', vu: id, vuInTest, ctl, localAddress };
+      return this.expect(host, vu, () => host.worker.postMessage(msg));
     }
-    const link: IoLink | null = awaited ? null : cfg.io.register(mailbox, localAddress);
     const init: WorkerInit = {
-      code: awaited ? cfg.awaitedCode! : cfg.code,
-      awaited,
+      code: cfg.code,
+      warm: id > 0,
       vu: id,
       vuInTest,
       ...(localAddress ? { localAddress } : {}),
       env: cfg.env,
-      mailbox,
-      io: link,
+      ctl,
       testStart: cfg.testStart,
       scriptDir: cfg.scriptDir,
       instance: this.instance.buffer as SharedArrayBuffer,
@@ -177,14 +164,13 @@ export class VuPool {
     };
     const worker = new Worker(cfg.workerFile, {
       workerData: init,
-      transferList: link ? [link.port] : [],
       execArgv: THREAD_FLAGS,
       stdout: false,
       stderr: false,
     });
     const t: Thread = { worker, source: this.nextSource++, vus: new Map(), starting: new Map() };
     this.threads.add(t);
-    if (awaited) this.awaited[slot] = t;
+    if (id > 0) this.shared[slot] = t;
     worker.on('message', (r: Report) => this.report(t, r));
     // An uncaught error ends the thread: 'exit' follows and settles its VUs.
     worker.on('error', (e) => {
@@ -194,7 +180,6 @@ export class VuPool {
     });
     worker.once('exit', () => {
       this.threads.delete(t);
-      if (link) cfg.io.forget(link);
       for (const vu of t.vus.values()) {
         vu.dead = true;
         vu.settle({ ...GONE, vu: vu.id });
@@ -202,7 +187,7 @@ export class VuPool {
       for (const s of t.starting.values()) s.reject(new Error('the VU thread exited during init'));
       t.starting.clear();
     });
-    return this.expect(t, new VU(id, worker, new Int32Array(mailbox), localAddress), () => undefined);
+    return this.expect(t, new VU(id, worker, new Int32Array(ctl), localAddress), () => undefined);
   }
 
   private expect(t: Thread, vu: VU, start: () => void): Promise<VU> {

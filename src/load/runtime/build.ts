@@ -1,5 +1,5 @@
 /**
- * Prepares code for the built-in runner: the VU worker and the I/O thread are bundled once into
+ * Prepares code for the built-in runner: the VU worker is bundled once into
  * plain CommonJS (threads then start without a TypeScript loader), and a k6 bundle — the very file stock
  * k6 runs — is rewritten from ES module syntax to CommonJS so `k6/*` imports resolve to the
  * runner's modules. Only the module syntax changes; the script's code is untouched.
@@ -18,7 +18,6 @@ const bundles = new Map<string, Promise<string>>();
 /** The threads' entry files (beside this module) and the names of their bundles. */
 export const THREAD_ENTRIES = {
   'vu-worker': `worker${CODE_EXT}`,
-  'io-worker': `../engine/io-worker${CODE_EXT}`,
 } as const;
 type Thread = keyof typeof THREAD_ENTRIES;
 
@@ -63,11 +62,6 @@ function threadFile(thread: Thread): Promise<string> {
 /** Path of the bundled VU worker. */
 export function workerBundle(): Promise<string> {
   return threadFile('vu-worker');
-}
-
-/** Path of the bundled I/O thread, undici included (the file lives outside node_modules' reach). */
-export function ioWorkerBundle(): Promise<string> {
-  return threadFile('io-worker');
 }
 
 /** The k6 bundle as CommonJS for the VU workers. */

@@ -1,5 +1,5 @@
 /** The `k6` module: check, group, sleep, fail, randomSeed — with k6's metric side effects. */
-import { baseTags, emit, sleepAsync, sleepMs, state, use } from './vu-state.js';
+import { baseTags, emit, sleepMs, state, use } from './vu-state.js';
 
 type Checker = (v: unknown) => unknown;
 
@@ -32,18 +32,8 @@ function enterGroup(name: string): () => void {
   };
 }
 
-/** Runs fn inside a group and emits group_duration. */
-export function group<T>(name: string, fn: () => T): T {
-  const leave = enterGroup(name);
-  try {
-    return fn();
-  } finally {
-    leave();
-  }
-}
-
-/** group() for VUs that share a thread: fn is awaited (awaitable.ts makes it async when it blocks). */
-export async function groupAwaited<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+/** Runs fn inside a group and emits group_duration; fn is awaited (the transform makes it async when it calls out). */
+export async function group<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
   const leave = enterGroup(name);
   try {
     return await fn();
@@ -58,13 +48,8 @@ function sleepTime(seconds: number): number {
   return Number(seconds) * 1000;
 }
 
-export function sleep(seconds: number): void {
-  sleepMs(sleepTime(seconds));
-}
-
-/** sleep() for VUs that share a thread. */
-export function sleepAwaited(seconds: number): Promise<void> {
-  return sleepAsync(sleepTime(seconds));
+export function sleep(seconds: number): Promise<void> {
+  return sleepMs(sleepTime(seconds));
 }
 
 export function fail(err?: string): never {

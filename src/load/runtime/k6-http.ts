@@ -1,11 +1,12 @@
 /**
  * `k6/http`: request methods, batch, expectedStatuses and setResponseCallback. A call turns
- * its arguments into an HttpRequestSpec, hands it to the I/O thread and blocks until the
- * answer is back, then emits the http_req_* samples with k6's system tags.
+ * its arguments into an HttpRequestSpec, sends it on the thread's HTTP client and resolves
+ * with the answer (the transform makes the script await it), after emitting the http_req_*
+ * samples with k6's system tags.
  */
-import type { Expected, HttpRequestSpec } from './protocol.js';
+import type { Answer, Expected, HttpRequestSpec } from './protocol.js';
 import { SAMPLE_REQUEST } from './protocol.js';
-import { baseKey, baseTags, exchange, exchangeAsync, state, use, type Reply } from './vu-state.js';
+import { baseKey, baseTags, exchange, exchangeAll, state, use } from './vu-state.js';
 import { Response } from './k6-response.js';
 import { metricId, newTagSet, onRestart, push } from './samples.js';
 import { stringTags } from './k6-core.js';
@@ -93,31 +94,6 @@ function toSpec(method: string, url: unknown, body: Body, params: Params | null 
   };
 }
 
-/** A VU that runs alone on its thread blocks until the answers are in. */
-function send(list: HttpRequestSpec[]): Response[] {
-  return respond(list, exchange(list));
-}
-
-/** A VU that shares its thread awaits them (awaitable.ts makes the script await the call). */
-async function sendAsync(list: HttpRequestSpec[]): Promise<Response[]> {
-  const s = state;
-  const results = await exchangeAsync(list);
-  use(s);
-  return respond(list, results);
-}
-
-function respond(list: HttpRequestSpec[], results: readonly Reply[]): Response[] {
-  const now = Date.now();
-  const out: Response[] = new Array(results.length);
-  for (let i = 0; i < results.length; i++) {
-    const spec = list[i]!,
-      r = results[i]!;
-    measure(spec, r, now);
-    out[i] = new Response(r, spec);
-  }
-  return out;
-}
-
 const M = {
   reqs: metricId('http_reqs'),
   duration: metricId('http_req_duration'),
@@ -139,44 +115,37 @@ const NO_TAGS: Record<string, string> = {};
  * (a number), the request's own tags (their JSON, '' for none), method, URL, then the answer's
  * status and expectation (a number) — or, for a transport error, its code and message.
  */
-const tagSets = new Map<number, Map<string, Map<string, Map<string, Map<number | string, number>>>>>();
+type ByAnswer = Map<number | string, number>;
+const tagSets = new Map<number, Map<string, Map<string, Map<string, ByAnswer>>>>();
 const EXP = { '': 0, true: 1, false: 2 } as const;
 // The numbers are void once the thread's numbering restarts (samples.ts, too many distinct sets).
 onRestart(() => tagSets.clear());
 
-function level<K, V>(m: Map<K, V>, k: K, make: () => V): V {
-  let v = m.get(k);
-  if (v === undefined) m.set(k, (v = make()));
-  return v;
+/** The tag-set numbers of one request's answers (four map lookups, no key string, no closure). */
+function answersOf(spec: HttpRequestSpec): ByAnswer {
+  let byTags = tagSets.get(spec.base);
+  if (!byTags) tagSets.set(spec.base, (byTags = new Map()));
+  let byMethod = byTags.get(spec.tagsKey);
+  if (!byMethod) byTags.set(spec.tagsKey, (byMethod = new Map()));
+  let byUrl = byMethod.get(spec.method);
+  if (!byUrl) byMethod.set(spec.method, (byUrl = new Map()));
+  let byAnswer = byUrl.get(spec.url);
+  if (!byAnswer) byUrl.set(spec.url, (byAnswer = new Map()));
+  return byAnswer;
 }
 
 /** The samples k6 emits for one request, tagged with its system tags and expected_response. */
-function measure(spec: HttpRequestSpec, r: Reply, time: number): void {
+function measure(spec: HttpRequestSpec, r: Answer, time: number): void {
   let failed = false,
     expected: '' | 'true' | 'false' = '';
-  if (spec.expected) {
+  const ranges = spec.expected;
+  if (ranges) {
     let ok = false;
-    for (const [lo, hi] of spec.expected)
-      if (r.status >= lo && r.status <= hi) {
-        ok = true;
-        break;
-      }
+    for (let i = 0; i < ranges.length && !ok; i++) ok = r.status >= ranges[i]![0] && r.status <= ranges[i]![1];
     failed = !ok;
     expected = ok ? 'true' : 'false';
   }
-  const byAnswer = level(
-    level(
-      level(
-        level(tagSets, spec.base, () => new Map()),
-        spec.tagsKey,
-        () => new Map(),
-      ),
-      spec.method,
-      () => new Map(),
-    ),
-    spec.url,
-    () => new Map(),
-  );
+  const byAnswer = answersOf(spec);
   const answerKey: number | string = r.errorCode
     ? `${r.errorCode}\u0001${r.error}\u0001${expected}`
     : r.status * 4 + EXP[expected];
@@ -222,29 +191,43 @@ function batchSpec(item: BatchItem): HttpRequestSpec {
   return toSpec(String(item.method ?? 'GET').toUpperCase(), item.url, item.body, item.params);
 }
 
-/** The request functions over one way of sending: blocking (the I/O thread) or awaited (this thread). */
-function methods<R>(sendWith: (list: HttpRequestSpec[]) => R, then: <U>(r: R, f: (x: Response[]) => U) => unknown) {
-  const request = (method: string, url: unknown, body?: Body, params?: Params | null) =>
-    then(sendWith([toSpec(String(method).toUpperCase(), url, body, params)]), (r) => r[0]!);
-  return {
-    request,
-    get: (url: unknown, params?: Params) => request('GET', url, null, params),
-    head: (url: unknown, params?: Params) => request('HEAD', url, null, params),
-    options: (url: unknown, body?: Body, params?: Params) => request('OPTIONS', url, body, params),
-    post: (url: unknown, body?: Body, params?: Params) => request('POST', url, body, params),
-    put: (url: unknown, body?: Body, params?: Params) => request('PUT', url, body, params),
-    patch: (url: unknown, body?: Body, params?: Params) => request('PATCH', url, body, params),
-    del: (url: unknown, body?: Body, params?: Params) => request('DELETE', url, body, params),
-    /** Issues the requests in parallel; an array in gives an array out, an object gives an object. */
-    batch(reqs: BatchItem[] | Record<string, BatchItem>) {
-      if (Array.isArray(reqs)) return then(sendWith(reqs.map(batchSpec)), (r) => r);
-      const keys = Object.keys(reqs);
-      return then(sendWith(keys.map((k) => batchSpec(reqs[k]!))), (out) =>
-        Object.fromEntries(keys.map((k, i) => [k, out[i]!])),
-      );
-    },
-  };
+/** A request's samples, then its Response; the VU that made it is current again. */
+function call(method: string, url: unknown, body: Body, params: Params | null | undefined): Promise<Response> {
+  const spec = toSpec(method, url, body, params);
+  const s = state;
+  return exchange(spec).then((a) => {
+    use(s);
+    measure(spec, a, Date.now());
+    return new Response(a, spec);
+  });
 }
 
-export const blocking = methods(send, (r, f) => f(r));
-export const awaited = methods(sendAsync, (r, f) => r.then(f));
+async function batch(reqs: BatchItem[] | Record<string, BatchItem>): Promise<Response[] | Record<string, Response>> {
+  const keys = Array.isArray(reqs) ? null : Object.keys(reqs);
+  const specs = keys
+    ? keys.map((k) => batchSpec((reqs as Record<string, BatchItem>)[k]!))
+    : (reqs as BatchItem[]).map(batchSpec);
+  const s = state;
+  const answers = await exchangeAll(specs);
+  use(s);
+  const now = Date.now();
+  const out = answers.map((a, i) => {
+    measure(specs[i]!, a, now);
+    return new Response(a, specs[i]!);
+  });
+  return keys ? Object.fromEntries(keys.map((k, i) => [k, out[i]!])) : out;
+}
+
+export const methods = {
+  request: (method: string, url: unknown, body?: Body, params?: Params | null) =>
+    call(String(method).toUpperCase(), url, body, params),
+  get: (url: unknown, params?: Params) => call('GET', url, null, params),
+  head: (url: unknown, params?: Params) => call('HEAD', url, null, params),
+  options: (url: unknown, body?: Body, params?: Params) => call('OPTIONS', url, body, params),
+  post: (url: unknown, body?: Body, params?: Params) => call('POST', url, body, params),
+  put: (url: unknown, body?: Body, params?: Params) => call('PUT', url, body, params),
+  patch: (url: unknown, body?: Body, params?: Params) => call('PATCH', url, body, params),
+  del: (url: unknown, body?: Body, params?: Params) => call('DELETE', url, body, params),
+  /** Issues the requests in parallel; an array in gives an array out, an object gives an object. */
+  batch,
+};

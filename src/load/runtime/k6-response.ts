@@ -1,23 +1,16 @@
 /**
- * k6's Response object, built from the I/O answer. What most iterations never read — the
+ * k6's Response object, built from the HTTP client's answer. What most iterations never read — the
  * headers as an object, the body decoded from its bytes, the request as sent — is made on
  * first read (and kept): a request then costs the VU a few fields instead of three objects
  * and a UTF-8 decode. The values are those k6 gives.
  */
-import type { HttpRequestSpec, IoResult, ResponseType, Timings } from './protocol.js';
-import { headerPairs, type RawHeaders } from './mailbox.js';
+import type { Answer, HttpRequestSpec, RawHeaders, Timings } from './protocol.js';
 
 interface RequestInfo {
   method: string;
   url: string;
   headers: Record<string, string[]>;
   body: string;
-}
-
-/** An answer whose body is still in its chunks (awaited VUs decode it only when read). */
-export interface RawBody {
-  chunks: Buffer[] | null;
-  responseType: ResponseType;
 }
 
 export class Response {
@@ -35,27 +28,19 @@ export class Response {
   readonly tls_cipher_suite = '';
   readonly ocsp = { status: 'unknown' };
   private parsed: { ok: true; value: unknown } | { ok: false; err: Error } | undefined;
-  private headerList: string[] | RawHeaders | undefined;
+  private rawHeaders: RawHeaders | undefined;
   private headerObj: Record<string, string> | undefined;
-  private rawBody: RawBody | undefined;
+  private rawBody: Answer | undefined;
   private bodyValue: string | ArrayBuffer | null | undefined;
   private spec: HttpRequestSpec | undefined;
   private info: RequestInfo | undefined;
 
-  constructor(
-    r: IoResult | (Omit<IoResult, 'body' | 'headers'> & RawBody & { headers: RawHeaders }),
-    spec: HttpRequestSpec,
-  ) {
+  constructor(r: Answer, spec: HttpRequestSpec) {
     this.status = r.status;
     this.status_text = r.statusText;
     this.proto = r.proto;
-    this.headerList = r.headers;
-    if ('chunks' in r) this.rawBody = r;
-    else
-      this.bodyValue =
-        r.body instanceof Uint8Array
-          ? (r.body.buffer.slice(r.body.byteOffset, r.body.byteOffset + r.body.byteLength) as ArrayBuffer)
-          : r.body;
+    this.rawHeaders = r.headers;
+    this.rawBody = r;
     this.timings = r.timings;
     this.error = r.error;
     this.error_code = r.errorCode;
@@ -69,10 +54,13 @@ export class Response {
   get headers(): Record<string, string> {
     if (!this.headerObj) {
       const h: Record<string, string> = {};
-      const l = headerPairs(this.headerList ?? []);
-      for (let i = 0; i < l.length; i += 2) h[l[i]!] = l[i + 1]!;
+      const raw = this.rawHeaders ?? {};
+      for (const k in raw) {
+        const v = raw[k];
+        h[canonicalHeader(k)] = Array.isArray(v) ? v.join(', ') : String(v ?? '');
+      }
       this.headerObj = h;
-      this.headerList = undefined;
+      this.rawHeaders = undefined;
     }
     return this.headerObj;
   }
@@ -129,4 +117,16 @@ export class Response {
   html(): never {
     throw new Error('Response.html() is not supported by the built-in runner');
   }
+}
+
+const canonical = new Map<string, string>();
+
+/** Go's canonical header name, as k6 exposes response headers (`X-Ratelimit-Limit`); memoised, it runs per header. */
+function canonicalHeader(name: string): string {
+  let c = canonical.get(name);
+  if (c === undefined) {
+    c = name.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, ch: string) => d + ch.toUpperCase());
+    if (canonical.size < 1000) canonical.set(name, c);
+  }
+  return c;
 }

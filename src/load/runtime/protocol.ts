@@ -1,30 +1,22 @@
 /**
- * How the threads of the built-in runner talk. A VU runs the script synchronously, as k6
- * does; when it calls http.* it writes the request into its mailbox (a SharedArrayBuffer,
- * mailbox.ts), rings its I/O thread's doorbell and blocks in Atomics.wait until the I/O
- * thread has written the answer. The main thread is off that path: it starts runs, hands out
- * arrival-rate iterations through a shared queue, and receives metric samples in batches.
+ * How the threads of the built-in runner talk. A VU thread runs many VUs over the script made
+ * awaitable (transform/) and sends their HTTP itself, on its own event loop. The main thread
+ * is off that path: it starts runs, hands out arrival-rate iterations through a shared queue,
+ * flips each VU's control words, and receives metric samples in batches.
  */
-import type { MessagePort } from 'node:worker_threads';
 import type { Stripe } from '../engine/segment.js';
 import type { NetOptions } from '../engine/net-options.js';
 
-/** Control words at the start of each VU's mailbox (Int32 indices). */
+/** A VU's control words (Int32 indices of its SharedArrayBuffer, CTL_BYTES long). */
 export const CTL = {
-  /** Sequence number of the last answer in the mailbox; a blocked VU waits on this word. */
-  respSeq: 0,
-  /** 1 = hard stop: the running iteration must end at its next blocking call. */
-  interrupt: 1,
+  /** 1 = hard stop: the running iteration must end at its next awaited call. */
+  interrupt: 0,
   /** 1 = graceful stop: finish the current iteration, start no more. */
-  stop: 2,
-  /** Iterations completed by this VU in its current loop (read by the main thread for progress). */
-  done: 3,
-  /** Sequence number of the request in the mailbox, written before the doorbell rings. */
-  reqSeq: 4,
+  stop: 1,
   /** 1 while a VU of an arrival-rate scenario runs an iteration (k6 counts it active then). */
-  active: 5,
+  active: 2,
 } as const;
-export const CTL_WORDS = 8;
+export const CTL_BYTES = 4 * 4;
 
 /**
  * An arrival-rate scenario's queue (Int32 indices): the main thread grants one ticket per
@@ -44,12 +36,6 @@ export const QUEUE = {
   next: 4,
 } as const;
 export const QUEUE_WORDS = 8;
-
-/**
- * The doorbell of an I/O thread (Int32 indices): a ring counter, whether the thread is asleep
- * on it (only then does a VU pay for a notify), then one bit per VU slot.
- */
-export const BELL = { ring: 0, asleep: 1, warmPort: 2, bits: 3 } as const;
 
 /** Status ranges counted as expected (k6 `expectedStatuses`); null disables http_req_failed. */
 export type Expected = [number, number][] | null;
@@ -72,7 +58,7 @@ export interface HttpRequestSpec {
   base: number;
 }
 
-/** A request as the I/O thread sends it: only what goes on the wire. */
+/** A request as the thread's HTTP client sends it: only what goes on the wire. */
 export interface IoRequest {
   method: string;
   url: string;
@@ -93,14 +79,17 @@ export interface Timings {
   duration: number;
 }
 
-/** An answer from the I/O thread. The body is decoded on the VU, the only side that reads it. */
-export interface IoResult {
+/** Response headers as undici hands them over (lower-case names). */
+export type RawHeaders = Record<string, string | string[] | undefined>;
+
+/** An answer of the HTTP client: the headers as undici gave them, the body still in its chunks (decoded if the script reads it). */
+export interface Answer {
   status: number;
   statusText: string;
   proto: string;
-  /** Flat canonical name/value pairs (`Content-Type`, as k6 exposes them). */
-  headers: string[];
-  body: string | Uint8Array | null;
+  headers: RawHeaders;
+  chunks: Buffer[] | null;
+  responseType: ResponseType;
   timings: Timings;
   error: string;
   errorCode: number;
@@ -145,11 +134,12 @@ export type Command =
     }
   | { t: 'call'; fn: 'setup' | 'teardown' | 'handleSummary'; arg: string };
 
-/** Main → worker: a command for one of its VUs, a VU to add (awaited threads), a hard stop, the end. */
+/** Main → worker: a command for one of its VUs, a VU to add, a hard stop, the run's connection settings, the end. */
 export type WorkerCommand =
   | (Command & { vu: number })
-  | { t: 'add'; vu: number; vuInTest: number; mailbox: SharedArrayBuffer; localAddress: string | undefined }
+  | { t: 'add'; vu: number; vuInTest: number; ctl: SharedArrayBuffer; localAddress: string | undefined }
   | { t: 'interrupt'; vu: number }
+  | { t: 'net'; net: NetOptions }
   | { t: 'exit' };
 
 export interface DeclaredMetric {
@@ -193,34 +183,22 @@ export type Report =
     }
   | { t: 'abort'; vu: number; reason: string; b: SampleBatch | null };
 
-/** Where a VU sends its requests: its I/O thread's doorbell, its bit there, and a port for oversized messages. */
-export interface IoLink {
-  bell: SharedArrayBuffer;
-  slot: number;
-  port: MessagePort;
-}
-
 /** Worker data given at spawn: the thread's script and its first VU. */
 export interface WorkerInit {
+  /** The script made awaitable (transform/), as CommonJS. */
   code: string;
-  /**
-   * The VUs of this thread await their blocking calls (the code was made awaitable and the
-   * thread has its own HTTP client), so more VUs can be added; otherwise it runs one VU that
-   * blocks on its I/O thread.
-   */
-  awaited: boolean;
+  /** Warm the HTTP path up before the first VU reports ready (not when only the options are read, nor for the setup VU). */
+  warm: boolean;
   maxBodyBytes?: number;
-  /** TLS verification and name overrides for the thread's own HTTP client (awaited threads). */
+  /** TLS verification and name overrides for the thread's HTTP client. */
   net?: NetOptions;
   vu: number;
   /** The VU's number across all instances of a split run (k6's idInTest). */
   vuInTest: number;
   localAddress?: string;
   env: Record<string, string>;
-  /** Control words and the request/response areas (mailbox.ts). */
-  mailbox: SharedArrayBuffer;
-  /** Absent when only the init context is evaluated (reading options). */
-  io: IoLink | null;
+  /** The VU's control words (CTL). */
+  ctl: SharedArrayBuffer;
   testStart: number;
   scriptDir: string;
   /** Shared counters: [iterationsCompleted, iterationsInterrupted, vusActive, vusInitialized]. */

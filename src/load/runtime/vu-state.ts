@@ -1,32 +1,18 @@
 /**
- * The state of the VU this worker runs: identity, iteration counters, current scenario and
- * group, the tags every sample carries, its samples on their way to the main thread, and the
- * blocking exchange with its I/O thread through the mailbox.
+ * The state of the VUs a thread runs: identity, iteration counters, current scenario and
+ * group, the tags every sample carries, their samples on their way to the main thread, and
+ * the awaited calls (HTTP, sleep) a hard stop must be able to end.
  */
-import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import {
-  BELL,
   CTL,
+  type Answer,
   type DeclaredMetric,
   type HttpRequestSpec,
-  type IoResult,
   type Report,
   type ScenarioRef,
 } from './protocol.js';
-import {
-  MAILBOX_BYTES,
-  REQ_AT,
-  REQ_BYTES,
-  RESP_AT,
-  readAnswers,
-  toIoRequest,
-  writeRequests,
-  writeViaPort,
-} from './mailbox.js';
-import { Reader, Writer } from './wire.js';
 import * as samples from './samples.js';
-import type { RawBody } from './k6-response.js';
-import type { RawHeaders } from './mailbox.js';
 
 export class Interrupted extends Error {
   constructor() {
@@ -43,9 +29,7 @@ export class Aborted extends Error {
   }
 }
 
-const placeholder = new SharedArrayBuffer(MAILBOX_BYTES);
-
-/** What a VU of this thread is: its identity, counters, scenario, group, tags and mailbox. */
+/** What a VU of this thread is: its identity, counters, scenario, group, tags and control words. */
 export function newVuState(vu: number) {
   return {
     vu,
@@ -63,17 +47,11 @@ export function newVuState(vu: number) {
     /** `exec.vu.tags`: tags set by the script, added to every sample. */
     vuTags: {} as Record<string, string>,
     inInit: true,
-    ctl: new Int32Array(placeholder),
-    requests: new Writer(placeholder, REQ_AT, REQ_AT + REQ_BYTES),
-    answers: new Reader(placeholder, RESP_AT),
-    bell: new Int32Array(new SharedArrayBuffer(8)),
-    slot: 0,
-    port: null as MessagePort | null,
-    seq: 0,
-    /** Async VUs: ends whatever the VU awaits (an answer, a sleep, a ticket) when it is interrupted. */
+    ctl: new Int32Array(new SharedArrayBuffer(16)),
+    /** Ends whatever the VU awaits (an answer, a sleep, a ticket) when it is interrupted. */
     cancel: null as ((e: Error) => void) | null,
-    /** Async VUs: the HTTP calls go through this thread's own event loop. */
-    send: null as ((reqs: readonly HttpRequestSpec[], done: (r: Reply[]) => void) => void) | null,
+    /** The HTTP calls go through this thread's own client, on its event loop. */
+    send: null as ((spec: HttpRequestSpec, done: (a: Answer) => void) => void) | null,
     /** The number naming the base tags (baseKey) and what it was computed from. */
     key: { scenario: null as ScenarioRef | null, group: '', version: -1, id: 0 },
   };
@@ -81,8 +59,8 @@ export function newVuState(vu: number) {
 export type VuState = ReturnType<typeof newVuState>;
 
 /**
- * The VU whose code runs now. A thread runs one VU (blocking calls) or several (awaited
- * calls): then the runner makes each VU current again wherever its code resumes.
+ * The VU whose code runs now. A thread runs several VUs: the runner makes each VU current
+ * again wherever its code resumes after an awaited call.
  */
 export let state: VuState = newVuState(0);
 export function use(s: VuState): void {
@@ -98,12 +76,6 @@ export const thread = {
   testStart: Date.now(),
   optionsJSON: '{}',
 };
-
-export function attachMailbox(s: VuState, mailbox: SharedArrayBuffer): void {
-  s.ctl = new Int32Array(mailbox);
-  s.requests = new Writer(mailbox, REQ_AT, REQ_AT + REQ_BYTES);
-  s.answers = new Reader(mailbox, RESP_AT);
-}
 
 /** Tags every sample of the current iteration carries (k6: scenario, group, global, vu tags). */
 export function baseTags(): Record<string, string> {
@@ -212,53 +184,7 @@ export function post(r: Report): void {
 }
 
 /**
- * Send requests to the I/O thread and block until their answers are in the mailbox. The VU
- * waits on the answer's sequence word, so neither a stale answer (of an interrupted call)
- * nor a wake-up between two answers can be mistaken for its own.
- */
-export function exchange(reqs: readonly HttpRequestSpec[]): IoResult[] {
-  if (!state.port) throw new Error('this VU has no I/O thread');
-  const ctl = state.ctl;
-  const seq = ++state.seq;
-  if (!writeRequests(state.requests, reqs)) {
-    writeViaPort(state.requests);
-    state.port.postMessage({ seq, reqs: reqs.map(toIoRequest) });
-  }
-  Atomics.store(ctl, CTL.reqSeq, seq);
-  const bell = state.bell;
-  Atomics.or(bell, BELL.bits + (state.slot >> 5), 1 << (state.slot & 31));
-  Atomics.add(bell, BELL.ring, 1);
-  // A busy I/O thread drains the bits before it sleeps again: wake it only when it sleeps.
-  if (Atomics.load(bell, BELL.asleep) === 1) Atomics.notify(bell, BELL.ring, 1);
-  for (let have = Atomics.load(ctl, CTL.respSeq); have !== seq; have = Atomics.load(ctl, CTL.respSeq)) {
-    if (Atomics.load(ctl, CTL.interrupt) === 1) throw new Interrupted();
-    Atomics.wait(ctl, CTL.respSeq, have);
-  }
-  if (Atomics.load(ctl, CTL.interrupt) === 1) throw new Interrupted();
-  const inline = readAnswers(state.answers);
-  if (inline) return inline;
-  for (let m = receiveMessageOnPort(state.port); m; m = receiveMessageOnPort(state.port)) {
-    const msg = m.message as { seq: number; results: IoResult[] };
-    if (msg.seq === seq) return msg.results;
-  }
-  throw new Error('the answer to an oversized call went missing');
-}
-
-/** Sleep without burning CPU; a hard stop wakes the VU and ends the iteration. */
-export function sleepMs(ms: number): void {
-  if (!(ms > 0)) return;
-  if (ms >= 100 || Date.now() - thread.lastFlush > 200) flush();
-  const ctl = state.ctl;
-  const end = Date.now() + ms;
-  for (let left = ms; left > 0; left = end - Date.now()) {
-    if (Atomics.load(ctl, CTL.interrupt) === 1) throw new Interrupted();
-    Atomics.wait(ctl, CTL.interrupt, 0, left);
-  }
-  if (Atomics.load(ctl, CTL.interrupt) === 1) throw new Interrupted();
-}
-
-/**
- * An awaited call of an async VU, one promise per call: `start` begins the work and calls
+ * An awaited call of a VU, one promise per call: `start` begins the work and calls
  * `done` with its result; a hard stop (`s.cancel`) rejects at once with Interrupted, runs
  * `onCancel`, and a result that comes later is dropped.
  */
@@ -281,19 +207,34 @@ function cancellable<T>(s: VuState, start: (done: (v: T) => void) => void, onCan
   });
 }
 
-/** An answer as a VU reads it: decoded (from its I/O thread), or with the body still in its chunks (its own client). */
-export type Reply = IoResult | (Omit<IoResult, 'body' | 'headers'> & RawBody & { headers: RawHeaders });
-
-/** Async VUs: the requests go out on this thread's own HTTP client. */
-export function exchangeAsync(reqs: readonly HttpRequestSpec[]): Promise<Reply[]> {
+/** A request on this thread's HTTP client. */
+export function exchange(spec: HttpRequestSpec): Promise<Answer> {
   const s = state;
   const send = s.send;
   if (!send) return Promise.reject(new Error('this VU has no HTTP client'));
-  return cancellable(s, (done) => send(reqs, done));
+  return cancellable(s, (done) => send(spec, done));
 }
 
-/** Async VUs: sleep on a timer; a hard stop ends it at once. */
-export function sleepAsync(ms: number): Promise<void> {
+/** Requests sent together (http.batch); the answers come back in order. */
+export function exchangeAll(specs: readonly HttpRequestSpec[]): Promise<Answer[]> {
+  const s = state;
+  const send = s.send;
+  if (!send) return Promise.reject(new Error('this VU has no HTTP client'));
+  return cancellable(s, (done) => {
+    const out: Answer[] = new Array(specs.length);
+    let left = specs.length;
+    if (left === 0) done(out);
+    specs.forEach((spec, i) =>
+      send(spec, (a) => {
+        out[i] = a;
+        if (--left === 0) done(out);
+      }),
+    );
+  });
+}
+
+/** Sleep on a timer; a hard stop ends it at once. */
+export function sleepMs(ms: number): Promise<void> {
   const s = state;
   if (Atomics.load(s.ctl, CTL.interrupt) === 1) return Promise.reject(new Interrupted());
   if (!(ms > 0)) return Promise.resolve();

@@ -3,12 +3,9 @@
  * iterations when the main thread says so — a loop of its own (closed executors), or
  * iterations taken from an arrival-rate scenario's queue.
  *
- * Two kinds of thread. A blocking thread runs one VU and the bundle as stock k6 runs it: an
- * http.* call blocks in Atomics.wait until its I/O thread answers. An awaited thread runs many
- * VUs over the bundle made awaitable (awaitable.ts) and sends their requests itself, on its
- * own event loop: no thread hand-over per request, which is what makes it fast. Bundled by
- * esbuild into one CommonJS file (see build.ts), so each worker starts without a TypeScript
- * loader.
+ * A thread runs many VUs over the bundle made awaitable (transform/) and sends their
+ * requests itself, on its own event loop: no thread hand-over per request. Bundled by esbuild
+ * into one CommonJS file (see build.ts), so each worker starts without a TypeScript loader.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
@@ -19,22 +16,19 @@ import * as http from './k6-http.js';
 import * as metrics from './k6-metrics.js';
 import * as execution from './k6-execution.js';
 import {
-  BELL,
   CTL,
   QUEUE,
+  type Answer,
   type Command,
   type HttpRequestSpec,
-  type IoRequest,
   type WorkerCommand,
   type WorkerInit,
 } from './protocol.js';
-import { toIoResult } from './mailbox.js';
 import { mute } from './samples.js';
-import { HttpIo, warmHttp, type WarmServer } from '../engine/io.js';
+import { HttpIo, warmHttp } from '../engine/io.js';
 import {
   Aborted,
   Interrupted,
-  attachMailbox,
   emitIteration,
   flush,
   newVuState,
@@ -44,10 +38,8 @@ import {
   takeSamples,
   thread,
   use,
-  type Reply,
   type VuState,
 } from './vu-state.js';
-import { waitAsync } from './wait-async.js';
 import { globalIndex, type Stripe } from '../engine/segment.js';
 
 const init = workerData as WorkerInit;
@@ -55,14 +47,13 @@ const I_COMPLETED = 0,
   I_INTERRUPTED = 1;
 
 const esm = (ns: Record<string, unknown>, dflt: unknown = ns) => ({ __esModule: true, ...ns, default: dflt });
-const httpApi = init.awaited ? http.awaited : http.blocking;
 const MODULES: Record<string, unknown> = {
-  k6: esm({ ...core, ...(init.awaited ? { group: core.groupAwaited, sleep: core.sleepAwaited } : {}) }),
+  k6: esm(core),
   'k6/http': esm({
     expectedStatuses: http.expectedStatuses,
     setResponseCallback: http.setResponseCallback,
     ExpectedStatuses: http.ExpectedStatuses,
-    ...httpApi,
+    ...http.methods,
   }),
   'k6/metrics': esm(metrics),
   'k6/execution': esm(execution, {
@@ -133,74 +124,37 @@ interface Vu {
 }
 const vus = new Map<number, Vu>();
 
-/** Awaited threads: one HTTP client for all VUs, and its warm-up server. */
-let io: HttpIo | undefined;
-let warm: Promise<WarmServer | null> | undefined;
-if (init.awaited) {
-  io = new HttpIo({
-    ...(init.maxBodyBytes !== undefined ? { maxBodyBytes: init.maxBodyBytes } : {}),
-    ...(init.net ? { net: init.net } : {}),
-  });
-  warm = warmHttp(io, (a) => void toIoResult(a));
-  // VUs that sleep or wait for tickets still hand over what they measured.
-  setInterval(() => {
-    if (Date.now() - thread.lastFlush > 200) flush();
-  }, 200).unref();
-}
+/** One HTTP client for all VUs of the thread, and its warm-up server. */
+const io = new HttpIo({
+  ...(init.maxBodyBytes !== undefined ? { maxBodyBytes: init.maxBodyBytes } : {}),
+  ...(init.net ? { net: init.net } : {}),
+});
+const warm = init.warm ? warmHttp(io) : undefined;
+// VUs that sleep or wait for tickets still hand over what they measured.
+setInterval(() => {
+  if (Date.now() - thread.lastFlush > 200) flush();
+}, 200).unref();
 
 /**
- * An awaited VU's requests: on this thread's client, answered together (batch) or alone. The
- * answers go to the VU as they come (the body still in its chunks: the Response decodes it
- * if the script reads it).
+ * A VU's requests: on this thread's client (a request spec is what the client takes, not
+ * copied), on connections of the VU's own. The answer comes with its body still in its
+ * chunks: the Response decodes it if the script reads it.
  */
-function sendVia(client: HttpIo, localAddress: string | undefined, vu: number) {
-  return (reqs: readonly HttpRequestSpec[], done: (r: Reply[]) => void): void => {
-    if (reqs.length === 1) {
-      client.send(direct(reqs[0]!), localAddress, (a) => done([a]), vu);
-      return;
-    }
-    const out: Reply[] = new Array(reqs.length);
-    let left = reqs.length;
-    reqs.forEach((spec, i) =>
-      client.send(
-        direct(spec),
-        localAddress,
-        (a) => {
-          out[i] = a;
-          if (--left === 0) done(out);
-        },
-        vu,
-      ),
-    );
-  };
-}
-
-/** A request as this thread's client takes it, without copying its headers or body. */
-const direct = (r: HttpRequestSpec): IoRequest => ({
-  method: r.method,
-  url: r.url,
-  headers: r.headers,
-  body: r.body,
-  timeoutMs: r.timeoutMs,
-  responseType: r.responseType,
-});
+const sendVia =
+  (client: HttpIo, localAddress: string | undefined, vu: number) =>
+  (spec: HttpRequestSpec, done: (a: Answer) => void): void =>
+    client.send(spec, localAddress, done, vu);
 
 async function addVu(
   id: number,
   inTest: number,
-  mailbox: SharedArrayBuffer,
-  link: WorkerInit['io'],
+  ctl: SharedArrayBuffer,
   localAddress: string | undefined,
 ): Promise<void> {
   const s = newVuState(id);
   s.vuInTest = inTest;
-  attachMailbox(s, mailbox);
-  if (link) {
-    s.bell = new Int32Array(link.bell);
-    s.slot = link.slot;
-    s.port = link.port;
-  }
-  if (io) s.send = sendVia(io, localAddress, id);
+  s.ctl = new Int32Array(ctl);
+  s.send = sendVia(io, localAddress, id);
   s.env = { ...init.env };
   setVuTags({}, s);
   use(s);
@@ -237,40 +191,32 @@ async function addVu(
 
 /**
  * Compile the request path before the clock starts: calls to the thread's own loopback
- * server (an I/O thread's, for a blocking VU), never to the target; their samples are thrown
- * away (the metric and tag numbering they created still goes to the main thread).
+ * server, never to the target; their samples are thrown away (the metric and tag numbering
+ * they created still goes to the main thread).
  */
 let warmedThread = false;
 async function warmUp(s: VuState): Promise<void> {
-  let port = 0;
-  if (warm) {
-    // The thread's code is shared by its VUs: the first one warms it for all.
-    if (warmedThread) return;
-    warmedThread = true;
-    port = (await warm)?.port ?? 0;
-  } else if (s.port) {
-    Atomics.wait(s.bell, BELL.warmPort, 0, 5000);
-    port = Atomics.load(s.bell, BELL.warmPort);
-  }
-  if (port <= 0) return; // options inspection, or no warm-up server
+  // The thread's code is shared by its VUs: the first one warms it for all.
+  if (!warm || warmedThread) return;
+  warmedThread = true;
+  const port = (await warm)?.port ?? 0;
+  if (port <= 0) return; // no warm-up server
   // No sample of the warm-up may reach a metric (a full buffer or the periodic flush would
   // send them): mute them; the names and tag sets it numbered still go to the main thread.
   mute(true);
   try {
+    // One VU warms the code all VUs of the thread share, to the optimising compiler's
+    // thresholds: a few thousand calls, ten at a time.
     const url = `http://127.0.0.1:${port}/`;
-    if (warm) {
-      // One VU warms the code all VUs of the thread share, to the optimising compiler's
-      // thresholds: a few thousand calls, ten at a time.
-      const ten = Array.from({ length: 10 }, () => url);
-      for (let i = 0; i < 300; i++) {
-        use(s);
-        await httpApi.batch(ten);
-      }
-      for (let i = 0; i < 500; i++) {
-        use(s);
-        await httpApi.get(url);
-      }
-    } else for (let i = 0; i < 60; i++) await httpApi.get(url);
+    const ten = Array.from({ length: 10 }, () => url);
+    for (let i = 0; i < 300; i++) {
+      use(s);
+      await http.methods.batch(ten);
+    }
+    for (let i = 0; i < 500; i++) {
+      use(s);
+      await http.methods.get(url);
+    }
   } catch {
     // A script option such as `throw` may make a failed call throw: warming is best effort.
   } finally {
@@ -393,22 +339,14 @@ async function takeFromQueue(
 ): Promise<void> {
   const q = new Int32Array(cmd.queue);
   const ctl = s.ctl;
-  const local = init.awaited ? localQueue(cmd.queue) : null;
+  const local = localQueue(cmd.queue);
   s.progress = () =>
     cmd.deadline > 0 ? Math.min(1, (Date.now() - s.scenarioStartedAt) / (cmd.deadline - s.scenarioStartedAt)) : 0;
   Atomics.add(q, QUEUE.idle, 1);
   for (;;) {
     if (Atomics.load(ctl, CTL.interrupt) === 1) break;
-    let ticket = false;
-    const seen = Atomics.load(q, QUEUE.seq);
-    if (local) {
-      ticket = await local.wait(s);
-      use(s);
-    } else {
-      const t = Atomics.load(q, QUEUE.tickets);
-      ticket = t > 0 && Atomics.compareExchange(q, QUEUE.tickets, t, t - 1) === t;
-      if (!ticket && t > 0) continue;
-    }
+    const ticket = await local.wait(s);
+    use(s);
     if (ticket) {
       number(s, Atomics.add(q, QUEUE.next, 1), cmd.stripe);
       Atomics.store(ctl, CTL.active, 1);
@@ -423,15 +361,11 @@ async function takeFromQueue(
       Atomics.load(ctl, CTL.stop) === 1
     )
       break;
-    if (local) continue;
-    // Idle: hand over what was measured, then sleep until a grant (or 200 ms, to flush again).
-    if (Date.now() - thread.lastFlush > 200) flush();
-    Atomics.wait(q, QUEUE.seq, seen, 200);
   }
 }
 
 /**
- * An awaited thread's side of an arrival-rate queue: its idle VUs park here and one waiter on
+ * A thread's side of an arrival-rate queue: its idle VUs park here and one waiter on
  * the shared word hands them the tickets, the VU that parked last first (its connection is
  * the warmest): one wake-up serves a burst, and few VUs stay busy where few suffice.
  */
@@ -534,7 +468,11 @@ parentPort!.on('message', (cmd: WorkerCommand) => {
     return;
   }
   if (cmd.t === 'add') {
-    void addVu(cmd.vu, cmd.vuInTest, cmd.mailbox, null, cmd.localAddress);
+    void addVu(cmd.vu, cmd.vuInTest, cmd.ctl, cmd.localAddress);
+    return;
+  }
+  if (cmd.t === 'net') {
+    io.configure(cmd.net);
     return;
   }
   const vu = vus.get(cmd.vu);
@@ -544,7 +482,16 @@ parentPort!.on('message', (cmd: WorkerCommand) => {
   else if (cmd.t === 'call') void call(vu, cmd);
 });
 
-void addVu(init.vu, init.vuInTest, init.mailbox, init.io, init.localAddress);
+void addVu(init.vu, init.vuInTest, init.ctl, init.localAddress);
+
+/** Atomics.waitAsync: in V8 since Node 16, typed only in TypeScript's ES2024 lib (newer than this project's). */
+type WaitAsync = (
+  a: Int32Array,
+  i: number,
+  v: number,
+  ms?: number,
+) => { async: false; value: string } | { async: true; value: Promise<string> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync.bind(Atomics);
 
 function describe(e: unknown): string {
   if (e instanceof Error) return e.stack ? e.stack.split('\n').slice(0, 4).join('\n') : `${e.name}: ${e.message}`;

@@ -1,11 +1,13 @@
 /**
- * Making a k6 bundle awaitable (runtime/awaitable.ts) so that VUs can share a thread: what
- * is rewritten, what is declined (the runner then gives each VU a thread of its own), and
- * that VUs sharing a thread stay apart — identity, tags, group, __ENV — across every await.
+ * Making a k6 bundle awaitable (runtime/transform/) so that VUs can share a thread: what is
+ * rewritten, what is declined (the built-in runner then refuses the script, stock k6 runs
+ * it), and that VUs sharing a thread stay apart — identity, tags, group, __ENV — across every
+ * await.
  */
 import { test, expect } from '@playwright/test';
 import { parse } from 'acorn';
-import { makeAwaitable } from './runtime/awaitable.js';
+import { makeAwaitable, ScriptRefused } from './runtime/transform/awaitable.js';
+import { runBuiltin } from './engine/run.js';
 import { bundleAll } from './bundle.js';
 import { runScript, sinkOf, stubServer, type StubServer } from './test-helpers.js';
 
@@ -35,12 +37,13 @@ test('blocking calls are awaited, and so is every call of a function that reache
   ).toBe(
     'async function retry(f) { let r = __k6b(await __k6s(f())); return r; }\nexport default async function () { __k6b(await __k6s(retry(async () => __k6b(await __k6s(http.get(1)))))); }',
   );
-  // setup() may do as it likes: it runs on a blocking VU of its own, unchanged.
+  // setup() and teardown() are awaited as much as the iterations.
   expect(
-    declined(
-      'export function setup() { return [1].map((u) => http.get(u)); }\nexport default function () { http.get(1); }',
-    ),
-  ).toBe('rewritten');
+    rewrite('export function setup() { return http.get(1).json(); }\nexport function teardown(d) { sleep(d); }'),
+  ).toBe(
+    'export async function setup() { return __k6b(await __k6s(http.get(1))).json(); }\nexport async function teardown(d) { __k6b(await __k6s(sleep(d))); }',
+  );
+  expect(declined('export function setup() { return [1].map((u) => http.get(u)); }')).toMatch(/used as a value/);
   // A script without blocking calls is unchanged.
   expect(rewrite('export default function () { check(1, { a: () => true }); }')).toBe(
     'export default function () { check(1, { a: () => true }); }',
@@ -72,15 +75,29 @@ test('declined, with the reason, wherever awaiting would change what the iterati
   expect(declined('export default function () { const h = http; h.get(1); }')).toMatch(/module binding "http"/);
 });
 
-test('every shipped scenario is made awaitable, and what comes out still parses as a module', async () => {
+test('every shipped scenario is made awaitable, and what comes out still parses as a module and maps back to the bundle', async () => {
   for (const b of await bundleAll()) {
     const r = makeAwaitable(b.code);
     expect(r.ok ? 'ok' : `${b.name}: ${r.reason}`).toBe('ok');
     if (r.ok) {
       expect(r.sites).toBeGreaterThan(0);
       expect(() => parse(r.code, { ecmaVersion: 'latest', sourceType: 'module' })).not.toThrow();
+      expect(r.code.split('\n').length).toBe(b.code.split('\n').length);
+      expect(JSON.parse(r.map()).mappings).not.toBe('');
     }
   }
+});
+
+test('a script the transform declines is refused before anything starts, pointing to stock k6', async () => {
+  const refused = await runBuiltin({
+    bundleCode: `${K6}export default function () { [1, 2].forEach(() => http.get(__ENV.URL)); }`,
+    scriptDir: process.cwd(),
+    env: {},
+    log: () => undefined,
+  }).catch((e: unknown) => e);
+  expect(refused).toBeInstanceOf(ScriptRefused);
+  expect((refused as Error).message).toContain('used as a value (line 2)');
+  expect((refused as Error).message).toContain('run it on stock k6 (`--engine k6`)');
 });
 
 let srv: StubServer;
@@ -121,8 +138,6 @@ test('VUs that share a thread keep their own __VU, iteration, VU tags, group and
       step(me, it, who);
     }`,
     { URL: srv.url },
-    [],
-    'awaited',
   );
   expect(out.exitCode).toBe(0);
   const sum = (name: string) => {
@@ -135,20 +150,5 @@ test('VUs that share a thread keep their own __VU, iteration, VU tags, group and
   // Samples taken in a group after awaited calls carry that VU's own group: ::g1 … ::g6, five each.
   for (let v = 1; v <= 6; v++) expect(sum(`in_group{group:::g${v}}`)).toBe(5);
   expect(out.thresholds.every((t) => t.ok)).toBe(true);
-  expect(out.vus).toEqual({ mode: 'awaited', threads: 2 });
-});
-
-test('a script that cannot be made awaitable runs anyway, one blocking thread per VU, and says why', async () => {
-  const out = await runScript(
-    `
-    import http from 'k6/http';
-    export const options = { scenarios: { s: { executor: 'shared-iterations', vus: 2, iterations: 4 } } };
-    export default function () { [1, 2].forEach(() => http.get(__ENV.URL)); }`,
-    { URL: srv.url },
-  );
-  expect(out.exitCode).toBe(0);
-  expect(out.vus?.mode).toBe('blocking');
-  expect(out.vus?.reason).toMatch(/used as a value/);
-  const reqs = sinkOf(out, 'http_reqs');
-  expect(reqs?.type === 'counter' ? reqs.sum : NaN).toBe(8);
+  expect(out.vuThreads).toBe(2);
 });
