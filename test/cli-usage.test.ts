@@ -15,7 +15,7 @@ function helpBlocks(help: string): Map<string, string> {
   const blocks = new Map<string, string>();
   let current: string | undefined;
   for (const line of help.split('\n')) {
-    const m = /^ {2}--([a-z-]+)\s/.exec(line);
+    const m = /^ {2}--([a-z-]+)[,\s]/.exec(line);
     if (m) {
       current = m[1]!;
       blocks.set(current, line);

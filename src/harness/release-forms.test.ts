@@ -54,7 +54,10 @@ const nameOf = (block: string) => /^(?:export )?(?:async )?(?:function\*? |const
  */
 export function unconsulted(text: string, op: VersionedOperation): number[] {
   const builders = BUILDERS[op.behaviour] ?? [];
-  const all = blocks(text).filter((b) => !/^import /.test(b.text));
+  // Imports and evidence citations (`const X = ev.documented('… monthly_automation_limit_per_user …')`) name an operation without calling it.
+  const all = blocks(text).filter(
+    (b) => !/^import /.test(b.text) && !/^(?:export )?const \w+ = ev\.\w+\(/.test(b.text),
+  );
   const ok = new Set(
     all.filter(
       (b) =>
@@ -144,6 +147,10 @@ test('the scan flags a check that sends the newest form by hand, and passes one 
   const byHand =
     "import x from 'y';\ntest('BASE-6 x', async ({ target }) => {\n  await target.gw(0, 'POST', 'archive-view/', { json: { table_name: 'T', view_name: 'V' } });\n});\n";
   expect(unconsulted(byHand, archive)).toEqual([2]);
+  // An evidence citation names the operation without calling it; a call beside it is still seen.
+  const cited = "const CITE = ev.documented('OA62 archiveView: archive-view/ takes view_name');\n";
+  expect(unconsulted(cited, archive)).toEqual([]);
+  expect(unconsulted(cited + byHand, archive)).toEqual([3]);
   expect(
     unconsulted(
       byHand.replace("{ table_name: 'T', view_name: 'V' }", "archiveBody(state.apiVersion, 'T', rows)"),

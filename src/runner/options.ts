@@ -51,8 +51,7 @@ export const RUN_OPTIONS = {
     group: G.target,
     type: 'number',
     alias: 'embedded-window',
-    describe:
-      "Rate-limit window, seconds: the target's, or the embedded reference server's (--embedded-window: a deprecated alias)",
+    describe: 'Rate-limit window (s) of the target or the embedded server',
     defaultDescription: `descriptor, else 60; embedded: ${EMBEDDED_RATE_WINDOW}`,
   },
   'embedded-fault': {

@@ -30,7 +30,7 @@ test('the installed client is the one described, and its Base class has exactly 
 
 test('every documented method is called by a CLIENT check and named in its scope; undocumented ones are named and skipped', () => {
   const scoped = new Set(
-    [...suiteText.matchAll(/inScope\(state, ([^)]*)\)/g)].flatMap((m) =>
+    [...suiteText.matchAll(/inScope\(\s*state,([^)]*)\)/g)].flatMap((m) =>
       [...m[1]!.matchAll(/'(\w+)'/g)].map((x) => x[1]!),
     ),
   );
