@@ -94,10 +94,9 @@ export interface CellResult extends Cell {
   reportDir: string;
 }
 
-/** One cell: the embedded run held to the cell's release and edition; `clauses` undefined runs all. */
-export function runCell(cell: Cell, reportDir: string, clauses?: readonly string[]): Promise<CellResult> {
-  const args = [
-    BIN,
+/** The `conformance run` arguments of a cell (the matrix and its CI cells in test/cli-versions.test.ts): held to its release and edition, no HTML, no transcripts. */
+export function cellRunArgs(cell: Cell, reportDir: string, clauses?: readonly string[]): string[] {
+  return [
     'run',
     '--api-version',
     cell.version,
@@ -110,6 +109,11 @@ export function runCell(cell: Cell, reportDir: string, clauses?: readonly string
     reportDir,
     ...(clauses ? ['--clauses', clauses.join(',')] : []),
   ];
+}
+
+/** One cell: the embedded run held to the cell's release and edition; `clauses` undefined runs all. */
+export function runCell(cell: Cell, reportDir: string, clauses?: readonly string[]): Promise<CellResult> {
+  const args = [BIN, ...cellRunArgs(cell, reportDir, clauses)];
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -11,7 +11,7 @@ import { compareVersions, ENDPOINTS, RELEASES } from '../src/spec/index.js';
 import type { Results } from '../src/reports/results-schema.js';
 import { cli, serve, tempDir } from './helpers/cli.js';
 import { readResults } from './helpers/reports.js';
-import { cellClauses, ciCells, matrixEditions, matrixReleases } from '../scripts/matrix.js';
+import { cellClauses, cellRunArgs, ciCells, matrixEditions, matrixReleases } from '../scripts/matrix.js';
 
 // Independent tests (each run starts its own servers), and long ones: on workers of their own they do not end the project on one worker.
 test.describe.configure({ mode: 'parallel' });
@@ -131,23 +131,7 @@ for (const cell of ciCells()) {
     const dir = tempDir(`matrix-${cell.version}-${cell.edition}`);
     // Not the rate family: its bursts take the machine alone (the lock of test/helpers/cli.ts) and it has runs of its own above and in the selftest.
     const clauses = cellClauses(cell.version).filter((c) => !c.startsWith('RATE-'));
-    const r = await cli(
-      [
-        'run',
-        '--api-version',
-        cell.version,
-        '--edition',
-        cell.edition,
-        '--no-html',
-        '--transcripts',
-        'none',
-        '--report-dir',
-        dir,
-        '--clauses',
-        clauses.join(','),
-      ],
-      { timeoutMs: 540_000 },
-    );
+    const r = await cli(cellRunArgs(cell, dir, clauses), { timeoutMs: 540_000 });
     const results = readResults(dir);
     const log = r.stderr.slice(-3000);
     expect.soft(failing(results), log).toEqual([]);
