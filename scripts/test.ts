@@ -8,7 +8,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { harnessEnv } from '../src/common/harness-env.js';
+import { harnessEnv, harnessEnvVars } from '../src/common/harness-env.js';
 
 const REPORT = 'reports/project-tests.json';
 mkdirSync('reports', { recursive: true });
@@ -68,9 +68,17 @@ if (!harnessEnv('skipStatic')) {
   }
 }
 
+// The compiled CLI (dist/, the package's build: a second) for the tests' children: every
+// start of the CLI then skips tsx's compile, and the runs' Playwright processes load
+// JavaScript (dist/suites) and transform nothing. A test file run alone runs the sources.
+const build = spawnSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' });
+if (build.status !== 0) {
+  process.stdout.write(`\nbuild: FAILED (exit ${build.status ?? build.signal})\n0 passed, 1 failed\n`);
+  process.exit(build.status ?? 1);
+}
 const run = spawnSync('npx', ['playwright', 'test', '--config', 'playwright.config.ts', ...extra], {
   stdio: 'inherit',
-  env: process.env,
+  env: { ...process.env, ...harnessEnvVars({ compiledCli: true }) },
 });
 let line = '0 passed, 1 failed';
 try {

@@ -2,11 +2,13 @@
  * `conformance run` as a user types it, without running any check: `--help` shows every
  * option with its default, in groups; the precedence flags > CONFORMANCE_* > --config >
  * defaults holds (seen through --print-config); every usage error exits 2 with one line
- * and leaves nothing behind.
+ * and leaves nothing behind. The checkout's bin runs the sources (npm test's other tests start
+ * the compiled CLI) and lists every command while it loads only the one it runs.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { COMMANDS } from '../src/cli/commands/index.js';
 import { RUN_OPTIONS } from '../src/runner/options.js';
 import { cli, tempDir } from './helpers/cli.js';
 
@@ -24,6 +26,15 @@ function helpBlocks(help: string): Map<string, string> {
   }
   return blocks;
 }
+
+test("the checkout's bin runs the sources through tsx: --help lists every command, explain loads and runs its own", async () => {
+  const help = await cli(['--help'], { source: true });
+  expect(help.code, help.output).toBe(0);
+  for (const c of COMMANDS) expect(help.stdout).toContain(`conformance ${String(c.command)} `);
+  const r = await cli(['explain', 'ROUTE-1'], { source: true });
+  expect(r.code, r.output).toBe(0);
+  expect(r.stdout).toMatch(/^ROUTE-1 \(ROUTE\)\n/);
+});
 
 test('run --help lists every option with its default, in groups', async () => {
   const r = await cli(['run', '--help'], { exclusive: false });

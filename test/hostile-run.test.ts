@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { Results } from '../src/reports/results-schema.js';
 import { startHostile, type HostileServer, type Rule } from '../src/mutants/hostile.js';
 import { startServer, type RunningServer } from '../src/server/index.js';
+import { cliEntry } from './helpers/cli.js';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'conformance.js');
 /** The run's own bound: far above what it needs (each hostile call costs at most its 2 s timeouts). */
 const RUN_BUDGET_MS = 240_000;
 
@@ -79,7 +79,7 @@ test.afterAll(async () => {
 
 function runCli(args: string[]): Promise<{ code: number | null; killed: boolean; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [cliEntry(), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
       env: { ...process.env, FORCE_COLOR: '0' },

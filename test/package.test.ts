@@ -16,7 +16,7 @@ import { validateAction, validateWorkflow } from '@action-validator/core';
 import { expect, test } from '@playwright/test';
 import { ROOT, tempDir } from './helpers/cli.js';
 import { readResults } from './helpers/reports.js';
-import { HARNESS_ENV_PREFIX } from '../src/common/harness-env.js';
+import { HARNESS_ENV_PREFIX, harnessEnv } from '../src/common/harness-env.js';
 
 interface Packed {
   filename: string;
@@ -25,12 +25,17 @@ interface Packed {
   files: { path: string }[];
 }
 
-/** `npm pack` (its prepack build included) once per worker: both tests below read the same tarball. */
+/**
+ * `npm pack` (its prepack build included) once per worker: both tests below read the same
+ * tarball. Under npm test, which built dist/ with that same build before any test, the pack
+ * skips the rebuild: it would empty dist/ under the other tests' compiled CLIs.
+ */
 let packed: (Packed & { path: string }) | undefined;
 function pack(): Packed & { path: string } {
   if (packed) return packed;
   const into = tempDir('pack');
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', into], {
+  const rebuild = harnessEnv('compiledCli') ? ['--ignore-scripts'] : [];
+  const out = execFileSync('npm', ['pack', '--json', ...rebuild, '--pack-destination', into], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -44,7 +49,7 @@ test('npm pack holds what a user runs, no tests or benchmarks, and its size is s
   const files = p.files.map((f) => f.path);
   for (const f of [
     'bin/conformance.js',
-    'dist/src/cli/main.js',
+    'dist/src/cli/start.js',
     'dist/src/runner/playwright.config.js',
     'dist/suites/routes.spec.js',
     'dist/load/k6/capacity.js',

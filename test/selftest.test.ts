@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { MUTANTS } from '../src/mutants/catalog.js';
 import type { SelftestReport } from '../src/mutants/selftest.js';
 import { HARNESS_ENV, harnessEnv } from '../src/common/harness-env.js';
+import { cliEntry } from './helpers/cli.js';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'conformance.js');
 const BUDGET_MS = 30 * 60_000;
 
 test('conformance selftest kills every mutant and passes the clean runs', async () => {
@@ -23,7 +23,7 @@ test('conformance selftest kills every mutant and passes the clean runs', async 
   const dir = join(mkdtempSync(join(tmpdir(), 'selftest-')), 'report');
   const { code, output, killed } = await new Promise<{ code: number | null; output: string; killed: boolean }>(
     (resolve) => {
-      const child = spawn(process.execPath, [BIN, 'selftest', '--report-dir', dir], {
+      const child = spawn(process.execPath, [cliEntry(), 'selftest', '--report-dir', dir], {
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
         env: { ...process.env, FORCE_COLOR: '0' },

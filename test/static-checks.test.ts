@@ -84,9 +84,11 @@ test("knip finds an export nobody imports, in the project's own configuration, a
 /**
  * `npm test` (scripts/test.ts) with an `npx` of our own first on PATH: it logs each call and
  * answers for tsc, eslint, prettier and knip (the real ones run in CI's own `npm test`, on the
- * whole tree: running them again here would only repeat that), and hands `playwright` to the real one.
+ * whole tree: running them again here would only repeat that) and for the build (`tsx
+ * scripts/build.ts`: a real one would rewrite the dist/ that the tests beside this one run), and
+ * hands `playwright` to the real one.
  */
-function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'prettier' | 'knip'): {
+function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'prettier' | 'knip' | 'tsx'): {
   code: number | null;
   out: string;
   calls: string[];
@@ -101,7 +103,7 @@ function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'prettier' | 'knip'): {
         '#!/usr/bin/env bash',
         'echo "$*" >> "$STUB_LOG"',
         'case "$1" in',
-        '  tsc|eslint|prettier|knip) sleep 0.2; [ "$1" = "$STUB_FAIL" ] && exit 3; exit 0 ;;',
+        '  tsc|eslint|prettier|knip|tsx) sleep 0.2; [ "$1" = "$STUB_FAIL" ] && exit 3; exit 0 ;;',
         `  playwright) shift; exec ${JSON.stringify(join(ROOT, 'node_modules', '.bin', 'playwright'))} "$@" ;;`,
         'esac',
         'exit 9',
@@ -145,7 +147,9 @@ test("npm test type-checks, lints, checks the format and the exports of the whol
   expect(r.code, r.out).toBe(0);
   // Two at a time (the lint beside the others in turn), every one of them before the tests.
   expect(r.calls.slice(0, 4).sort()).toEqual([...STATIC].sort());
+  // Then the build of the compiled CLI the tests start, then the tests.
   expect(r.calls.slice(4)).toEqual([
+    'tsx scripts/build.ts',
     'playwright test --config playwright.config.ts --list test/static-checks.test.ts --project=tests',
   ]);
   expect(r.calls.indexOf('tsc --noEmit -p .')).toBeLessThan(r.calls.indexOf('prettier --check --log-level warn .'));
@@ -167,4 +171,10 @@ test('npm test stops at a static check that finds something: no later check in i
   expect(types.calls.sort()).toEqual(['eslint --max-warnings 0 .', 'tsc --noEmit -p .']);
   expect(types.out).toContain('type check: FAILED (exit 3)');
   expect(types.out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
+  // The build fails: no test runs.
+  const build = npmTestWithStubs('tsx');
+  expect(build.code, build.out).toBe(3);
+  expect(build.calls.filter((c) => c.startsWith('playwright'))).toEqual([]);
+  expect(build.out).toContain('build: FAILED (exit 3)');
+  expect(build.out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
 });

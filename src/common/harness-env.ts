@@ -59,6 +59,11 @@ export const HARNESS_ENV = {
     on,
   ),
   skipStatic: v('CONFHARNESS_SKIP_STATIC', '1: scripts/test.ts runs the tests without tsc, eslint, prettier, knip', on),
+  compiledCli: v(
+    'CONFHARNESS_COMPILED_CLI',
+    "1: the project's tests start the compiled CLI (dist/, which npm test builds first), not the sources through tsx",
+    on,
+  ),
   skipSelftest: v('CONFHARNESS_SKIP_SELFTEST', '1: npm test leaves the selftest out (a local run)', on),
 } as const satisfies Record<string, Variable<unknown>>;
 

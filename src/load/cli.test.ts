@@ -8,10 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cliEntry } from '../../test/helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'load-cli-'));
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, ['bin/conformance.js', ...args], {
+  spawnSync(process.execPath, [cliEntry(), ...args], {
     encoding: 'utf8',
     env: { ...process.env, ...env },
     timeout: 120_000,

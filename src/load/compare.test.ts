@@ -13,6 +13,7 @@ import { renderReport, runScript, stubServer, type StubServer } from './test-hel
 import { resultsOfRun } from './report/results.js';
 import { writeReports } from './report/write.js';
 import type { Comparison } from './compare/compare.js';
+import { cliEntry } from '../../test/helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'load-compare-'));
 let srv: StubServer;
@@ -31,7 +32,7 @@ const SCRIPT = `
   }`;
 
 const cli = (args: string[]) =>
-  spawnSync(process.execPath, ['bin/conformance.js', 'load', 'compare', ...args], {
+  spawnSync(process.execPath, [cliEntry(), 'load', 'compare', ...args], {
     encoding: 'utf8',
     env: process.env,
     timeout: 60_000,

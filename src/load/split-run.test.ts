@@ -14,6 +14,7 @@ import { startChildServer, type ChildServer } from './server-child.js';
 import { runLoad, type LoadRunResult } from './run.js';
 import { mergeResults } from './report/results.js';
 import type { Results } from './report/schema.js';
+import { cliEntry } from '../../test/helpers/cli.js';
 
 const WINDOW = 3;
 const LIMITS = { API_GATEWAY_BASE_API_LIMIT_PER_MINUTE: '100', API_ACCOUNT_LIMIT_PER_MINUTE: '120' };
@@ -172,7 +173,7 @@ for (const [scenario, server, extra] of MERGE_CASES) {
       ...(extra.sourceIps ? ['--source-ips', extra.sourceIps] : []),
       ...files,
     ];
-    const r = spawnSync(process.execPath, ['bin/conformance.js', ...args], {
+    const r = spawnSync(process.execPath, [cliEntry(), ...args], {
       encoding: 'utf8',
       env: process.env,
       timeout: 120_000,

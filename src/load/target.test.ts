@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChildServer, type ChildServer } from './server-child.js';
 import { ConfirmationNeeded, runLoad } from './run.js';
+import { cliEntry } from '../../test/helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'load-target-'));
 const LIMITS = { API_GATEWAY_BASE_API_LIMIT_PER_MINUTE: '100', API_ACCOUNT_LIMIT_PER_MINUTE: '120' };
@@ -101,7 +102,7 @@ function cli(
   const child = spawn(
     process.execPath,
     [
-      'bin/conformance.js',
+      cliEntry(),
       'load',
       '--engine',
       'builtin',

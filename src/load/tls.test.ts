@@ -10,6 +10,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { readDescriptorFile } from '../common/descriptor-file.js';
+import { cliEntry } from '../../test/helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'load-tls-'));
 const bin = join(dir, 'bin');
@@ -70,7 +71,7 @@ const load = (args: string[], env: Record<string, string> = {}) => {
   return spawnSync(
     process.execPath,
     [
-      'bin/conformance.js',
+      cliEntry(),
       'load',
       '--scenario',
       'rate-window',

@@ -10,10 +10,8 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync }
 import { dirname, join } from 'node:path';
 import { Results } from '../reports/results-schema.js';
 import type { Edition } from '../spec/index.js';
-import { PACKAGE_ROOT } from '../spec/layout.js';
+import { CLI_ENTRY } from '../spec/layout.js';
 import { harnessEnvVars } from '../common/harness-env.js';
-
-const BIN = join(PACKAGE_ROOT, 'bin', 'conformance.js');
 
 interface RunSpec {
   faults: readonly string[];
@@ -69,7 +67,8 @@ const scopesFile = (s: RunSpec) => `${s.reportDir}.fail-fast.json`;
 
 function runArgs(s: RunSpec): string[] {
   return [
-    BIN,
+    // The CLI as the selftest itself runs: the compiled one (npm test) starts no tsx per run.
+    CLI_ENTRY,
     'run',
     '--edition',
     s.edition,

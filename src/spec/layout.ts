@@ -19,3 +19,5 @@ export const PACKAGE_ROOT = COMPILED && basename(CODE_ROOT) === 'dist' ? join(CO
 export const codeFile = (...parts: string[]): string => join(CODE_ROOT, ...parts) + CODE_EXT;
 /** The file name ending of a conformance suite as it runs (`.spec.ts` or `.spec.js`). */
 export const SUITE_SUFFIX = `.spec${CODE_EXT}`;
+/** The file that starts the CLI as this process runs: the checkout's bin (the sources through tsx), or the compiled start. */
+export const CLI_ENTRY = COMPILED ? codeFile('src', 'cli', 'start') : join(PACKAGE_ROOT, 'bin', 'conformance.js');

@@ -1,17 +1,32 @@
 /**
  * The CLI as users meet it: `node bin/conformance.js …` in a child process, and the
  * reference server started with `serve --json` (its descriptor is its one stdout line).
- * Every child is bounded in time and ended by its own id.
+ * Every child is bounded in time and ended by its own id. Under `npm test`
+ * (CONFHARNESS_COMPILED_CLI) the child is the compiled CLI that npm test built into dist/: the
+ * same code, without tsx compiling it at every start; a test file run alone runs the sources.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { phasesFor } from '../../src/runner/phases.js';
 import { HARNESS_ENV_PREFIX, harnessEnv } from '../../src/common/harness-env.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'conformance.js');
+/** The checkout's entry: the sources through tsx. */
+export const BIN = join(ROOT, 'bin', 'conformance.js');
+const COMPILED_START = join(ROOT, 'dist', 'src', 'cli', 'start.js');
+
+/**
+ * The file a test starts the CLI with: the compiled CLI under npm test, except for a run of
+ * the project's test-only suites (CONFHARNESS_SUITES_DIR in `env`: TypeScript that the compiled
+ * runner, which looks for `.spec.js`, does not take); otherwise the checkout's bin.
+ */
+export function cliEntry(env?: NodeJS.ProcessEnv): string {
+  if (!harnessEnv('compiledCli') || (env && harnessEnv('suitesDir', env))) return BIN;
+  if (!existsSync(COMPILED_START)) throw new Error(`${COMPILED_START} is missing: npm test builds it first (npm run build)`);
+  return COMPILED_START;
+}
 
 interface CliResult {
   code: number | null;
@@ -33,6 +48,8 @@ interface CliOptions {
    * undecided. A run of a test-only suite, or of clauses without RATE, needs no lock.
    */
   exclusive?: boolean;
+  /** The checkout's bin (the sources through tsx) even under npm test: a test of that entry itself. */
+  source?: boolean;
 }
 
 const LOCK = join(tmpdir(), 'conformance-project-tests.lock');
@@ -99,7 +116,7 @@ function spawnCli(args: string[], o: CliOptions): Promise<CliResult> {
     ),
   );
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [o.source ? BIN : cliEntry(o.env), ...args], {
       cwd: ROOT,
       env: { ...env, FORCE_COLOR: '0', ...o.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -137,7 +154,7 @@ export interface Served {
 export function serve(args: string[] = []): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'cf-serve-'));
   const dataFile = join(dir, 'data.sqlite');
-  const child = spawn(process.execPath, [BIN, 'serve', '--json', '--rate-window', '3', '--data', dataFile, ...args], {
+  const child = spawn(process.execPath, [cliEntry(), 'serve', '--json', '--rate-window', '3', '--data', dataFile, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -13,9 +13,6 @@ import { parseRunOptions, RUN_OPTIONS, runDefaults } from '../../runner/options.
 import { resolveTarget, trustOf } from '../../runner/target.js';
 import { CliError, EXIT } from '../exit.js';
 
-export const command = 'clean';
-export const describe = 'Remove the tables and bases earlier runs left behind (names cf_<timestamp>_<id>_…)';
-
 export const builder = (y: Argv) =>
   y
     .options({

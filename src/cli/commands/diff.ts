@@ -20,10 +20,6 @@ type Args = Pick<
   insecure: boolean;
 };
 
-export const command = 'diff';
-export const describe =
-  'Compare two targets call by call (default: against the embedded reference server), live or against a recording';
-
 export const builder = (y: Argv) =>
   y
     .option('target-file', {

@@ -3,9 +3,6 @@ import type { ArgumentsCamelCase, Argv } from 'yargs';
 import { explain } from '../../runner/explain.js';
 import { CliError, EXIT } from '../exit.js';
 
-export const command = 'explain <clause>';
-export const describe =
-  'Explain a clause: its text, source and evidence, its checks, what a failure means, how to run just it';
 export const builder = (y: Argv) => y.positional('clause', { type: 'string', describe: 'A clause ID, e.g. SHAPE-1' });
 
 export function handler(argv: ArgumentsCamelCase<{ clause: string }>): void {

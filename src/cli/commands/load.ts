@@ -47,10 +47,6 @@ interface MergeArgs {
   sourceIps?: string;
 }
 
-export const command = 'load';
-export const describe =
-  'Run a load scenario (k6 or the built-in runner), emit k6 bundles, merge instances, or compare runs';
-
 function parseEnv(list: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const kv of list) {

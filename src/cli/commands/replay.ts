@@ -4,10 +4,6 @@ import { RUN_OPTIONS } from '../../runner/options.js';
 import { replay } from '../../runner/replay.js';
 import { CliError, EXIT, setOutcome } from '../exit.js';
 
-export const command = 'replay <report>';
-export const describe =
-  'Run again the checks that failed or errored in a report (its seed, release, edition and options): FIXED / STILL FAILING / NOW ERROR';
-
 export const builder = (y: Argv) =>
   y
     .positional('report', { type: 'string', describe: "The folder of an earlier run's reports (its results.json)" })

@@ -6,8 +6,6 @@ import type { RunningServer } from '../../server/index.js';
 import { parseRunOptions, printableConfig, runBuilder, type RunOptions } from '../../runner/options.js';
 import { CliError, EXIT, setOutcome } from '../exit.js';
 
-export const command = 'run';
-export const describe = 'Run the conformance suites against a target (default: the embedded reference server)';
 export const builder = (y: Argv) => runBuilder(y);
 
 export async function handler(argv: ArgumentsCamelCase<Record<string, unknown>>): Promise<void> {

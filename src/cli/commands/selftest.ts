@@ -24,10 +24,6 @@ interface Args {
   batch: boolean;
 }
 
-export const command = 'selftest';
-export const describe =
-  'Run the suites against the clean reference server and against every mutant (src/mutants/catalog.ts)';
-
 export function builder(y: Argv): Argv<Args> {
   return (
     y

@@ -17,9 +17,6 @@ interface Args {
   fault: string[];
 }
 
-export const command = 'serve';
-export const describe = 'Start the reference server on loopback';
-
 export function builder(y: Argv): Argv<Args> {
   return y
     .option('port', { type: 'number', default: 0, describe: 'Port (0 = any free port)' })

@@ -14,13 +14,14 @@ import { join } from 'node:path';
 import { findCapacity, planFor } from './find.js';
 import { DEFAULT_BOUNDS } from './search.js';
 import { renderReport } from '../test-helpers.js';
+import { cliEntry } from '../../../test/helpers/cli.js';
 
 // Independent tests (each its own server or stand-in k6, its own files): on separate workers.
 test.describe.configure({ mode: 'parallel' });
 
 const dir = mkdtempSync(join(tmpdir(), 'find-capacity-'));
 const cli = (args: string[]) =>
-  spawnSync(process.execPath, ['bin/conformance.js', ...args], {
+  spawnSync(process.execPath, [cliEntry(), ...args], {
     encoding: 'utf8',
     env: { ...process.env },
     timeout: 120_000,

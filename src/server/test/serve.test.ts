@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { TargetDescriptor } from '../../spec/index.js';
+import { cliEntry } from '../../../test/helpers/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -16,7 +17,7 @@ interface Served {
 }
 
 function serve(args: string[]): Served {
-  const child = spawn(process.execPath, ['bin/conformance.js', 'serve', ...args], {
+  const child = spawn(process.execPath, [cliEntry(), 'serve', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CI: '' },
