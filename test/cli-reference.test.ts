@@ -112,9 +112,10 @@ test('clean runs against the reference server exit 0, write valid reports withou
     await probe.stop();
   }
 
-  // 2. The embedded server as the cloud edition: RATE-8 applies to it only.
+  // 2. The embedded server as the cloud edition: RATE-8 applies to it only. (The rest of the
+  //    rate family held to cloud is the selftest's clean cloud run, every clause.)
   const cloud = tempDir('cloud');
-  const c = await cli(['run', '--edition', 'cloud', '--clauses', 'RATE-*', '--report-dir', cloud], {
+  const c = await cli(['run', '--edition', 'cloud', '--clauses', 'RATE-8', '--report-dir', cloud], {
     timeoutMs: 540_000,
   });
   const cloudResults = readResults(cloud);
