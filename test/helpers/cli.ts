@@ -14,7 +14,7 @@ import { HARNESS_ENV_PREFIX, harnessEnv } from '../../src/common/harness-env.js'
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 /** The checkout's entry: the sources through tsx. */
-export const BIN = join(ROOT, 'bin', 'conformance.js');
+const BIN = join(ROOT, 'bin', 'conformance.js');
 const COMPILED_START = join(ROOT, 'dist', 'src', 'cli', 'start.js');
 
 /**
@@ -24,7 +24,8 @@ const COMPILED_START = join(ROOT, 'dist', 'src', 'cli', 'start.js');
  */
 export function cliEntry(env?: NodeJS.ProcessEnv): string {
   if (!harnessEnv('compiledCli') || (env && harnessEnv('suitesDir', env))) return BIN;
-  if (!existsSync(COMPILED_START)) throw new Error(`${COMPILED_START} is missing: npm test builds it first (npm run build)`);
+  if (!existsSync(COMPILED_START))
+    throw new Error(`${COMPILED_START} is missing: npm test builds it first (npm run build)`);
   return COMPILED_START;
 }
 
@@ -99,6 +100,17 @@ async function lock(): Promise<() => void> {
   }
 }
 
+/**
+ * A run of chosen clauses runs on one worker (CONFORMANCE_WORKERS, so a --workers flag or the
+ * test's `env` still decides): it has a few checks, and the tests already run three at a time on
+ * two cores, so a second worker would only add its start (a second or more of CPU). Whole runs
+ * keep the default, as users run them.
+ */
+const oneWorker = (args: string[]): Record<string, string> =>
+  args[0] === 'run' && args.some((a) => a === '--clauses' || a.startsWith('--clauses='))
+    ? { CONFORMANCE_WORKERS: '1' }
+    : {};
+
 /** Run the CLI to completion. Environment: ours minus CONFORMANCE_* and CONFHARNESS_* (a developer's shell cannot change a test), plus `env`. */
 export async function cli(args: string[], o: CliOptions = {}): Promise<CliResult> {
   const release = (o.exclusive ?? hasRatePhase(args, o.env)) ? await lock() : undefined;
@@ -118,7 +130,7 @@ function spawnCli(args: string[], o: CliOptions): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [o.source ? BIN : cliEntry(o.env), ...args], {
       cwd: ROOT,
-      env: { ...env, FORCE_COLOR: '0', ...o.env },
+      env: { ...env, FORCE_COLOR: '0', ...oneWorker(args), ...o.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -154,10 +166,14 @@ export interface Served {
 export function serve(args: string[] = []): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'cf-serve-'));
   const dataFile = join(dir, 'data.sqlite');
-  const child = spawn(process.execPath, [cliEntry(), 'serve', '--json', '--rate-window', '3', '--data', dataFile, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [cliEntry(), 'serve', '--json', '--rate-window', '3', '--data', dataFile, ...args],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();

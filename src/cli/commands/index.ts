@@ -25,8 +25,10 @@ const lazy = (command: string, describe: string, load: () => Promise<unknown>): 
 };
 
 export const COMMANDS: CommandModule[] = [
-  lazy('run', 'Run the conformance suites against a target (default: the embedded reference server)', () =>
-    import('./run.js'),
+  lazy(
+    'run',
+    'Run the conformance suites against a target (default: the embedded reference server)',
+    () => import('./run.js'),
   ),
   lazy(
     'replay <report>',
@@ -39,8 +41,10 @@ export const COMMANDS: CommandModule[] = [
     () => import('./explain.js'),
   ),
   lazy('serve', 'Start the reference server on loopback', () => import('./serve.js')),
-  lazy('clean', 'Remove the tables and bases earlier runs left behind (names cf_<timestamp>_<id>_…)', () =>
-    import('./clean.js'),
+  lazy(
+    'clean',
+    'Remove the tables and bases earlier runs left behind (names cf_<timestamp>_<id>_…)',
+    () => import('./clean.js'),
   ),
   lazy(
     'selftest',
