@@ -6,13 +6,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { clause, CLAUSES, isClauseId, type ClauseId, type EvidenceClass } from '../spec/index.js';
+import { codeFile } from '../spec/layout.js';
 import { grepFor } from './phases.js';
 import { harnessEnvVars } from '../common/harness-env.js';
 
 const require = createRequire(import.meta.url);
-const HERE = import.meta.dirname;
 
 /** What a failure in each family usually means for an implementation (a reading aid: the clause and the check's violation are the verdict). */
 const FAILURE_MEANS: Record<string, string> = {
@@ -69,7 +68,8 @@ function checksOf(id: ClauseId): ListedCheck[] {
       require.resolve('@playwright/test/cli'),
       'test',
       '--config',
-      join(HERE, 'playwright.config.ts'),
+      // The runner's config as this process runs (`.ts` from a checkout, `.js` compiled: the package has no TypeScript).
+      codeFile('src', 'runner', 'playwright.config'),
       '--list',
       '--reporter=json',
       '--grep',
