@@ -42,6 +42,10 @@ test("contamination: a member whose check reached another member's fault in the 
     'outside any check',
   );
   expect(contamination(undefined, me, [])).toContain('no coverage');
+  // A switch the shared run never read met no check; one read only at start-up by a server run setup called did.
+  expect(contamination(cov({ 'SHAPE-7 a': ['lax-types'] }), me, [{ faults: ['window-never-resets'] }])).toBeUndefined();
+  const startup = { ...cov({}), servers: [{ startup: ['ignore-config'], tags: [UNTAGGED] }] };
+  expect(contamination(startup, me, [{ faults: ['ignore-config'] }])).toContain('start-up');
 });
 
 test("a member is judged on its own checks: another member's failures are not its collateral", () => {

@@ -8,7 +8,7 @@
  * — is run again alone, so every verdict that counts is the one a run of its own gives.
  */
 import type { Results } from '../reports/results-schema.js';
-import { selectChecks, type Coverage } from './coverage.js';
+import { readAnywhere, selectChecks, type Coverage } from './coverage.js';
 import { mergeResults } from './verdict.js';
 
 interface Batchable<T> {
@@ -47,7 +47,8 @@ export function formBatches<T>(list: readonly Batchable<T>[]): Batchable<T>[][] 
 /**
  * Why `member`'s checks cannot be judged from the batched run, or undefined when they can:
  * in that run (coverage `cov`) one of them reached another member's fault, or some fault was
- * reached outside any check, or there is no coverage to tell.
+ * reached outside any check, or there is no coverage to tell. A fault the run never read
+ * contaminates nothing.
  */
 export function contamination(
   cov: Coverage | undefined,
@@ -57,6 +58,8 @@ export function contamination(
   if (!cov) return 'the batched run recorded no coverage';
   const mine = new Set(member.titles);
   for (const o of others) {
+    // Never read in the shared run (a rate switch read only at a limit nobody reached): it met no check.
+    if (!readAnywhere(cov, o.faults)) continue;
     const sel = selectChecks(cov, o.faults);
     if (sel.kind === 'all') return `another member's fault: ${sel.reason}`;
     if (sel.kind === 'some') {

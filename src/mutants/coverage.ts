@@ -185,6 +185,20 @@ export function sharedStateFiles(suitesDir: string): Set<string> {
   );
 }
 
+/**
+ * Whether anything in the run recorded in `cov` could have met one of `faults`: a behaviour
+ * switch read anywhere (in a check, outside any, at start-up), or a route fault at all (its
+ * routes are decided at start-up). A switch never read changed nothing in that run.
+ */
+export function readAnywhere(cov: Coverage, faults: readonly string[]): boolean {
+  return faults.some(
+    (f) =>
+      routesOf(f) !== undefined ||
+      Object.values(cov.faults).some((list) => list.includes(f)) ||
+      (cov.servers ?? []).some((s) => s.startup.includes(f)),
+  );
+}
+
 /** The checks a mutant with `faults` can affect, by what they reached in the clean run. */
 export function selectChecks(cov: Coverage, faults: readonly string[]): Selection {
   const titles = new Set<string>();
