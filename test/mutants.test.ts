@@ -11,6 +11,7 @@ import { SWEEP_TAG } from '../src/harness/target.js';
 import {
   UNTAGGED,
   grepForTitles,
+  mergeCoverage,
   selectChecks,
   sharedStateFiles,
   widen,
@@ -158,6 +159,15 @@ test('a fault whose reach in run setup no check can see (SETUP_INERT) selects on
   expect(selectChecks(cov, ['reset-relative'])).toEqual({ kind: 'some', titles: ['RATE-6 a'] });
   expect(selectChecks(cov, ['limit-per-ip']).kind).toBe('all'); // reached in setup alone: no check met it, run all
   expect(selectChecks(cov, ['select-options-without-ids']).kind).toBe('all'); // stored data: setup's reach counts
+});
+
+test("a clean run's second try adds its coverage: a check stopped early the first time may reach more", () => {
+  const first: Coverage = { schemaVersion: 1, faults: { 'RATE-2 a': ['x'] }, requests: {}, servers: [] };
+  const again: Coverage = { schemaVersion: 1, faults: { 'RATE-2 a': ['limit-per-ip'] }, requests: {}, servers: [] };
+  const merged = mergeCoverage([first, again, undefined])!;
+  expect(merged.faults['RATE-2 a']).toEqual(['limit-per-ip', 'x']);
+  expect(selectChecks(merged, ['limit-per-ip'])).toEqual({ kind: 'some', titles: ['RATE-2 a'] });
+  expect(mergeCoverage([undefined, again])).toBeUndefined();
 });
 
 test('a fault a server reads at start-up selects the checks that called that server, or every check when run setup did', () => {

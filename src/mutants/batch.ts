@@ -9,6 +9,7 @@
  */
 import type { Results } from '../reports/results-schema.js';
 import { readAnywhere, selectChecks, type Coverage } from './coverage.js';
+import { SEEN_THROUGH_CACHE, type FaultName } from '../server/faults.js';
 import { mergeResults } from './verdict.js';
 
 interface Batchable<T> {
@@ -18,8 +19,12 @@ interface Batchable<T> {
   titles: readonly string[];
 }
 
+/** Whether a mutant with `faults` may share a run: that run records coverage, which bypasses the response cache a cache fault is seen through. */
+export const mayShare = (faults: readonly string[]): boolean =>
+  !faults.some((f) => SEEN_THROUGH_CACHE.has(f as FaultName));
+
 /** Bounds of one batch: long runs balance badly over the pool, and a contaminated batch costs its members a second run. */
-const MAX_MEMBERS = 8;
+const MAX_MEMBERS = 12;
 const MAX_CHECKS = 150;
 
 /**

@@ -124,6 +124,29 @@ export function recordCoverage(servers: RunningServer[], file: string): void {
   }
 }
 
+/** The coverage of several runs of the same checks, as one (undefined when the first has none). */
+export function mergeCoverage(runs: readonly (Coverage | undefined)[]): Coverage | undefined {
+  const [first, ...more] = runs;
+  if (!first) return undefined;
+  const union = (a: Record<string, string[]>, b: Record<string, string[]>) => {
+    const out = { ...a };
+    for (const [k, v] of Object.entries(b)) out[k] = [...new Set([...(out[k] ?? []), ...v])].sort();
+    return out;
+  };
+  return more.reduce<Coverage>(
+    (acc, c) =>
+      c
+        ? {
+            schemaVersion: 1,
+            faults: union(acc.faults, c.faults),
+            requests: union(acc.requests, c.requests),
+            servers: [...(acc.servers ?? []), ...(c.servers ?? [])],
+          }
+        : acc,
+    first,
+  );
+}
+
 export type Selection =
   { kind: 'all'; reason: string } | { kind: 'some'; titles: string[] } | { kind: 'none'; reason: string };
 

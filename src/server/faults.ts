@@ -132,6 +132,12 @@ export const SETUP_INERT: ReadonlySet<FaultName> = new Set<FaultName>([
   'reset-relative',
 ]);
 
+/**
+ * Switches seen only through the response cache, which a run recording coverage bypasses
+ * (src/mutants/coverage.ts): the selftest never judges them in a shared run, which records it.
+ */
+export const SEEN_THROUGH_CACHE: ReadonlySet<FaultName> = new Set<FaultName>(['stale-cache']);
+
 const WITH_ARGUMENT = ['drop', 'refuse', 'serve', 'unlimited', 'zombie'] as const;
 
 export type FaultName = (typeof FAULTS)[number] | `${(typeof WITH_ARGUMENT)[number]}:${string}`;
