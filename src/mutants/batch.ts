@@ -9,7 +9,7 @@
  */
 import type { Results } from '../reports/results-schema.js';
 import { readAnywhere, selectChecks, type Coverage } from './coverage.js';
-import { SEEN_THROUGH_CACHE, type FaultName } from '../server/faults.js';
+import { SEEN_THROUGH_CACHE, SETUP_INERT, type FaultName } from '../server/faults.js';
 import { mergeResults } from './verdict.js';
 
 interface Batchable<T> {
@@ -19,9 +19,15 @@ interface Batchable<T> {
   titles: readonly string[];
 }
 
-/** Whether a mutant with `faults` may share a run: that run records coverage, which bypasses the response cache a cache fault is seen through. */
+/**
+ * Whether a mutant with `faults` may share a run. Not a cache fault: the shared run records
+ * coverage, which bypasses the response cache it is seen through. Nor one of the faults whose
+ * reach in run setup is inert (SETUP_INERT): which check meets them depends on which one first
+ * fetches the worker's base token or in which rate window a call falls, so in a shared run
+ * they meet other members' checks at random and send those members to runs of their own.
+ */
 export const mayShare = (faults: readonly string[]): boolean =>
-  !faults.some((f) => SEEN_THROUGH_CACHE.has(f as FaultName));
+  !faults.some((f) => SEEN_THROUGH_CACHE.has(f as FaultName) || SETUP_INERT.has(f as FaultName));
 
 /** Bounds of one batch: long runs balance badly over the pool, and a contaminated batch costs its members a second run. */
 const MAX_MEMBERS = 12;
