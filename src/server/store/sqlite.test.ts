@@ -13,6 +13,7 @@ test('parameters that libsql would abort the process on, or take for named ones,
   insert.run(Buffer.from([1, 2]));
   insert.run([7]);
   insert.run(2n ** 60n);
+  insert.run('a\0b');
   expect(() => insert.run(true)).toThrow(TypeError);
   expect(() => insert.run(new Date())).toThrow(TypeError);
   expect(() => insert.run({ x: false })).toThrow(TypeError);
@@ -22,6 +23,7 @@ test('parameters that libsql would abort the process on, or take for named ones,
     { b: Buffer.from([1, 2]), t: 'blob' },
     { b: 7, t: 'real' },
     { b: 2 ** 60, t: 'integer' },
+    { b: Buffer.from('a\0b'), t: 'blob' }, // libsql would read TEXT back as 'a'
   ]);
   expect(db.prepare('SELECT count(*) FROM t WHERE b = @v').pluck().get({ v: 7 })).toBe(1);
   db.close();

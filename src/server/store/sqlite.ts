@@ -5,6 +5,8 @@
  *   Buffer or null aborts the whole process or is taken for named parameters;
  * - `pluck()` holds for `get` and `iterate` too, and `get` adds no `_metadata` to the row;
  * - a BLOB is a Buffer from `all` and `iterate` too (libsql answers a bare ArrayBuffer there);
+ * - a string holding NUL is bound as its UTF-8 bytes, a BLOB: libsql reads TEXT only up to the
+ *   first NUL (the store's decoders read such a BLOB back as the string, values.ts `textOf`);
  * - a transaction inside a transaction is a savepoint, and a failed one is rolled back only
  *   while SQLite has not already done so (else the ROLLBACK's error would hide the cause);
  * - a database can start as a copy of another (`copyDatabase`; libsql has no serialize()).
@@ -21,10 +23,11 @@ export interface RunResult {
 
 const BIND_ERROR = 'SQLite3 can only bind numbers, strings, bigints, buffers, and null';
 
-function checkValue(v: unknown): void {
+/** The value as libsql binds it intact. */
+function bindValue(v: unknown): unknown {
   const t = typeof v;
-  if (t === 'string' || t === 'number' || t === 'bigint' || v === null || v === undefined || v instanceof Uint8Array)
-    return;
+  if (t === 'string') return (v as string).includes('\0') ? Buffer.from(v as string) : v;
+  if (t === 'number' || t === 'bigint' || v === null || v === undefined || v instanceof Uint8Array) return v;
   throw new TypeError(BIND_ERROR);
 }
 
@@ -34,12 +37,11 @@ const isNamed = (p: unknown): p is Record<string, unknown> =>
 /** One argument libsql takes as it is meant: an array of positional values, or an object of named ones. */
 function bindable(params: unknown[]): unknown[] | Record<string, unknown> {
   if (params.length === 1 && isNamed(params[0])) {
-    for (const k in params[0]) checkValue(params[0][k]);
-    return params[0];
+    const named: Record<string, unknown> = {};
+    for (const k in params[0]) named[k] = bindValue(params[0][k]);
+    return named;
   }
-  const flat = params.some(Array.isArray) ? params.flat() : params;
-  for (const v of flat) checkValue(v);
-  return flat;
+  return (params.some(Array.isArray) ? params.flat() : params).map(bindValue);
 }
 
 /** The row with its BLOBs as Buffers. */
