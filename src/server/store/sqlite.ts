@@ -166,7 +166,9 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
  */
 export function copyDatabase(from: Db, to: Db): void {
   const schema = from
-    .prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
+    .prepare(
+      "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid",
+    )
     .all() as { type: string; name: string; sql: string }[];
   to.transaction(() => {
     for (const s of schema.filter((x) => x.type === 'table')) {
