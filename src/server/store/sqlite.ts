@@ -16,7 +16,7 @@ import Libsql from 'libsql';
 type NativeDb = Libsql.Database;
 type NativeStatement = Libsql.Statement;
 
-export interface RunResult {
+interface RunResult {
   changes: number;
   lastInsertRowid: number | bigint;
 }
