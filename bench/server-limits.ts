@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import type { TargetDescriptor } from '../src/spec/index.js';
 import { baseSession, cpuPerCall, json, reference, stop, type Reference } from './lib/servers.js';
 import { mean, median } from './lib/stats.js';
+import { printWhenRunAlone } from './lib/standalone.js';
 
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 3);
 const ROUNDS = 4;
@@ -196,14 +197,4 @@ export async function run(): Promise<Record<string, number | string>> {
   return { ...(await limiterRatio()), ...(await webhookThroughput()) };
 }
 
-if (process.argv[1] && /server-limits\.ts$/.test(process.argv[1])) {
-  run().then(
-    (r) => {
-      for (const [k, v] of Object.entries(r)) process.stdout.write(`${k}: ${v}\n`);
-    },
-    (e: unknown) => {
-      process.stderr.write(`${(e as Error).stack}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+printWhenRunAlone(import.meta.url, run);

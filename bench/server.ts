@@ -13,6 +13,7 @@
 import autocannon from 'autocannon';
 import { bare, baseSession, cpuPerCall, json, reference, stop, type Child, type Reference } from './lib/servers.js';
 import { mean } from './lib/stats.js';
+import { printWhenRunAlone } from './lib/standalone.js';
 
 const SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 5);
 const CONNECTIONS = 10;
@@ -199,14 +200,4 @@ export async function run(): Promise<Record<string, number | string>> {
   }
 }
 
-if (process.argv[1] && /bench[\\/]server\.ts$/.test(process.argv[1])) {
-  run().then(
-    (r) => {
-      for (const [k, v] of Object.entries(r)) process.stdout.write(`${k}: ${v}\n`);
-    },
-    (e: unknown) => {
-      process.stderr.write(`${(e as Error).stack}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+printWhenRunAlone(import.meta.url, run);

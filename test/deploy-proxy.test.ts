@@ -12,7 +12,8 @@ import { request, type RequestOptions } from 'node:https';
 import { join } from 'node:path';
 import { findK6 } from '../src/load/k6/run-k6.js';
 import { cli, serve, tempDir, type Served } from './helpers/cli.js';
-import { makeCerts, proxyUnavailable, startNginx, type Certs, type Proxy } from './helpers/proxy.js';
+import { makeCerts, type Certs } from './helpers/certs.js';
+import { proxyUnavailable, startNginx, type Proxy } from './helpers/proxy.js';
 
 const unavailable = proxyUnavailable();
 

@@ -117,6 +117,18 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
     };
     const { ca } = tlsConnectOptions(trust);
     const tls = target.descriptor.url.startsWith('https:') ? trustWords(trust) : undefined;
+    /** What the results say of the run: the scenario, its clauses, the target (and how its TLS was checked). */
+    const meta = (p95BudgetMs: number) => ({
+      scenario: bundle.name,
+      clauses: o.clauses ?? info?.clauses ?? [],
+      target: {
+        url: target.descriptor.url,
+        edition: target.descriptor.edition,
+        api_version: target.descriptor.api_version,
+        ...(tls ? { tls } : {}),
+      },
+      p95BudgetMs,
+    });
     try {
       const a = announce({
         scenario: bundle.name,
@@ -157,16 +169,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
         ...(o.hosts ? { hosts: o.hosts } : {}),
         ...(o.hostsOnly ? { hostsOnly: true } : {}),
       });
-      const results = resultsOfSearch(f.out, f.search, {
-        scenario: bundle.name,
-        clauses: o.clauses ?? info?.clauses ?? [],
-        target: {
-          url: target.descriptor.url,
-          edition: target.descriptor.edition,
-          api_version: target.descriptor.api_version,
-        },
-        p95BudgetMs: slo.p95Ms,
-      });
+      const results = resultsOfSearch(f.out, f.search, meta(slo.p95Ms));
       return { results, written: writeReports(o.reportDir, results), exitCode: f.out.exitCode, engine: f.out.engine };
     }
     const split = {
@@ -209,17 +212,7 @@ export async function runLoad(o: LoadRunOptions): Promise<LoadRunResult> {
       else if (k === 'stderr') process.stderr.write(scrub(v));
       else writeFileSync(resolvePath(k), scrub(v));
     }
-    const results = resultsOfRun(out, {
-      scenario: bundle.name,
-      clauses: o.clauses ?? info?.clauses ?? [],
-      target: {
-        url: target.descriptor.url,
-        edition: target.descriptor.edition,
-        api_version: target.descriptor.api_version,
-        ...(tls ? { tls } : {}),
-      },
-      p95BudgetMs: o.p95BudgetMs ?? 500,
-    });
+    const results = resultsOfRun(out, meta(o.p95BudgetMs ?? 500));
     const written = writeReports(o.reportDir, results);
     return { results, written, exitCode: out.exitCode, engine: out.engine };
   } finally {

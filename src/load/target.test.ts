@@ -6,7 +6,7 @@
  * host name that the run's own name map (hosts only, no DNS) points at 127.0.0.1.
  */
 import { test, expect } from '@playwright/test';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttp, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttps } from 'node:https';
@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChildServer, type ChildServer } from './server-child.js';
 import { ConfirmationNeeded, runLoad } from './run.js';
+import { makeCerts } from '../../test/helpers/certs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'load-target-'));
 const LIMITS = { API_GATEWAY_BASE_API_LIMIT_PER_MINUTE: '100', API_ACCOUNT_LIMIT_PER_MINUTE: '120' };
@@ -56,36 +57,6 @@ async function proxy(tls?: { key: string; cert: string }): Promise<Proxy> {
       server.close(() => r());
     });
   return p;
-}
-
-/** A self-signed certificate for 127.0.0.1 and the test host name, made for this run. */
-function certificate(): { key: string; cert: string } {
-  const key = join(dir, 'key.pem'),
-    cert = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=conformance test',
-      '-addext',
-      `subjectAltName=IP:127.0.0.1,DNS:${HOST}`,
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
 }
 
 const descriptor = () => {
@@ -174,9 +145,10 @@ test('a host name that is not loopback: the run announces it, a rate-limit scena
   }
 });
 
-test('TLS: a self-signed host on 127.0.0.1 runs with --insecure and is refused without it (certificate not trusted)', async () => {
+test('TLS: a host on 127.0.0.1 with a certificate of a private CA runs with --insecure and is refused without it (certificate not trusted)', async () => {
   test.setTimeout(120_000);
-  const px = await proxy(certificate());
+  const certs = makeCerts(dir);
+  const px = await proxy({ key: readFileSync(certs.key, 'utf8'), cert: readFileSync(certs.cert, 'utf8') });
   try {
     const args = [
       '--scenario',

@@ -5,38 +5,19 @@
  * anywhere: the stand-in runs nothing.
  */
 import { test, expect } from '@playwright/test';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { readDescriptorFile } from '../common/descriptor-file.js';
+import { makeCerts } from '../../test/helpers/certs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'load-tls-'));
 const bin = join(dir, 'bin');
 const ca = join(dir, 'private-ca.pem');
 
 test.beforeAll(() => {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=Private Test CA',
-      '-keyout',
-      join(dir, 'ca.key'),
-      '-out',
-      ca,
-    ],
-    { stdio: 'pipe' },
-  );
+  copyFileSync(makeCerts(dir).ca, ca);
   mkdirSync(bin);
   // Prints its environment; keeps the bundle (the run removes its own copy); writes no samples.
   writeFileSync(

@@ -1,13 +1,14 @@
 /**
  * A TLS reverse proxy as deployments have one: Debian's nginx run with the site file of
  * examples/deploy/nginx.conf (only its listen address, name, certificate paths and upstream
- * port replaced), on loopback, as a foreground child with its own prefix, pid and log paths,
- * and a certificate for `localhost` from a CA generated with openssl for the test.
+ * port replaced), on loopback, as a foreground child with its own prefix, pid and log paths
+ * (its certificate: ./certs.ts).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
+import type { Certs } from './certs.js';
 import { ROOT } from './cli.js';
 
 const NGINX = '/usr/sbin/nginx';
@@ -18,59 +19,6 @@ export function proxyUnavailable(): string | undefined {
   if (!existsSync(NGINX)) return `no ${NGINX}: install Debian's nginx-core (npm test does, as root or with sudo)`;
   if (!existsSync('/usr/bin/openssl')) return 'no /usr/bin/openssl';
   return undefined;
-}
-
-export interface Certs {
-  ca: string;
-  cert: string;
-  key: string;
-}
-
-/** A CA, and a certificate it signs for localhost and 127.0.0.1. */
-export function makeCerts(dir: string): Certs {
-  const f = (n: string) => join(dir, n);
-  const ssl = (args: string[]) => execFileSync('openssl', args, { stdio: 'pipe', timeout: 20_000 });
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  ssl([
-    'req',
-    '-x509',
-    ...ec,
-    '-days',
-    '1',
-    '-subj',
-    '/CN=Conformance Test CA',
-    '-keyout',
-    f('ca.key'),
-    '-out',
-    f('ca.pem'),
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  ]);
-  ssl(['req', ...ec, '-subj', '/CN=localhost', '-keyout', f('server.key'), '-out', f('server.csr')]);
-  writeFileSync(
-    f('server.ext'),
-    'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n',
-  );
-  ssl([
-    'x509',
-    '-req',
-    '-in',
-    f('server.csr'),
-    '-CA',
-    f('ca.pem'),
-    '-CAkey',
-    f('ca.key'),
-    '-CAcreateserial',
-    '-days',
-    '1',
-    '-extfile',
-    f('server.ext'),
-    '-out',
-    f('server.pem'),
-  ]);
-  return { ca: f('ca.pem'), cert: f('server.pem'), key: f('server.key') };
 }
 
 /** A port free on 127.0.0.1 a moment ago. */

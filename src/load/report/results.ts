@@ -105,24 +105,25 @@ export function buildResults(o: {
   };
 }
 
+/** What a single instance's run gives its results, whatever kind of run it was. */
+const ofOneInstance = (out: RunOutcome, meta: RunMeta) => ({
+  meta,
+  engines: [out.engine],
+  instances: 1,
+  registry: out.registry,
+  series: out.series,
+  checks: out.checks,
+  options: out.options,
+  startedAt: out.startedAt,
+  durationMs: out.durationMs,
+  exitCode: out.exitCode,
+  ...(out.aborted !== undefined ? { aborted: out.aborted } : {}),
+  errors: out.errors,
+});
+
 export function resultsOfRun(out: RunOutcome, meta: RunMeta): Results {
   fillOffered(out.series, out.scenarios, out.durationMs, (s) => out.parts[s.name]?.rateShare ?? 1);
-  return buildResults({
-    meta,
-    engines: [out.engine],
-    instances: 1,
-    registry: out.registry,
-    series: out.series,
-    checks: out.checks,
-    thresholds: out.thresholds,
-    options: out.options,
-    scenarios: out.scenarios,
-    startedAt: out.startedAt,
-    durationMs: out.durationMs,
-    exitCode: out.exitCode,
-    ...(out.aborted !== undefined ? { aborted: out.aborted } : {}),
-    errors: out.errors,
-  });
+  return buildResults({ ...ofOneInstance(out, meta), thresholds: out.thresholds, scenarios: out.scenarios });
 }
 
 /** A capacity search: the offered rate is each step's, where the step ran; the figure is the search's. */
@@ -132,23 +133,7 @@ export function resultsOfSearch(out: RunOutcome, search: Search, meta: RunMeta):
     for (let i = Math.floor(st.atMs / w); i < Math.ceil((st.atMs + st.seconds * 1000) / w); i++)
       out.series.offered(i, st.rate);
   }
-  return buildResults({
-    meta,
-    engines: [out.engine],
-    instances: 1,
-    registry: out.registry,
-    series: out.series,
-    checks: out.checks,
-    thresholds: [],
-    options: out.options,
-    scenarios: [],
-    startedAt: out.startedAt,
-    durationMs: out.durationMs,
-    exitCode: out.exitCode,
-    ...(out.aborted !== undefined ? { aborted: out.aborted } : {}),
-    errors: out.errors,
-    search,
-  });
+  return buildResults({ ...ofOneInstance(out, meta), thresholds: [], scenarios: [], search });
 }
 
 /** Merge several instances: counters summed, histograms merged, thresholds re-judged on the sums. */

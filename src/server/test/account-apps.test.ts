@@ -5,7 +5,7 @@ import { BOTH_READERS } from '../../spec/index.js';
 import { SEED_ASSET_PATH, SEED_PNG } from '../store/account/seed.js';
 import { taskById } from '../store/account/tasks.js';
 import { Acct, multipart, unzip } from './account-kit.js';
-import { expectClientError, Kit } from './kit.js';
+import { expectClientError, Kit, type Res } from './kit.js';
 
 let a: Acct;
 let k: Kit;
@@ -290,15 +290,11 @@ test('convert a view to Excel: answers a task id; the task is recorded and produ
 
 test('append a CSV file and an Excel file to a table; the rows API checks and limits apply', async () => {
   const path = `${ws}/synchronous-import/append-excel-csv-to-table/`;
+  const toPeople = { dtable_uuid: k.base.uuid, table_name: 'People' };
+  const append = (name: string, data: string | Buffer, fields: Record<string, string> = toPeople, token = a.admin) =>
+    multipart(a.url, 'POST', path, token, fields, { file: { name, data } });
   const csv = 'Name,Age,Member,Tags,Unknown\n"Grace, RA",85,yes,"navy, cobol",x\nLinus,,0,,\n';
-  const r = await multipart(
-    a.url,
-    'POST',
-    path,
-    a.admin,
-    { dtable_uuid: k.base.uuid, table_name: 'People' },
-    { file: { name: 'people.csv', data: csv } },
-  );
+  const r = await append('people.csv', csv);
   expect(r.status, r.text).toBe(200);
   expect(r.body).toMatchObject({ success: true, inserted_row_count: 2 });
   const rows = await k.list('People');
@@ -309,92 +305,23 @@ test('append a CSV file and an Excel file to a table; the rows API checks and li
   const sheet = wb.addWorksheet('S');
   sheet.addRow(['Name', 'Age']);
   sheet.addRow(['Barbara', 60]);
-  const xlsx = Buffer.from(await wb.xlsx.writeBuffer());
-  const x = await multipart(
-    a.url,
-    'POST',
-    path,
-    a.admin,
-    { dtable_uuid: k.base.uuid, table_name: 'People' },
-    { file: { name: 'more.xlsx', data: xlsx } },
-  );
+  const x = await append('more.xlsx', Buffer.from(await wb.xlsx.writeBuffer()));
   expect(x.status, x.text).toBe(200);
   expect((await k.list('People')).find((r) => r.Name === 'Barbara')?.Age).toBe(60);
 
+  // Refused, and nothing appended: a wrong cell type, more rows than one call may add, files
+  // that are not CSV or Excel, an unknown table, no base, a user without access.
   const before = await k.count('People');
-  const wrongType = await multipart(
-    a.url,
-    'POST',
-    path,
-    a.admin,
-    { dtable_uuid: k.base.uuid, table_name: 'People' },
-    { file: { name: 'bad.csv', data: 'Name,Age\nA,1\nB,old\n' } },
-  );
-  expectClientError(wrongType, 400);
   const big = 'Name\n' + Array.from({ length: 1001 }, (_, i) => `r${i}`).join('\n');
-  const tooMany = await multipart(
-    a.url,
-    'POST',
-    path,
-    a.admin,
-    { dtable_uuid: k.base.uuid, table_name: 'People' },
-    { file: { name: 'big.csv', data: big } },
-  );
-  expectClientError(tooMany, 400);
+  const refused: [() => Promise<Res>, number][] = [
+    [() => append('bad.csv', 'Name,Age\nA,1\nB,old\n'), 400],
+    [() => append('big.csv', big), 400],
+    [() => append('x.pdf', '%PDF'), 400],
+    [() => append('x.xlsx', 'not a zip'), 400],
+    [() => append('a.csv', 'Name\nA', { dtable_uuid: k.base.uuid, table_name: 'Nope' }), 404],
+    [() => append('a.csv', 'Name\nA', { table_name: 'People' }), 400],
+    [() => append('a.csv', 'Name\nA', toPeople, a.other), 403],
+  ];
+  for (const [call, status] of refused) expectClientError(await call(), status);
   expect(await k.count('People')).toBe(before);
-  expectClientError(
-    await multipart(
-      a.url,
-      'POST',
-      path,
-      a.admin,
-      { dtable_uuid: k.base.uuid, table_name: 'People' },
-      { file: { name: 'x.pdf', data: '%PDF' } },
-    ),
-    400,
-  );
-  expectClientError(
-    await multipart(
-      a.url,
-      'POST',
-      path,
-      a.admin,
-      { dtable_uuid: k.base.uuid, table_name: 'People' },
-      { file: { name: 'x.xlsx', data: 'not a zip' } },
-    ),
-    400,
-  );
-  expectClientError(
-    await multipart(
-      a.url,
-      'POST',
-      path,
-      a.admin,
-      { dtable_uuid: k.base.uuid, table_name: 'Nope' },
-      { file: { name: 'a.csv', data: 'Name\nA' } },
-    ),
-    404,
-  );
-  expectClientError(
-    await multipart(
-      a.url,
-      'POST',
-      path,
-      a.admin,
-      { table_name: 'People' },
-      { file: { name: 'a.csv', data: 'Name\nA' } },
-    ),
-    400,
-  );
-  expectClientError(
-    await multipart(
-      a.url,
-      'POST',
-      path,
-      a.other,
-      { dtable_uuid: k.base.uuid, table_name: 'People' },
-      { file: { name: 'a.csv', data: 'Name\nA' } },
-    ),
-    403,
-  );
 });

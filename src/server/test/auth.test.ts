@@ -1,16 +1,10 @@
 /** Credentials (§5, api-shapes §1): AUTH-1..4 and ROUTE-5. */
 import { expect, test } from '@playwright/test';
 import { ENDPOINTS, fillPath, offeredAt, type Endpoint } from '../../spec/index.js';
-import { call, expectClientError, Kit, serves, uniq } from './kit.js';
+import { call, expectClientError, serves, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
 let now = Date.now();
-test.beforeAll(async () => {
-  kit = await Kit.start({ clock: () => now });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ clock: () => now });
 
 const creds = () => kit.srv.ctx.creds;
 const ws = () => kit.srv.descriptor.workspace_id!;

@@ -3,21 +3,17 @@
  * or a crash, and never a partial write (the table is checked after each refusal).
  */
 import { expect, test } from '@playwright/test';
-import { call, expectClientError, Kit, uniq, type Res } from './kit.js';
+import { call, expectClientError, uniq, type Res, fileServer } from './kit.js';
 
-let kit: Kit;
+const kit = fileServer({ unlimited: true });
 let T: string;
 test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
   T = uniq('Target');
   await kit.createTable(T, [
     { column_name: 'Name', column_type: 'text' },
     { column_name: 'N', column_type: 'number' },
   ]);
   await kit.append(T, [{ Name: 'seed', N: 1 }]);
-});
-test.afterAll(async () => {
-  await kit?.close();
 });
 
 /** The table holds exactly the seeded row, and the server still answers. */

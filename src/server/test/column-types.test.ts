@@ -1,15 +1,9 @@
 /** BASE-3: a type change converts the values; select options carry ids and can be changed; cascades are kept. */
 import { expect, test } from '@playwright/test';
 import { RESPONSES } from '../../spec/index.js';
-import { expectClientError, Kit, uniq } from './kit.js';
+import { expectClientError, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 type Option = { id: string; name: string; color: string; textColor: string };
 const retype = (t: string, column: string, type: string, column_data?: unknown) =>

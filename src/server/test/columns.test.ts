@@ -1,15 +1,9 @@
 /** `columns/` and `batch-append-columns/` (BASE-2): the column operations keep the data. */
 import { expect, test } from '@playwright/test';
 import { RESPONSES } from '../../spec/index.js';
-import { expectClientError, Kit, uniq } from './kit.js';
+import { expectClientError, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 const parse = (id: string, body: unknown) => RESPONSES[id as keyof typeof RESPONSES]!.parse(body);
 const update = (json: Record<string, unknown>) => kit.gwCall('PUT', 'columns/', { json });

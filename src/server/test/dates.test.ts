@@ -6,15 +6,9 @@
  */
 import { expect, test } from '@playwright/test';
 import { sameValue } from '../../spec/index.js';
-import { expectClientError, Kit, uniq } from './kit.js';
+import { expectClientError, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 /** One column per format the real service offers, and one without a format. */
 const FORMATS: Record<string, string | undefined> = {

@@ -4,15 +4,9 @@
  * Each list here carries a query parameter of its own, so the answers cached by URL never serve it.
  */
 import { expect, test } from '@playwright/test';
-import { Kit, uniq } from './kit.js';
+import { uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 let fresh = 0;
 /** The list's answer as text, never from the cache of answers by URL. */

@@ -2,7 +2,7 @@
  * What the reference server's black-box tests share: a real server on port 0, a small
  * HTTP client that never throws at a test, and helpers for the base operations.
  */
-import { expect } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { errorMessageOf, gatewayPath, type Endpoint } from '../../spec/index.js';
 import { startServer, type RunningServer } from '../index.js';
 /** What `startServer` takes: the options plus a test clock. */
@@ -204,3 +204,25 @@ export const uniq = (prefix: string) => `${prefix} ${++seq}`;
 /** `n` rows for bulk tests: a text and a number column. */
 export const bulkRows = (n: number, from = 0) =>
   Array.from({ length: n }, (_, i) => ({ Name: `row ${from + i}`, N: from + i }));
+
+/**
+ * The one server of a test file: started before the file's first test, closed after its last
+ * (a file's own set-up goes in a `test.beforeAll` registered after this call). The Kit it
+ * returns stands for that server inside tests and hooks.
+ */
+export function fileServer(opts: StartOptions = {}): Kit {
+  let kit: Kit | undefined;
+  test.beforeAll(async () => {
+    kit = await Kit.start(opts);
+  });
+  test.afterAll(async () => {
+    await kit?.close();
+  });
+  return new Proxy({} as Kit, {
+    get(_, prop) {
+      if (!kit) throw new Error('the file server is used before its tests started');
+      const v: unknown = Reflect.get(kit, prop, kit);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(kit) : v;
+    },
+  });
+}

@@ -1,15 +1,9 @@
 /** Rows per call (§8.5, SIZE-1..7): the caps, the refusal of one more, and atomic batches. */
 import { expect, test } from '@playwright/test';
 import { SIZE_LIMITS } from '../../spec/index.js';
-import { bulkRows, expectClientError, Kit, uniq } from './kit.js';
+import { bulkRows, expectClientError, Kit, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 const COLS = [
   { column_name: 'Name', column_type: 'text' },

@@ -2,15 +2,9 @@
 import { request } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { RESPONSES } from '../../spec/index.js';
-import { expectClientError, Kit, uniq } from './kit.js';
+import { expectClientError, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 /** A row of `t` linked to 12 rows of `other` (added in three calls, so creation order is not id order). */
 async function twelve() {

@@ -1,14 +1,8 @@
 /** `links/` POST, PUT, DELETE (api-shapes §2.4), link cells (SHAPE-2) and link formulas (SHAPE-3). */
 import { expect, test } from '@playwright/test';
-import { expectClientError, Kit, uniq } from './kit.js';
+import { expectClientError, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 /** Two tables joined by a link column, with rows on both sides. */
 async function linked() {

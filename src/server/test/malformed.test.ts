@@ -12,7 +12,7 @@ import { ENDPOINTS, errorMessageOf, type Endpoint } from '../../spec/index.js';
 import { fieldsOf } from '../../harness/robust/fields.js';
 import { malformedProbes, type Probe } from '../../harness/robust/probes.js';
 import { rawCall } from '../../harness/robust/raw-http.js';
-import { call, Kit, serves, type Res } from './kit.js';
+import { call, Kit, serves, type Res, fileServer } from './kit.js';
 
 /** Requests per run, at most: the generator's count is asserted under it, so growth shows. */
 const MAX_PROBES = 12_000;
@@ -21,13 +21,12 @@ const PARALLEL = 6;
 const PARSE_REFUSAL =
   /^Request body (is not valid JSON|must be a JSON object, not|is nested deeper)|Body cannot be empty|Content-Type .* is not supported/;
 
-let kit: Kit;
+const kit = fileServer({ unlimited: true });
 let probes: Probe[];
 const logged: string[] = [];
 const realWrite = process.stderr.write.bind(process.stderr);
 
 test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
   const c = kit.srv.ctx.creds;
   await kit.createTable('Probe target', [{ column_name: 'Name', column_type: 'text' }]);
   const [rowId] = await kit.append('Probe target', [{ Name: 'kept' }]);
@@ -77,7 +76,6 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   process.stderr.write = realWrite;
-  await kit?.close();
 });
 
 /** Every table of the databases (the accounts' and each base's), rows and all, as one hash; and the structure the server keeps in memory. */

@@ -1,15 +1,9 @@
 /** `/ping/`, `/server-info/` (ROUTE-4), the removed endpoints of §4.4 (GONE-1..8), and the legacy families before 5.3. */
 import { expect, test } from '@playwright/test';
 import { ALL_METHODS, compareVersions, fillPath, REMOVED } from '../../spec/index.js';
-import { call, expectClientError, Kit, uniq } from './kit.js';
+import { call, expectClientError, Kit, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start();
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer();
 
 test('ROUTE-4 /ping/, /api2/ping/ and /server-info/ answer without credentials', async () => {
   for (const path of ['/ping/', '/api2/ping/', '/ping', '/api2/ping']) {

@@ -4,15 +4,9 @@
  */
 import { expect, test } from '@playwright/test';
 import { RESPONSES } from '../../spec/index.js';
-import { call, expectClientError, Kit, uniq } from './kit.js';
+import { call, expectClientError, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 const parse = (id: string, body: unknown) => RESPONSES[id as keyof typeof RESPONSES]!.parse(body);
 

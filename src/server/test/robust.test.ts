@@ -7,14 +7,12 @@
  */
 import { expect, test } from '@playwright/test';
 import { rawCall } from '../../harness/robust/raw-http.js';
-import { expectClientError, Kit } from './kit.js';
+import { expectClientError, Kit, fileServer } from './kit.js';
 
-let kit: Kit;
+const kit = fileServer({ unlimited: true });
 test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
   await kit.createTable('R', [{ column_name: 'Name', column_type: 'text' }]);
 });
-test.afterAll(async () => kit?.close());
 
 test('ROBUST-2: a wrong type at apply_default, server_only or anchor_column is a 400', async () => {
   expectClientError(

@@ -1,14 +1,8 @@
 /** Row operations of the gateway (§4.1, api-shapes §2.1): ROUTE-1, ROUTE-6, ROUTE-7 and the row shapes. */
 import { expect, test } from '@playwright/test';
-import { expectClientError, Kit, uniq } from './kit.js';
+import { expectClientError, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 const COLS = [
   { column_name: 'Name', column_type: 'text' },

@@ -1,15 +1,9 @@
 /** Column types and cell values (SHAPE-1..7, issue 2 item 6), checked against the facts module's schemas. */
 import { expect, test } from '@playwright/test';
 import { COLUMNS, sameValue, type ColumnType } from '../../spec/index.js';
-import { expectClientError, Kit, uniq, type ColumnDef } from './kit.js';
+import { expectClientError, uniq, type ColumnDef, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 /** Types created through `tables/`; link, link-formula and formula are added through `columns/`. */
 const DIRECT: ColumnType[] = [

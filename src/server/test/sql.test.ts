@@ -1,11 +1,10 @@
 /** The `sql/` endpoint (§4.1, api-shapes §2.2): SQL-1, SQL-2, the dialect and its confinement to one table. */
 import { expect, test } from '@playwright/test';
-import { expectClientError, Kit, uniq } from './kit.js';
+import { expectClientError, Kit, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
+const kit = fileServer({ unlimited: true });
 let T: string;
 test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
   T = uniq('Sql Table');
   await kit.createTable(T, [
     { column_name: 'Name', column_type: 'text' },
@@ -18,9 +17,6 @@ test.beforeAll(async () => {
     { Name: 'beta', Score: 2, Tags: ['x', 'y'] },
     { Name: 'gamma', Score: 3 },
   ]);
-});
-test.afterAll(async () => {
-  await kit?.close();
 });
 
 const q = (name: string) => `\`${name}\``;

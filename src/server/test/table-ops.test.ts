@@ -4,15 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { RESPONSES } from '../../spec/index.js';
-import { expectClientError, Kit, uniq } from './kit.js';
+import { expectClientError, Kit, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 const strip = (rows: Record<string, unknown>[]) =>
   rows.map(({ _id, _ctime, _mtime, _creator, _last_modifier, ...r }) => r);

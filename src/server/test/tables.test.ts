@@ -1,15 +1,9 @@
 /** `metadata/`, `tables/`, `columns/`, `views/` (api-shapes §2.3, §2.5) and ROUTE-3. */
 import { expect, test } from '@playwright/test';
 import { ENDPOINTS } from '../../spec/index.js';
-import { expectClientError, Kit, uniq } from './kit.js';
+import { expectClientError, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 test('ROUTE-3 base operations live under /api-gateway/api/v2/, account operations under /api/v2.1/', async () => {
   for (const e of ENDPOINTS) {

@@ -17,71 +17,23 @@ interface Expect {
   automationOption: boolean;
 }
 
-const RELEASES: Record<string, Expect> = {
-  '6.2': {
-    scripts: 'scripts_running_limit',
-    externalLinkToken: false,
-    legacy: false,
-    archiveBy: 'view_name',
-    userFlags: true,
-    logFilters: true,
-    automationOption: true,
-  },
-  '6.1': {
-    scripts: 'scripts_running_total',
-    externalLinkToken: false,
-    legacy: false,
-    archiveBy: 'view_name',
-    userFlags: true,
-    logFilters: true,
-    automationOption: true,
-  },
-  '6.0': {
-    scripts: 'scripts_running_total',
-    externalLinkToken: true,
-    legacy: false,
-    archiveBy: 'view_name',
-    userFlags: false,
-    logFilters: false,
-    automationOption: false,
-  },
-  '5.3': {
-    scripts: 'scripts_running_total',
-    externalLinkToken: true,
-    legacy: false,
-    archiveBy: 'where',
-    userFlags: false,
-    logFilters: false,
-    automationOption: false,
-  },
-  '5.2': {
-    scripts: 'scripts_running_total',
-    externalLinkToken: true,
-    legacy: true,
-    archiveBy: 'where',
-    userFlags: false,
-    logFilters: false,
-    automationOption: false,
-  },
-  '5.0': {
-    scripts: 'scripts_running_total',
-    externalLinkToken: true,
-    legacy: true,
-    archiveBy: 'where',
-    userFlags: false,
-    logFilters: false,
-    automationOption: false,
-  },
-  '4.4': {
-    scripts: 'scripts_running_total',
-    externalLinkToken: true,
-    legacy: true,
-    archiveBy: 'where',
-    userFlags: false,
-    logFilters: false,
-    automationOption: false,
-  },
-};
+// One row per release: scripts field of org info, external-link access token, legacy dtable-server,
+// archive by, user flags, log filters, automation option.
+const ROWS: [string, Expect['scripts'], boolean, boolean, Expect['archiveBy'], boolean, boolean, boolean][] = [
+  ['6.2', 'scripts_running_limit', false, false, 'view_name', true, true, true],
+  ['6.1', 'scripts_running_total', false, false, 'view_name', true, true, true],
+  ['6.0', 'scripts_running_total', true, false, 'view_name', false, false, false],
+  ['5.3', 'scripts_running_total', true, false, 'where', false, false, false],
+  ['5.2', 'scripts_running_total', true, true, 'where', false, false, false],
+  ['5.0', 'scripts_running_total', true, true, 'where', false, false, false],
+  ['4.4', 'scripts_running_total', true, true, 'where', false, false, false],
+];
+const RELEASES: Record<string, Expect> = Object.fromEntries(
+  ROWS.map(([v, scripts, externalLinkToken, legacy, archiveBy, userFlags, logFilters, automationOption]) => [
+    v,
+    { scripts, externalLinkToken, legacy, archiveBy, userFlags, logFilters, automationOption },
+  ]),
+);
 
 for (const [version, e] of Object.entries(RELEASES)) {
   test(`VER ${version}: server-info, ACCT-1..4, GONE-1/2/3, ACCT-7 archive as release ${version}`, async () => {

@@ -1,15 +1,9 @@
 /** `views/` and `views/{view_name}/` (BASE-1): stored configuration that the row list honours. */
 import { expect, test } from '@playwright/test';
 import { RESPONSES } from '../../spec/index.js';
-import { expectClientError, Kit, uniq } from './kit.js';
+import { expectClientError, uniq, fileServer } from './kit.js';
 
-let kit: Kit;
-test.beforeAll(async () => {
-  kit = await Kit.start({ unlimited: true });
-});
-test.afterAll(async () => {
-  await kit?.close();
-});
+const kit = fileServer({ unlimited: true });
 
 const q = (table: string, extra: Record<string, string> = {}) =>
   new URLSearchParams({ table_name: table, ...extra }).toString();
