@@ -49,17 +49,27 @@ export async function run(): Promise<Record<string, number | string>> {
       env: { URL: url, VUS: String(vus), DURATION: '1' },
       log,
     });
+    // CPU of this process (every thread, user + system) per request: the figure a shared machine's load moves least.
+    const cpuMs = () => {
+      const c = process.cpuUsage();
+      return (c.user + c.system) / 1000;
+    };
+    const cpuPerRequest: Record<'builtin' | 'autocannon', number[]> = { builtin: [], autocannon: [] };
     const builtin = async (n: number) => {
+      const c0 = cpuMs();
       const b = await runBuiltin({
         bundleCode: get.code,
         scriptDir: here,
         env: { URL: url, VUS: String(n), DURATION: String(seconds) },
         log,
       });
+      if (n === vus) cpuPerRequest.builtin.push(((cpuMs() - c0) * 1000) / count(b, 'http_reqs'));
       return count(b, 'http_reqs') / (b.durationMs / 1000);
     };
     const cannon = async (n: number) => {
+      const c0 = cpuMs();
       const ac = await autocannon({ url, connections: n, duration: seconds });
+      if (n === vus) cpuPerRequest.autocannon.push(((cpuMs() - c0) * 1000) / ac.requests.total);
       return ac.requests.total / (ac.duration || seconds);
     };
     const k6 = findK6();
@@ -165,6 +175,8 @@ export async function run(): Promise<Record<string, number | string>> {
       'load.ratio_builtin_to_autocannon': Math.round(narrow.ratio * 100) / 100,
       'load.ratio_range': narrow.range,
       'load.vus_and_connections': vus,
+      'load.builtin_cpu_us_per_request': cpuFigure(cpuPerRequest.builtin.slice(0, ROUNDS)),
+      'load.autocannon_cpu_us_per_request': cpuFigure(cpuPerRequest.autocannon),
       ...(stock
         ? {
             'load.k6_rps': Math.round(narrow.k6),
@@ -200,6 +212,10 @@ interface Round {
   autocannon: number;
   k6: number;
 }
+
+/** Median CPU µs per request over the rounds, and the range (the narrow runs; the split runs' single instance not counted). */
+const cpuFigure = (xs: number[]) =>
+  `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
 
 const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)} over ${ROUNDS} rounds`;
 

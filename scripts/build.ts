@@ -48,7 +48,7 @@ for (const tree of TREES) {
 }
 const runtime = join(OUT, 'src', 'load', 'runtime');
 for (const thread of Object.keys(THREAD_ENTRIES) as (keyof typeof THREAD_ENTRIES)[])
-  write(join(runtime, `${thread}.cjs`), await bundleThread(thread, ['undici']));
+  write(join(runtime, `${thread}.cjs`), await bundleThread(thread, ['http-parser-js']));
 const k6Dir = join(OUT, relative(CODE_ROOT, PREBUILT_K6_DIR));
 const scenarios = await bundleAll();
 for (const b of scenarios) write(join(k6Dir, `${b.name}.js`), b.code);

@@ -2,8 +2,9 @@
  * `--fail-fast-scopes` (the selftest's, src/harness/fail-fast.ts), black box over a test-only
  * suite: once a check of a scope fails, the later checks of that scope and clause are skipped
  * with the reason; other scopes, other clauses, checks in no scope and checks after an
- * undecided one still run; each clause ends as it would have. A bad scopes file is a usage
- * problem of the run, never a silent full run.
+ * undecided one still run; each clause ends as it would have. The scoped run keeps its worker
+ * after a failed check (its shared world remade), not after an undecided one; a run without
+ * scopes restarts it. A bad scopes file is a usage problem of the run, never a silent full run.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ const SCOPES = {
   [title('ROUTE-5', 'a3 would pass')]: 'a',
   [title('ROUTE-5', 'b1 fails')]: 'b',
   [title('ROUTE-4', 'a4 passes')]: 'a',
+  [title('ROUTE-5', 'w1 fails after changing its world')]: 'c',
   [title('ROUTE-6', 'a5 undecided')]: 'a',
   [title('ROUTE-6', 'a6 passes after an undecided one')]: 'a',
 };
@@ -52,8 +54,12 @@ test("a scope's later checks of a failed clause are skipped; other scopes, claus
     'a3 would pass': 'skip',
     'b1 fails': 'fail',
     'a4 passes': 'pass',
+    'w1 fails after changing its world': 'fail',
+    'w2 sees a fresh world': 'pass',
+    'w3 runs in the worker of the failed check': 'pass',
     'a5 undecided': 'error',
     'a6 passes after an undecided one': 'pass',
+    'w4 runs in a new worker after an undecided check': 'pass',
     'unscoped fails': 'fail',
   });
   const skipped = results.tests.find((t) => t.title.endsWith('a2 would fail'));
@@ -62,6 +68,9 @@ test("a scope's later checks of a failed clause are skipped; other scopes, claus
   expect(without.code, without.output).toBe(1);
   const all = readResults(plain);
   expect(all.tests.filter((t) => t.outcome === 'skip')).toEqual([]);
+  const plainOutcome = (name: string) => all.tests.find((t) => t.title.endsWith(name))?.outcome;
+  expect(plainOutcome('w2 sees a fresh world')).toBe('pass');
+  expect(plainOutcome('w3 runs in the worker of the failed check')).toBe('fail'); // restarted
   expect(results.clauses.map((c) => [c.id, c.outcome])).toEqual(all.clauses.map((c) => [c.id, c.outcome]));
 });
 

@@ -4,7 +4,7 @@
  * the shared run is told apart; each member is judged on its own checks only.
  */
 import { expect, test } from '@playwright/test';
-import { contamination, formBatches, memberResults } from '../src/mutants/batch.js';
+import { contamination, formBatches, mayShare, memberResults } from '../src/mutants/batch.js';
 import { UNTAGGED, type Coverage } from '../src/mutants/coverage.js';
 import { judgeMutant } from '../src/mutants/verdict.js';
 import { fakeResults } from './helpers/reports.js';
@@ -23,9 +23,9 @@ test('batches: disjoint checks of one edition and release share a run; an overla
   expect(groups).toEqual([['a', 'b', 'e'], ['c'], ['d']]);
 });
 
-test('batches are bounded: at most 8 members', () => {
+test('batches are bounded: at most 12 members', () => {
   const groups = formBatches(Array.from({ length: 20 }, (_, i) => b(`m${i}`, [`SQL-1 check ${i}`])));
-  expect(groups.map((g) => g.length)).toEqual([8, 8, 4]);
+  expect(groups.map((g) => g.length)).toEqual([12, 8]);
 });
 
 const cov = (faults: Record<string, string[]>): Coverage => ({ schemaVersion: 1, faults, requests: {} });
@@ -42,6 +42,16 @@ test("contamination: a member whose check reached another member's fault in the 
     'outside any check',
   );
   expect(contamination(undefined, me, [])).toContain('no coverage');
+  // A switch the shared run never read met no check; one read only at start-up by a server run setup called did.
+  expect(contamination(cov({ 'SHAPE-7 a': ['lax-types'] }), me, [{ faults: ['window-never-resets'] }])).toBeUndefined();
+  const startup = { ...cov({}), servers: [{ startup: ['ignore-config'], tags: [UNTAGGED] }] };
+  expect(contamination(startup, me, [{ faults: ['ignore-config'] }])).toContain('start-up');
+});
+
+test('a mutant seen only through the response cache, or met at random (SETUP_INERT), never shares a run', () => {
+  expect(mayShare(['stale-cache'])).toBe(false); // a shared run records coverage, which bypasses the cache
+  expect(mayShare(['base-token-names-dtable-server'])).toBe(false); // met by whichever check first fetches a base token
+  expect(mayShare(['lax-types'])).toBe(true);
 });
 
 test("a member is judged on its own checks: another member's failures are not its collateral", () => {

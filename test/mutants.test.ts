@@ -11,6 +11,7 @@ import { SWEEP_TAG } from '../src/harness/target.js';
 import {
   UNTAGGED,
   grepForTitles,
+  mergeCoverage,
   selectChecks,
   sharedStateFiles,
   widen,
@@ -20,7 +21,7 @@ import { judgeClean, judgeMutant, mergeResults } from '../src/mutants/verdict.js
 import { clauseTable } from '../src/reports/outcomes.js';
 import { fakeResults } from './helpers/reports.js';
 import { ZOMBIE_CLAUSES } from '../src/server/routes/zombies.js';
-import { FAULTS, isFaultName, type FaultName } from '../src/server/faults.js';
+import { FAULTS, SETUP_INERT, isFaultName, type FaultName } from '../src/server/faults.js';
 import { ServerOptions } from '../src/server/options.js';
 import type { RobustClause } from '../src/harness/robust/judge.js';
 import { CLAUSES, ENDPOINTS, EMULATED_VERSIONS, clause, isClauseId, type ClauseId } from '../src/spec/index.js';
@@ -143,6 +144,30 @@ test('coverage selects the checks that reached a fault, or every check when in d
   expect(selectChecks(COV, ['429-json-body'])).toEqual({ kind: 'some', titles: ['SHAPE-1 a'] });
   expect(selectChecks(COV, ['only-in-sweep']).kind).toBe('none');
   expect(selectChecks(COV, ['drop:deleteTable']).kind).toBe('none');
+});
+
+test('a fault whose reach in run setup no check can see (SETUP_INERT) selects only the checks that reached it', () => {
+  const cov: Coverage = {
+    schemaVersion: 1,
+    faults: {
+      'RATE-6 a': ['reset-relative'],
+      [UNTAGGED]: ['reset-relative', 'limit-per-ip', 'select-options-without-ids'],
+    },
+    requests: {},
+  };
+  expect(SETUP_INERT.has('reset-relative')).toBe(true);
+  expect(selectChecks(cov, ['reset-relative'])).toEqual({ kind: 'some', titles: ['RATE-6 a'] });
+  expect(selectChecks(cov, ['limit-per-ip']).kind).toBe('all'); // reached in setup alone: no check met it, run all
+  expect(selectChecks(cov, ['select-options-without-ids']).kind).toBe('all'); // stored data: setup's reach counts
+});
+
+test("a clean run's second try adds its coverage: a check stopped early the first time may reach more", () => {
+  const first: Coverage = { schemaVersion: 1, faults: { 'RATE-2 a': ['x'] }, requests: {}, servers: [] };
+  const again: Coverage = { schemaVersion: 1, faults: { 'RATE-2 a': ['limit-per-ip'] }, requests: {}, servers: [] };
+  const merged = mergeCoverage([first, again, undefined])!;
+  expect(merged.faults['RATE-2 a']).toEqual(['limit-per-ip', 'x']);
+  expect(selectChecks(merged, ['limit-per-ip'])).toEqual({ kind: 'some', titles: ['RATE-2 a'] });
+  expect(mergeCoverage([undefined, again])).toBeUndefined();
 });
 
 test('a fault a server reads at start-up selects the checks that called that server, or every check when run setup did', () => {

@@ -6,6 +6,7 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { fromException, transportError, type TransportError } from './errors.js';
+import { callStarted } from './in-flight.js';
 import { currentTrust, tlsConnectOptions } from './tls.js';
 
 export interface Limits {
@@ -81,6 +82,15 @@ export async function send(
   limits: Limits = DEFAULT_LIMITS,
   localAddress?: string,
 ): Promise<HttpResult> {
+  const end = callStarted();
+  try {
+    return await sendOnce(req, limits, localAddress);
+  } finally {
+    end();
+  }
+}
+
+async function sendOnce(req: HttpRequest, limits: Limits, localAddress: string | undefined): Promise<HttpResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   // A whole-call deadline on top of undici's per-phase timeouts: a body trickled byte by

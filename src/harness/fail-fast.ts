@@ -12,7 +12,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { TestInfo } from '@playwright/test';
 import type { RunState } from './state.js';
+import { callsEnded } from '../client/in-flight.js';
 import { harnessEnv } from '../common/harness-env.js';
 
 function markFile(scope: string, clause: string): string | undefined {
@@ -40,4 +42,31 @@ export function noteFailure(state: RunState, title: string, clause: string | nul
   if (!file) return;
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, title.slice(0, 200));
+}
+
+/** How long a failed check's calls may take to end before its worker is given up after all. */
+const CALLS_END_MS = 2_000;
+
+/**
+ * A scoped run keeps its worker after a check whose assertions failed (or that an assertion
+ * warning stopped): Playwright otherwise ends the worker after every failed test and starts
+ * a new one (≈ 1.5–2.4 s under a selftest's load, a third of its mutant runs' time). What a
+ * new worker would start without is dropped first — the worker's shared worlds (a table
+ * half-changed by the failed check is grown afresh by the next check that needs it) and the
+ * target's tokens and rate budgets — and only once every call the check started has ended.
+ * Played as an expected failure, so Playwright keeps the worker; the check's outcome is its
+ * outcome.json, as always. A check that could not be decided (`error`: a timeout, a harness
+ * bug) still ends its worker. Only with --fail-fast-scopes (the selftest): a normal run's
+ * checks, reports and exit code are untouched.
+ */
+export async function keepWorker(
+  state: RunState,
+  testInfo: TestInfo,
+  outcome: 'pass' | 'fail' | 'skip' | 'error',
+  forget: () => Promise<void>,
+): Promise<void> {
+  if (!state.failFastScopes || testInfo.status !== 'failed' || outcome === 'error') return;
+  if (!(await callsEnded(CALLS_END_MS))) return;
+  await forget();
+  testInfo.expectedStatus = 'failed';
 }

@@ -119,6 +119,13 @@ export class Target {
       registerSecret(s);
   }
 
+  /** Forget what earlier calls taught (tokens, rate budgets), as a fresh worker would. */
+  forget(): void {
+    this.baseTokens.clear();
+    this.accountTokenP = undefined;
+    this.budgets.clear();
+  }
+
   get url() {
     return this.state.target.url;
   }

@@ -16,7 +16,7 @@ import {
   type Edition,
   type Evidence,
 } from '../spec/index.js';
-import { alreadyFailed, noteFailure } from './fail-fast.js';
+import { alreadyFailed, keepWorker, noteFailure } from './fail-fast.js';
 import { attachData, redactStdio, settleCheck } from './marks.js';
 import { beginCheck, clauseOfCheck, evidenceAnnotation, hasAssertionWarnings } from './verdict.js';
 import { HAR_ATTACHMENT, Recorder } from './recorder.js';
@@ -90,13 +90,18 @@ export const test = apiTest.extend<Fixtures, WorkerFixtures>({
     { scope: 'worker', auto: true },
   ],
   _settle: [
-    async ({ rec, state }, use, testInfo) => {
+    async ({ rec, state, shared, sharedTarget }, use, testInfo) => {
       const clause = clauseOfCheck(testInfo);
       const skip = alreadyFailed(state, testInfo.title, clause);
       testInfo.skip(!!skip, skip);
       beginCheck(testInfo, rec, state.strict);
       await use();
-      if ((await settleCheck(testInfo)) === 'fail') noteFailure(state, testInfo.title, clause);
+      const outcome = await settleCheck(testInfo);
+      if (outcome === 'fail') noteFailure(state, testInfo.title, clause);
+      await keepWorker(state, testInfo, outcome, async () => {
+        await shared.dropAll();
+        sharedTarget.forget();
+      });
     },
     { auto: true, box: 'self' },
   ],

@@ -136,6 +136,12 @@ test('http_req_failed: 200–399 expected by default; expectedStatuses via setRe
   expect(out.thresholds.every((t) => t.ok)).toBe(true);
   expect(rateOf(out, 'http_req_failed')).toEqual([1, 3]);
   expect(counterOf(out, 'http_reqs')).toBe(4);
+  // Every request also emits each of k6's http_req_* trends once, and its bytes both ways.
+  const trends = ['duration', 'blocked', 'connecting', 'tls_handshaking', 'sending', 'waiting', 'receiving'];
+  expect(
+    trends.map((t) => [t, sinkOf(out, `http_req_${t}`)?.type === 'trend' && sinkOf(out, `http_req_${t}`)]),
+  ).toEqual(trends.map((t) => [t, expect.objectContaining({ count: 4 })]));
+  expect([counterOf(out, 'data_sent') > 0, counterOf(out, 'data_received') > 0]).toEqual([true, true]);
 });
 
 test('responses: status, canonical headers, body, json() with a selector, timings; batch keeps order', async () => {

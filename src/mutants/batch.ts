@@ -8,7 +8,8 @@
  * — is run again alone, so every verdict that counts is the one a run of its own gives.
  */
 import type { Results } from '../reports/results-schema.js';
-import { selectChecks, type Coverage } from './coverage.js';
+import { readAnywhere, selectChecks, type Coverage } from './coverage.js';
+import { SEEN_THROUGH_CACHE, SETUP_INERT, type FaultName } from '../server/faults.js';
 import { mergeResults } from './verdict.js';
 
 interface Batchable<T> {
@@ -18,8 +19,18 @@ interface Batchable<T> {
   titles: readonly string[];
 }
 
+/**
+ * Whether a mutant with `faults` may share a run. Not a cache fault: the shared run records
+ * coverage, which bypasses the response cache it is seen through. Nor one of the faults whose
+ * reach in run setup is inert (SETUP_INERT): which check meets them depends on which one first
+ * fetches the worker's base token or in which rate window a call falls, so in a shared run
+ * they meet other members' checks at random and send those members to runs of their own.
+ */
+export const mayShare = (faults: readonly string[]): boolean =>
+  !faults.some((f) => SEEN_THROUGH_CACHE.has(f as FaultName) || SETUP_INERT.has(f as FaultName));
+
 /** Bounds of one batch: long runs balance badly over the pool, and a contaminated batch costs its members a second run. */
-const MAX_MEMBERS = 8;
+const MAX_MEMBERS = 12;
 const MAX_CHECKS = 150;
 
 /**
@@ -47,7 +58,8 @@ export function formBatches<T>(list: readonly Batchable<T>[]): Batchable<T>[][] 
 /**
  * Why `member`'s checks cannot be judged from the batched run, or undefined when they can:
  * in that run (coverage `cov`) one of them reached another member's fault, or some fault was
- * reached outside any check, or there is no coverage to tell.
+ * reached outside any check, or there is no coverage to tell. A fault the run never read
+ * contaminates nothing.
  */
 export function contamination(
   cov: Coverage | undefined,
@@ -57,6 +69,8 @@ export function contamination(
   if (!cov) return 'the batched run recorded no coverage';
   const mine = new Set(member.titles);
   for (const o of others) {
+    // Never read in the shared run (a rate switch read only at a limit nobody reached): it met no check.
+    if (!readAnywhere(cov, o.faults)) continue;
     const sel = selectChecks(cov, o.faults);
     if (sel.kind === 'all') return `another member's fault: ${sel.reason}`;
     if (sel.kind === 'some') {

@@ -6,7 +6,8 @@
  * mutant need only run the checks that did; every other check keeps its clean verdict.
  *
  * Conservative by construction: a fault queried outside any check (run setup, background
- * work) or never queried at all selects every check. A fault a server reads at start-up
+ * work) or never queried at all selects every check — but for the few whose reach in run
+ * setup no check can see (src/server/faults.ts `SETUP_INERT`, each with why). A fault a server reads at start-up
  * (its limits) selects the checks that called that server (all, if run setup did). Route
  * faults are decided at start-up, so they select the checks that requested the route they change.
  * Calls carry the check's title (src/harness/target.ts `tagCalls`); the server side needs no
@@ -20,6 +21,7 @@ import type { Duplex } from 'node:stream';
 import { CALL_TAG_HEADER, SWEEP_TAG } from '../harness/target.js';
 import { SUITE_SUFFIX } from '../spec/layout.js';
 import type { RunningServer } from '../server/index.js';
+import { SETUP_INERT, type FaultName } from '../server/faults.js';
 import { zombieRoutes } from '../server/routes/zombies.js';
 import { ENDPOINTS } from '../spec/index.js';
 
@@ -122,6 +124,29 @@ export function recordCoverage(servers: RunningServer[], file: string): void {
   }
 }
 
+/** The coverage of several runs of the same checks, as one (undefined when the first has none). */
+export function mergeCoverage(runs: readonly (Coverage | undefined)[]): Coverage | undefined {
+  const [first, ...more] = runs;
+  if (!first) return undefined;
+  const union = (a: Record<string, string[]>, b: Record<string, string[]>) => {
+    const out = { ...a };
+    for (const [k, v] of Object.entries(b)) out[k] = [...new Set([...(out[k] ?? []), ...v])].sort();
+    return out;
+  };
+  return more.reduce<Coverage>(
+    (acc, c) =>
+      c
+        ? {
+            schemaVersion: 1,
+            faults: union(acc.faults, c.faults),
+            requests: union(acc.requests, c.requests),
+            servers: [...(acc.servers ?? []), ...(c.servers ?? [])],
+          }
+        : acc,
+    first,
+  );
+}
+
 export type Selection =
   { kind: 'all'; reason: string } | { kind: 'some'; titles: string[] } | { kind: 'none'; reason: string };
 
@@ -183,6 +208,20 @@ export function sharedStateFiles(suitesDir: string): Set<string> {
   );
 }
 
+/**
+ * Whether anything in the run recorded in `cov` could have met one of `faults`: a behaviour
+ * switch read anywhere (in a check, outside any, at start-up), or a route fault at all (its
+ * routes are decided at start-up). A switch never read changed nothing in that run.
+ */
+export function readAnywhere(cov: Coverage, faults: readonly string[]): boolean {
+  return faults.some(
+    (f) =>
+      routesOf(f) !== undefined ||
+      Object.values(cov.faults).some((list) => list.includes(f)) ||
+      (cov.servers ?? []).some((s) => s.startup.includes(f)),
+  );
+}
+
 /** The checks a mutant with `faults` can affect, by what they reached in the clean run. */
 export function selectChecks(cov: Coverage, faults: readonly string[]): Selection {
   const titles = new Set<string>();
@@ -197,7 +236,7 @@ export function selectChecks(cov: Coverage, faults: readonly string[]): Selectio
       }
       continue;
     }
-    if (cov.faults[UNTAGGED]?.includes(f))
+    if (cov.faults[UNTAGGED]?.includes(f) && !SETUP_INERT.has(f as FaultName))
       return { kind: 'all', reason: `${f} is reached outside any check (run setup or background work)` };
     // Read at start-up: whatever a server decided then, only a call to that server can show.
     const readBy = (cov.servers ?? []).filter((s) => s.startup.includes(f));
@@ -208,7 +247,7 @@ export function selectChecks(cov: Coverage, faults: readonly string[]): Selectio
     }
     // The end-of-run sweep comes after every check: a fault it alone meets changes no verdict.
     const reached = Object.entries(cov.faults)
-      .filter(([tag, list]) => tag !== SWEEP_TAG && list.includes(f))
+      .filter(([tag, list]) => tag !== SWEEP_TAG && tag !== UNTAGGED && list.includes(f))
       .map(([tag]) => tag);
     if (reached.length === 0 && readBy.length === 0) {
       if (cov.faults[SWEEP_TAG]?.includes(f)) continue;

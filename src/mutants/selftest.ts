@@ -17,9 +17,9 @@ import type { Results } from '../reports/results-schema.js';
 import { NEWEST_VERSION, type Edition } from '../spec/index.js';
 import { CODE_ROOT } from '../spec/layout.js';
 import type { Mutant } from './catalog.js';
-import { contamination, formBatches, memberResults } from './batch.js';
+import { contamination, formBatches, mayShare, memberResults } from './batch.js';
 import { runConformance, type RunResult } from './child-run.js';
-import { grepForTitles, sharedStateFiles, type Coverage } from './coverage.js';
+import { grepForTitles, mergeCoverage, sharedStateFiles, type Coverage } from './coverage.js';
 import { clausesOf, planRun, pool, readCoverage } from './plan.js';
 import { judgeClean, judgeMutant, mergeResults, type CleanVerdict, type MutantVerdict } from './verdict.js';
 
@@ -172,8 +172,9 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
 
   const cleanJob = async (combo: Combo) => {
     const label = `clean-${comboKey(combo)}`;
-    const coverageFile = join(o.reportDir, 'runs', `${label}.coverage.json`);
-    const r = await run(label, [], combo, { ...(o.full ? {} : { coverageFile }), ...clausesAt(combo, o.mutants) });
+    const coverageOf = (l: string) => (o.full ? {} : { coverageFile: join(o.reportDir, 'runs', `${l}.coverage.json`) });
+    const r = await run(label, [], combo, { ...coverageOf(label), ...clausesAt(combo, o.mutants) });
+    const coverage = [coverageOf(label).coverageFile];
     let results = r.results;
     let verdict = judgeClean(results);
     let durationMs = r.durationMs;
@@ -181,10 +182,13 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
     const undecided = results?.tests.filter((t) => t.outcome === 'error').map((t) => t.title) ?? [];
     if (results && !verdict.ok && verdict.broken.every((b) => b.outcome === 'error') && undecided.length) {
       o.log(`      ${label}: ${undecided.length} undecided check(s) — one more try`);
+      // Its coverage too: a check stopped early (a rate check on a loaded machine) may reach more this time.
       const again = await run(`${label}.2`, [], combo, {
         grep: grepForTitles(undecided),
         clauses: clausesOf(undecided),
+        ...coverageOf(`${label}.2`),
       });
+      coverage.push(coverageOf(`${label}.2`).coverageFile);
       durationMs += again.durationMs;
       if (again.results) {
         results = mergeResults(results, again.results);
@@ -201,7 +205,10 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
       verdict,
       checks: results?.tests.length ?? 0,
     });
-    cleanStates.set(comboKey(combo), { results, coverage: o.full ? undefined : readCoverage(coverageFile) });
+    cleanStates.set(comboKey(combo), {
+      results,
+      coverage: o.full ? undefined : mergeCoverage(coverage.map((f) => (f ? readCoverage(f) : undefined))),
+    });
     o.log(
       `[${++done}/${total}] ${verdict.ok ? 'clean ok ' : 'CLEAN BROKEN'} ${label} (${secs(durationMs)})${verdict.ok ? '' : `: ${verdict.broken.map((b) => `${b.clause} ${b.outcome}`).join(', ')}`}${r.problem ? ` — ${r.problem}` : ''}`,
     );
@@ -319,7 +326,9 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
   /** The runs of these mutants (all of one edition and release, or all without clean runs): batched where they can share one. */
   const jobsOf = (list: readonly Mutant[]): Job[] => {
     const planned = list.map(plan);
-    const batchable = planned.filter((p) => o.batch && p.plan.selection.kind === 'some' && p.base.coverage);
+    const batchable = planned.filter(
+      (p) => o.batch && p.plan.selection.kind === 'some' && p.base.coverage && mayShare(p.m.faults),
+    );
     const groups = formBatches(
       batchable.map((p) => ({
         item: p,

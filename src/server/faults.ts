@@ -111,6 +111,33 @@ export const FAULTS = [
   'wrong-types-accepted',
 ] as const;
 
+/**
+ * Switches whose reach in run setup (outside any check) changes nothing a check can see, so
+ * there it selects no check for the selftest (src/mutants/coverage.ts); a check that reaches
+ * one itself is selected as always. Each changes only answers, never stored data:
+ * - `base-token-names-dtable-server`: a field of the base-token answer the run setup never
+ *   reads (it keeps the `access_token`; a check's own base tokens are its own calls);
+ * - `reset-relative`: the x-ratelimit-reset header, which the run setup reads only to pace
+ *   itself (a wait, never a different answer);
+ * - `limit-per-ip`, `account-limit-global`: which rate counter a call counts against. The
+ *   server keeps both counters and reads the switch wherever their admissions differ
+ *   (src/server/pipeline/rate.ts), so a later check that meets what run setup counted
+ *   reaches the switch itself; in run setup they change only rate headers and 429s, which
+ *   it reads to pace itself and to call again.
+ */
+export const SETUP_INERT: ReadonlySet<FaultName> = new Set<FaultName>([
+  'account-limit-global',
+  'base-token-names-dtable-server',
+  'limit-per-ip',
+  'reset-relative',
+]);
+
+/**
+ * Switches seen only through the response cache, which a run recording coverage bypasses
+ * (src/mutants/coverage.ts): the selftest never judges them in a shared run, which records it.
+ */
+export const SEEN_THROUGH_CACHE: ReadonlySet<FaultName> = new Set<FaultName>(['stale-cache']);
+
 const WITH_ARGUMENT = ['drop', 'refuse', 'serve', 'unlimited', 'zombie'] as const;
 
 export type FaultName = (typeof FAULTS)[number] | `${(typeof WITH_ARGUMENT)[number]}:${string}`;

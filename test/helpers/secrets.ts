@@ -1,11 +1,14 @@
 /** The secrets a reference server started with a data file holds, read from its database. */
-import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { Db } from '../../src/server/store/sqlite.js';
 import type { Served } from './cli.js';
 
 /** Every credential the server holds: its seed (passwords, tokens) and every token column of its tables. */
 export function serverSecrets(s: Served): string[] {
-  const db = new Database(s.dataFile, { readonly: true, fileMustExist: true });
+  if (!existsSync(s.dataFile)) throw new Error(`no data file: ${s.dataFile}`);
+  const db = new Db(s.dataFile);
   try {
+    db.pragma('query_only = ON'); // read, never write, the server's file
     const found = new Set<string>();
     const seed = db.prepare("SELECT value FROM settings WHERE key = 'seed'").get() as { value: string } | undefined;
     const walk = (v: unknown, key = ''): void => {

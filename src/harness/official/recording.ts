@@ -7,12 +7,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AxiosError, AxiosInstance, AxiosResponse, AxiosStatic, InternalAxiosRequestConfig } from 'axios';
 import type { Limits } from '../../client/http.js';
+import { callStarted } from '../../client/in-flight.js';
 import { httpsAgent } from '../../client/tls.js';
 import { Undecided } from '../outcome.js';
 import { callTagHeader, type Target } from '../target.js';
 
 /** What the interceptors keep on a request's config (axios copies unknown keys when it re-sends one). */
-type Config = InternalAxiosRequestConfig & { conformanceStarted?: number; conformanceRetries?: number };
+type Config = InternalAxiosRequestConfig & {
+  conformanceStarted?: number;
+  conformanceRetries?: number;
+  /** Ends the call's count in src/client/in-flight.ts. */
+  conformanceEnd?: () => void;
+};
 
 const RETRIES_ON_429 = 3;
 
@@ -76,6 +82,7 @@ function waitAfter429(res: AxiosResponse, windowMs: number): number {
 export function recordCalls(axios: AxiosInstance | AxiosStatic, target: Target, limits: Limits): () => void {
   const req = axios.interceptors.request.use((config: Config) => {
     config.conformanceStarted = Date.now();
+    config.conformanceEnd = callStarted();
     for (const [k, v] of Object.entries(callTagHeader())) config.headers.set(k, v);
     // axios waits forever and reads any size unless told: the run's limits apply, as to every call.
     if (!config.timeout) config.timeout = limits.connectMs + limits.headersMs + limits.bodyMs;
@@ -87,6 +94,7 @@ export function recordCalls(axios: AxiosInstance | AxiosStatic, target: Target, 
   });
   const res = axios.interceptors.response.use(
     (response: AxiosResponse) => {
+      (response.config as Config).conformanceEnd?.();
       record(target, axios, response.config as Config, response);
       unreadable(axios, response);
       return response;
@@ -94,6 +102,7 @@ export function recordCalls(axios: AxiosInstance | AxiosStatic, target: Target, 
     async (error: AxiosError) => {
       const config = error.config as Config | undefined;
       if (!config) throw error;
+      config.conformanceEnd?.();
       record(target, axios, config, error.response, error);
       if (error.response?.status === 429 && (config.conformanceRetries ?? 0) < RETRIES_ON_429) {
         config.conformanceRetries = (config.conformanceRetries ?? 0) + 1;

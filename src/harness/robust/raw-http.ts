@@ -8,6 +8,7 @@
  */
 import net from 'node:net';
 import tls from 'node:tls';
+import { callStarted } from '../../client/in-flight.js';
 import { tlsConnectOptions } from '../../client/tls.js';
 import { callTagHeader } from '../target.js';
 
@@ -106,6 +107,7 @@ function rawExchange(url: string, bytes: Buffer, limits: RawLimits = DEFAULT_RAW
   const port = Number(u.port || (secure ? 443 : 80));
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
+  const end = callStarted();
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let connected = false;
@@ -119,6 +121,7 @@ function rawExchange(url: string, bytes: Buffer, limits: RawLimits = DEFAULT_RAW
       clearTimeout(connectTimer);
       clearTimeout(answerTimer);
       socket.destroy();
+      end();
       resolve(o);
     };
     const fail = (kind: RawFailure['kind'], message: string) => settle({ ok: false, kind, message, ms: ms() });

@@ -1,15 +1,14 @@
 /**
- * HTTP for the built-in runner: undici's raw dispatch API (the fastest it offers), one pool
- * per origin and source address so VUs can be bound to distinct local IPs (k6's
- * --local-ips). Never throws at a caller: timeouts, resets, refused connections and
+ * HTTP for the built-in runner: its own HTTP/1.1 pools (h1.ts), one per origin and VU (or
+ * source address) so VUs can be bound to distinct local IPs (k6's --local-ips). Never throws at a caller: timeouts, resets, refused connections and
  * oversized bodies come back as an answer with status 0 and k6's error code. Runs on each
- * VU thread (runtime/worker.ts); the body stays in undici's chunks until the script reads it.
+ * VU thread (runtime/worker.ts); the body stays in the socket's chunks until the script reads it.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Pool } from 'undici';
 import type { Answer, IoRequest, RawHeaders, Timings } from '../runtime/protocol.js';
 import { lookupFor, type Lookup, type NetOptions } from './net-options.js';
+import { H1Pool, type Controller } from './h1.js';
 
 interface IoOptions {
   /** Cap on a response body; larger ones are an error (k6 code 1000), not an unbounded buffer. */
@@ -25,7 +24,7 @@ interface Target {
   remoteIp: string;
   remotePort: number;
   /** Its pools by owning VU (or by source address, for the warm-up): found without a key string per request. */
-  pools: Map<number | string, Pool>;
+  pools: Map<number | string, H1Pool>;
 }
 
 const ZERO: Timings = {
@@ -39,12 +38,18 @@ const ZERO: Timings = {
 };
 
 export class HttpIo {
-  private readonly pools: Pool[] = [];
+  private readonly pools: H1Pool[] = [];
   private readonly targets = new Map<string, Target>();
   /** The pools of an origin, shared by the URLs on it. */
-  private readonly byOrigin = new Map<string, Map<number | string, Pool>>();
+  private readonly byOrigin = new Map<string, Map<number | string, H1Pool>>();
   readonly maxBody: number;
-  private readonly inflight = new Set<Exchange>();
+  /**
+   * The exchanges in flight, for the deadline sweeper: an array each exchange knows its slot
+   * in (removal swaps the last one in). A Set churned by one add and one delete per request
+   * kept its deleted entries reachable long enough for V8 to promote every request's objects
+   * to the old generation, which tripled the garbage collector's work.
+   */
+  private readonly inflight: Exchange[] = [];
   private readonly sweeper: NodeJS.Timeout;
   private net: NetOptions = {};
   private lookup: Lookup | undefined;
@@ -55,8 +60,11 @@ export class HttpIo {
     // One timer sweeps request deadlines: cheaper than a timer per request.
     this.sweeper = setInterval(() => {
       const now = performance.now();
-      for (const r of this.inflight)
-        if (now >= r.deadline) r.abort(Object.assign(new Error('request timeout'), { code: 'K6_TIMEOUT' }));
+      // Downwards: an exchange that ends leaves its slot to one already looked at.
+      for (let i = this.inflight.length - 1; i >= 0; i--) {
+        const r = this.inflight[i];
+        if (r && now >= r.deadline) r.abort(Object.assign(new Error('request timeout'), { code: 'K6_TIMEOUT' }));
+      }
     }, 50);
     this.sweeper.unref();
   }
@@ -74,23 +82,23 @@ export class HttpIo {
    * through all of them for a free one on every call. Without an owner (the warm-up), one
    * pool per origin and source address.
    */
-  private pool(target: Target, localAddress: string | undefined, owner: number | undefined): Pool {
+  private pool(target: Target, localAddress: string | undefined, owner: number | undefined): H1Pool {
     // A VU's source address never changes: its number names its pool.
     const key = owner ?? `|${localAddress ?? ''}`;
     let p = target.pools.get(key);
     if (!p) {
-      const connect = {
-        rejectUnauthorized: !this.net.insecure,
-        ...(this.net.ca && !this.net.insecure ? { ca: this.net.ca } : {}),
-        ...(this.lookup ? { lookup: this.lookup } : {}),
-      };
-      p = new Pool(target.origin, {
-        ...(owner !== undefined ? { connections: 6 } : {}),
+      p = new H1Pool(target.url, {
+        connections: owner !== undefined ? 6 : Infinity,
         ...(localAddress ? { localAddress } : {}),
-        keepAliveTimeout: 30_000,
-        headersTimeout: 0,
-        bodyTimeout: 0,
-        connect,
+        ...(this.lookup ? { lookup: this.lookup } : {}),
+        ...(target.url.protocol === 'https:'
+          ? {
+              tls: {
+                rejectUnauthorized: !this.net.insecure,
+                ...(this.net.ca && !this.net.insecure ? { ca: this.net.ca } : {}),
+              },
+            }
+          : {}),
       });
       target.pools.set(key, p);
       this.pools.push(p);
@@ -135,18 +143,11 @@ export class HttpIo {
     else for (const k in h) sent += k.length + h[k]!.length + 4;
     if (req.body) sent += typeof req.body === 'string' ? Buffer.byteLength(req.body) : req.body.byteLength;
     const x = new Exchange(this, req, target, sent, t0, done);
-    this.inflight.add(x);
+    x.slot = this.inflight.length;
+    this.inflight.push(x);
     try {
       this.pool(target, localAddress, owner).dispatch(
-        {
-          origin: target.origin,
-          path: target.path,
-          method: req.method,
-          headers: req.headers,
-          body: req.body,
-          headersTimeout: req.timeoutMs,
-          bodyTimeout: req.timeoutMs,
-        },
+        { path: target.path, method: req.method, headers: req.headers, body: req.body },
         x,
       );
     } catch (e) {
@@ -156,7 +157,14 @@ export class HttpIo {
 
   /** An exchange is over: it no longer needs its deadline watched. */
   settled(x: Exchange): void {
-    this.inflight.delete(x);
+    const i = x.slot;
+    if (i < 0) return;
+    x.slot = -1;
+    const last = this.inflight.pop()!;
+    if (last !== x) {
+      this.inflight[i] = last;
+      last.slot = i;
+    }
   }
 
   async close(): Promise<void> {
@@ -169,11 +177,13 @@ export class HttpIo {
 }
 
 /**
- * One request through undici's dispatch API. The handler is this object (its methods on the
+ * One request through an H1Pool (h1.ts). The handler is this object (its methods on the
  * prototype): no closures per request, and it is also the entry the deadline sweeper aborts.
  */
 class Exchange {
   readonly deadline: number;
+  /** Its index in HttpIo's in-flight list, -1 once settled. */
+  slot = -1;
   private tStart: number;
   private tFirst = 0;
   private status = 0;
@@ -182,7 +192,7 @@ class Exchange {
   private finished = false;
   private headers: RawHeaders = {};
   private readonly chunks: Buffer[] | null;
-  private controller: { abort(reason: Error): void } | undefined;
+  private controller: Controller | undefined;
   private pendingAbort: Error | undefined;
 
   constructor(
@@ -204,7 +214,7 @@ class Exchange {
     this.finish(e);
   }
 
-  onRequestStart(c: { abort(reason: Error): void }): void {
+  onRequestStart(c: Controller): void {
     this.controller = c;
     this.tStart = performance.now();
     if (this.pendingAbort) c.abort(this.pendingAbort);
@@ -214,7 +224,7 @@ class Exchange {
     this.tFirst = performance.now();
     this.status = code;
     this.statusText = msg ?? '';
-    // Kept as undici gave them; canonical names are made only if the script reads them (k6-response.ts).
+    // Kept as the client gave them (lower-case names); canonical names are made only if the script reads them (k6-response.ts).
     for (const k in hs) {
       const v = hs[k];
       this.size += k.length + 4 + (Array.isArray(v) ? v.join(', ').length : String(v ?? '').length);
@@ -222,7 +232,7 @@ class Exchange {
     this.headers = hs;
   }
 
-  onResponseData(c: { abort(reason: Error): void }, chunk: Buffer): void {
+  onResponseData(c: Controller, chunk: Buffer): void {
     this.size += chunk.length;
     const max = this.io.maxBody;
     if (this.size > max) {
@@ -260,7 +270,7 @@ class Exchange {
     }
     this.done({
       status: this.status,
-      statusText: this.statusText ? `${this.status} ${this.statusText}` : String(this.status),
+      statusText: statusLine(this.status, this.statusText),
       proto: 'HTTP/1.1',
       headers: this.headers,
       chunks: this.chunks,
@@ -274,6 +284,16 @@ class Exchange {
       bytesReceived: this.size + 64,
     });
   }
+}
+
+/** k6's status_text (`200 OK`), kept per status code while its reason phrase stays the same. */
+const statusLines = new Map<number, { reason: string; line: string }>();
+function statusLine(code: number, reason: string): string {
+  const c = statusLines.get(code);
+  if (c && c.reason === reason) return c.line;
+  const line = reason ? `${code} ${reason}` : String(code);
+  if (statusLines.size < 100) statusLines.set(code, { reason, line });
+  return line;
 }
 
 function failure(

@@ -23,7 +23,7 @@ type Thread = keyof typeof THREAD_ENTRIES;
 
 /**
  * Bundle a thread's entry file into CommonJS (esbuild's options; `npm pack` uses them too). A
- * bundle in the temp dir cannot resolve packages, so undici goes in it; the package's own
+ * bundle in the temp dir cannot resolve packages, so http-parser-js goes in it; the package's own
  * bundles, beside its node_modules, leave it out (`external`).
  */
 export async function bundleThread(thread: Thread, external: readonly string[] = []): Promise<string> {

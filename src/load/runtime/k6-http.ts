@@ -14,6 +14,8 @@ import { parseDuration } from '../engine/duration.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const USER_AGENT = 'k6/0.49.0 (https://k6.io/) conformance-builtin';
+const DEFAULT_HEADERS: Record<string, string> = Object.freeze({ 'User-Agent': USER_AGENT });
+const NO_PARAMS: Params = Object.freeze({});
 
 /** What expectedStatuses() returns: opaque to scripts, as in k6. */
 export class ExpectedStatuses {
@@ -58,17 +60,23 @@ type Body = string | ArrayBuffer | ArrayBufferView | Record<string, unknown> | n
 function toSpec(method: string, url: unknown, body: Body, params: Params | null | undefined): HttpRequestSpec {
   if (state.inInit) throw new Error('making HTTP requests in the init context is not supported');
   const u = String(url);
-  const p = params ?? {};
-  const headers: Record<string, string> = { 'User-Agent': USER_AGENT };
-  const ph = p.headers;
-  if (ph) for (const k of Object.keys(ph)) headers[k] = String(ph[k]);
+  const p = params ?? NO_PARAMS;
   let payload: string | Uint8Array | null = null;
+  let form = false;
   if (typeof body === 'string') payload = body;
   else if (body instanceof ArrayBuffer) payload = new Uint8Array(body);
   else if (ArrayBuffer.isView(body)) payload = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   else if (body && typeof body === 'object') {
     payload = new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+    form = true;
+  }
+  // A request with no headers of its own and no form body shares one headers object (nothing writes to it).
+  let headers = DEFAULT_HEADERS;
+  const ph = p.headers;
+  if (ph || form) {
+    headers = { 'User-Agent': USER_AGENT };
+    if (ph) for (const k of Object.keys(ph)) headers[k] = String(ph[k]);
+    if (form && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
   }
   const timeoutMs = p.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(p.timeout);
@@ -194,9 +202,7 @@ function batchSpec(item: BatchItem): HttpRequestSpec {
 /** A request's samples, then its Response; the VU that made it is current again. */
 function call(method: string, url: unknown, body: Body, params: Params | null | undefined): Promise<Response> {
   const spec = toSpec(method, url, body, params);
-  const s = state;
-  return exchange(spec).then((a) => {
-    use(s);
+  return exchange(spec, (a) => {
     measure(spec, a, Date.now());
     return new Response(a, spec);
   });

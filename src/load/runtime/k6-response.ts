@@ -1,7 +1,7 @@
 /**
  * k6's Response object, built from the HTTP client's answer. What most iterations never read — the
- * headers as an object, the body decoded from its bytes, the request as sent — is made on
- * first read (and kept): a request then costs the VU a few fields instead of three objects
+ * headers as an object, the body decoded from its bytes, the request as sent, the cookies and
+ * OCSP objects — is made on first read (and kept): a request then costs the VU a few fields instead of three objects
  * and a UTF-8 decode. The values are those k6 gives.
  */
 import type { Answer, HttpRequestSpec, RawHeaders, Timings } from './protocol.js';
@@ -23,10 +23,10 @@ export class Response {
   readonly url: string;
   readonly remote_ip: string;
   readonly remote_port: number;
-  readonly cookies: Record<string, unknown[]> = {};
   readonly tls_version = '';
   readonly tls_cipher_suite = '';
-  readonly ocsp = { status: 'unknown' };
+  private cookieObj: Record<string, unknown[]> | undefined;
+  private ocspObj: { status: string } | undefined;
   private parsed: { ok: true; value: unknown } | { ok: false; err: Error } | undefined;
   private rawHeaders: RawHeaders | undefined;
   private headerObj: Record<string, string> | undefined;
@@ -48,6 +48,14 @@ export class Response {
     this.remote_ip = r.remoteIp;
     this.remote_port = r.remotePort;
     this.spec = spec;
+  }
+
+  get cookies(): Record<string, unknown[]> {
+    return (this.cookieObj ??= {});
+  }
+
+  get ocsp(): { status: string } {
+    return (this.ocspObj ??= { status: 'unknown' });
   }
 
   /** Response headers by canonical name (`X-Ratelimit-Limit`), as k6 exposes them. */

@@ -62,7 +62,7 @@ export interface HttpRequestSpec {
 export interface IoRequest {
   method: string;
   url: string;
-  /** Flat name/value pairs or an object, as undici takes them. */
+  /** Flat name/value pairs or an object. */
   headers: string[] | Record<string, string>;
   body: Uint8Array | string | null;
   timeoutMs: number;
@@ -79,10 +79,10 @@ export interface Timings {
   duration: number;
 }
 
-/** Response headers as undici hands them over (lower-case names). */
+/** Response headers as the client hands them over (lower-case names, a repeated one as an array). */
 export type RawHeaders = Record<string, string | string[] | undefined>;
 
-/** An answer of the HTTP client: the headers as undici gave them, the body still in its chunks (decoded if the script reads it). */
+/** An answer of the HTTP client: the headers as it gave them, the body still in its chunks (decoded if the script reads it). */
 export interface Answer {
   status: number;
   statusText: string;

@@ -188,7 +188,11 @@ export function post(r: Report): void {
  * `done` with its result; a hard stop (`s.cancel`) rejects at once with Interrupted, runs
  * `onCancel`, and a result that comes later is dropped.
  */
-function cancellable<T>(s: VuState, start: (done: (v: T) => void) => void, onCancel?: () => void): Promise<T> {
+function cancellable<T>(
+  s: VuState,
+  start: (done: (v: T) => void, fail: (e: unknown) => void) => void,
+  onCancel?: () => void,
+): Promise<T> {
   if (Atomics.load(s.ctl, CTL.interrupt) === 1) return Promise.reject(new Interrupted());
   return new Promise<T>((resolve, reject) => {
     let over = false;
@@ -199,20 +203,43 @@ function cancellable<T>(s: VuState, start: (done: (v: T) => void) => void, onCan
       reject(e);
     };
     s.cancel = cancel;
-    start((v) => {
-      if (over) return;
-      if (s.cancel === cancel) s.cancel = null;
-      resolve(v);
-    });
+    start(
+      (v) => {
+        if (over) return;
+        if (s.cancel === cancel) s.cancel = null;
+        resolve(v);
+      },
+      (e) => {
+        if (over) return;
+        if (s.cancel === cancel) s.cancel = null;
+        reject(e);
+      },
+    );
   });
 }
 
-/** A request on this thread's HTTP client. */
-export function exchange(spec: HttpRequestSpec): Promise<Answer> {
+/**
+ * A request on this thread's HTTP client; `map` turns its answer into the call's result as it
+ * arrives (one promise per request, not two), with the VU current. A hard stop drops the answer.
+ */
+export function exchange<T>(spec: HttpRequestSpec, map: (a: Answer) => T): Promise<T> {
   const s = state;
   const send = s.send;
   if (!send) return Promise.reject(new Error('this VU has no HTTP client'));
-  return cancellable(s, (done) => send(spec, done));
+  return cancellable<T>(s, (done, fail) =>
+    send(spec, (a) => {
+      use(s);
+      // The client calls this from its socket's events: an error here belongs to the script.
+      let v: T;
+      try {
+        v = map(a);
+      } catch (e) {
+        fail(e);
+        return;
+      }
+      done(v);
+    }),
+  );
 }
 
 /** Requests sent together (http.batch); the answers come back in order. */

@@ -3,7 +3,7 @@
  * x-ratelimit-* headers on gateway answers, and the empty 429.
  */
 import type { FastifyReply } from 'fastify';
-import { RATE_KEY_OF_CLASS, type Endpoint } from '../../spec/index.js';
+import { RATE_KEY_OF_CLASS, type Endpoint, type RateClass } from '../../spec/index.js';
 import type { ServerContext } from '../context.js';
 import type { FaultName } from '../faults.js';
 import type { Admission } from './limiter.js';
@@ -14,6 +14,16 @@ const HEADER_FAMILIES = new Set(['gateway', 'base-v1', 'legacy']);
 export function clientIp(raw: string): string {
   return raw.startsWith('::ffff:') ? raw.slice(7) : raw;
 }
+
+/** The fault that changes which counter a call of the class counts against, if any. */
+const KEY_FAULT_OF_CLASS: Readonly<Record<RateClass, FaultName | undefined>> = {
+  account: 'account-limit-global',
+  gateway: 'limit-per-ip',
+  'auth-token': undefined,
+};
+
+const sameAdmission = (a: Admission, b: Admission) =>
+  a.allowed === b.allowed && a.remaining === b.remaining && a.reset === b.reset && a.limit === b.limit;
 
 /**
  * The rate-limit step of one endpoint, built once when the route is registered: the hot path
@@ -32,11 +42,28 @@ export function rateStep(ctx: ServerContext, ep: Endpoint): RateStep {
   const slack = () => (ctx.faults.has('limit-plus-one') ? 1 : 0);
   // Mutant window-never-resets: an account counter (per address) that hit the limit never expires.
   const sticky = () => rateClass === 'account' && ctx.faults.has('window-never-resets');
-  const keyOf = (ip: string, params: Record<string, string>): string => {
-    const per = ctx.faults.has('limit-per-ip') ? 'ip' : RATE_KEY_OF_CLASS[rateClass];
+  // The counter a call counts against, without and with this class's key fault (mutants
+  // limit-per-ip: gateway calls counted per address; account-limit-global: one budget for every address).
+  const keyFault = KEY_FAULT_OF_CLASS[rateClass];
+  const keyOf = (ip: string, params: Record<string, string>, faulty: boolean): string => {
+    const per = faulty && keyFault === 'limit-per-ip' ? 'ip' : RATE_KEY_OF_CLASS[rateClass];
     if (per === 'base' && params.base_uuid) return `${rateClass}:base:${params.base_uuid}`;
-    if (rateClass === 'account' && ctx.faults.has('account-limit-global')) return 'account:all'; // mutant: one budget for every address
+    if (faulty && keyFault === 'account-limit-global') return 'account:all';
     return `${rateClass}:ip:${ip}`;
+  };
+  /**
+   * Both counters are kept, whichever the server runs with (the faulty one under a name of its
+   * own, so each counts exactly what it would count in its own server), and the switch is read
+   * only when their admissions differ: where the fault changes the answer (the selftest's
+   * coverage counts that read), not on every call and not in run setup, whose calls from one
+   * address to one base leave both counters alike.
+   */
+  const take = (ip: string, params: Record<string, string>, limit: number): Admission => {
+    const clean = ctx.limiter.take(keyOf(ip, params, false), limit, slack, sticky);
+    if (!keyFault) return clean;
+    const faulty = ctx.limiter.take(`${keyFault}|${keyOf(ip, params, true)}`, limit, slack, sticky);
+    if (sameAdmission(clean, faulty)) return clean;
+    return ctx.faults.has(keyFault) ? faulty : clean;
   };
   return {
     /** Count the call; the admission, or undefined when the call is not limited. */
@@ -46,7 +73,7 @@ export function rateStep(ctx: ServerContext, ep: Endpoint): RateStep {
       if (exempt || ctx.faults.has(unlimitedFault)) return undefined; // mutant unlimited:<id>: one endpoint forgot its limiter
       const limit = ctx.limits.rate[rateClass];
       if (limit === null) return undefined;
-      return ctx.limiter.take(keyOf(ip, params), limit, slack, sticky);
+      return take(ip, params, limit);
     },
     headers(reply, a) {
       if (!a || !withHeaders || !ctx.behaviour.rateLimitHeaders || ctx.faults.has('no-rate-headers')) return;

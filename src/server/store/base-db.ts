@@ -4,10 +4,9 @@
  * base and nothing else: accounts, tokens and other bases live in other databases (db.ts).
  * In memory by default; with `--data FILE`, one file per base in the folder `FILE.bases/`.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import type { Db } from './db.js';
+import { copyDatabase, Db } from './sqlite.js';
 import type { BaseMeta } from './model.js';
 
 const BASE_SCHEMA = `
@@ -31,12 +30,12 @@ export class BaseFiles {
   /** The base's database, opened (created if new); `copyOf` starts it as a copy of another base's. */
   open(uuid: string, copyOf?: Db): Db {
     const file = this.path(uuid);
-    if (copyOf && file) writeFileSync(file, copyOf.serialize());
-    const db = copyOf && !file ? new Database(copyOf.serialize()) : new Database(file ?? ':memory:');
+    const db = new Db(file);
     if (file) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
     }
+    if (copyOf) copyDatabase(copyOf, db);
     db.exec(BASE_SCHEMA);
     return db;
   }

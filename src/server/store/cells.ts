@@ -3,7 +3,7 @@
  * decoded; links, link formulas, formulas and the row-internal column types are computed.
  * The shapes follow the emulated release (SHAPE-1..3, §9 5.0).
  *
- * Physical rows are fetched as arrays (`PhysRows`): better-sqlite3 then builds no object
+ * Physical rows are fetched as arrays (`PhysRows`): the driver then builds no object
  * per row, and each API row is built once, in column order, from a per-call plan.
  */
 import { INTERNAL_FIELD_OF_TYPE, type Behaviour } from '../../spec/index.js';

@@ -3,11 +3,11 @@
  * Accounts, teams, tokens and the list of bases live here; each base's rows, links and
  * structure live in a database of the base's own (base-db.ts), so a base's SQL reaches none of this.
  */
-import Database from 'better-sqlite3';
+import { Db, type Statement } from './sqlite.js';
 import { BASES_SCHEMA } from './bases/schema.js';
 import { RECORDS_SCHEMA } from './records/schema.js';
 
-export type Db = Database.Database;
+export type { Db };
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,7 +40,7 @@ ${BASES_SCHEMA}
 ${RECORDS_SCHEMA}`;
 
 export function openDb(file?: string): Db {
-  const db = new Database(file ?? ':memory:');
+  const db = new Db(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
@@ -51,7 +51,7 @@ export function openDb(file?: string): Db {
 /** Quote an identifier for SQLite. Physical names are ours, but quote anyway. */
 export const qid = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+const statements = new WeakMap<Db, Map<string, Statement>>();
 const MAX_STATEMENTS = 512;
 
 /**
@@ -59,7 +59,7 @@ const MAX_STATEMENTS = 512;
  * few statements on every call. SQLite re-prepares a statement itself after a schema change.
  * `raw` statements answer rows as arrays (cached apart: the mode belongs to the statement).
  */
-export function cachedStatement(db: Db, sql: string, raw = false): Database.Statement {
+export function cachedStatement(db: Db, sql: string, raw = false): Statement {
   let cache = statements.get(db);
   if (!cache) statements.set(db, (cache = new Map()));
   const key = raw ? `raw:${sql}` : sql;

@@ -3,7 +3,7 @@
  * with the hot lookups (tokens, base structure) cached in memory.
  */
 import { randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './sqlite.js';
 import { BaseFiles, readMeta, writeMeta } from './base-db.js';
 import { openDb, type Db } from './db.js';
 import { isoNow, type Base, type BaseMeta } from './model.js';
@@ -118,7 +118,7 @@ export class Store {
 
   // Users and account tokens
   private userByIdStmt: Statement | undefined;
-  /** On every account-token call: compiled once (better-sqlite3 compiles on each prepare). */
+  /** On every account-token call: compiled once (SQLite compiles on each prepare). */
   userById(id: string): User | undefined {
     this.userByIdStmt ??= this.db.prepare('SELECT * FROM users WHERE id = ?');
     return this.userByIdStmt.get(id) as User | undefined;

@@ -144,8 +144,13 @@ export function encodeValue(col: ColumnMeta, value: unknown, b: Behaviour, fault
   }
 }
 
-function parseJsonCell(stored: unknown): unknown {
-  if (stored === null || stored === undefined) return null;
+/** A stored string: one holding NUL was stored as its UTF-8 bytes (sqlite.ts). */
+const textOf = (stored: unknown): unknown =>
+  stored instanceof Uint8Array ? Buffer.from(stored).toString('utf8') : stored;
+
+function parseJsonCell(cell: unknown): unknown {
+  if (cell === null || cell === undefined) return null;
+  const stored = textOf(cell);
   if (typeof stored !== 'string') return stored;
   try {
     return JSON.parse(stored);
@@ -153,7 +158,7 @@ function parseJsonCell(stored: unknown): unknown {
     return stored;
   }
 }
-const asStored = (stored: unknown) => stored ?? null;
+const asStored = (stored: unknown) => textOf(stored) ?? null;
 const asCheckbox = (stored: unknown) =>
   stored === null || stored === undefined
     ? null

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import Database from 'better-sqlite3';
+import { Db } from '../store/sqlite.js';
 import { call, Kit } from './kit.js';
 
 let dir: string;
@@ -111,7 +111,7 @@ test("a data file whose password hashes have scrypt's default cost (written befo
   await first.close();
   // Rewrite the user's hash in the earlier form: `scrypt$salt$digest` with Node's default cost.
   const salt = randomBytes(16);
-  const db = new Database(file);
+  const db = new Db(file);
   db.prepare('UPDATE users SET password_hash = ? WHERE email = ?').run(
     `scrypt$${salt.toString('hex')}$${scryptSync(password!, salt, 32).toString('hex')}`,
     username,

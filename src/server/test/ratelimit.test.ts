@@ -184,3 +184,44 @@ test('RATE-2 --trust-proxy counts per X-Forwarded-For address; without it the so
     await direct.close();
   }
 });
+
+test('RATE-2 the counter faults: both counters kept, the switch read only where their admissions differ; a mutant refuses as before', async () => {
+  const now = Date.now();
+  const env = { API_GATEWAY_BASE_API_LIMIT_PER_MINUTE: '100' };
+  const start = async (faults: ('limit-per-ip' | 'account-limit-global')[]) => {
+    const a = await Acct.start({ clock: () => now, rateWindowSeconds: 60, env, faults });
+    const reads: string[] = [];
+    const set = a.srv.ctx.faults as Set<string>;
+    const has = Set.prototype.has;
+    set.has = (name: string) => (reads.push(name), has.call(set, name));
+    return { a, reads, tokens: await baseTokens(a) };
+  };
+  const calls = (a: Acct, tokens: string[], base: number, n: number) =>
+    Promise.all(
+      Array.from({ length: n }, () =>
+        call(a.url, 'GET', `/api-gateway/api/v2/dtables/${a.srv.descriptor.bases[base]!.uuid}/metadata/`, {
+          token: tokens[base],
+        }),
+      ),
+    );
+  const clean = await start([]);
+  try {
+    clean.reads.length = 0;
+    await calls(clean.a, clean.tokens, 0, 10); // one base from one address: both counters alike
+    expect(clean.reads.filter((r) => r === 'limit-per-ip')).toEqual([]);
+    const other = await calls(clean.a, clean.tokens, 1, 60); // a second base: the per-address counter differs
+    expect(clean.reads).toContain('limit-per-ip');
+    expect(count(other, 200)).toBe(60);
+  } finally {
+    await clean.a.close();
+  }
+  const perIp = await start(['limit-per-ip']);
+  try {
+    // Base tokens came first (account calls); 60 + 60 gateway calls of one address against its one budget of 100.
+    const rs = [...(await calls(perIp.a, perIp.tokens, 0, 60)), ...(await calls(perIp.a, perIp.tokens, 1, 60))];
+    expect(count(rs, 200)).toBe(100);
+    expect(count(rs, 429)).toBe(20);
+  } finally {
+    await perIp.a.close();
+  }
+});

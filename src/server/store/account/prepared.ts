@@ -1,8 +1,8 @@
 /**
- * Prepared statements, compiled once per database and SQL text: better-sqlite3 compiles on
+ * Prepared statements, compiled once per database and SQL text: SQLite compiles on
  * every `prepare`, which would dominate cheap account calls (the rate suites burst them).
  */
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from '../sqlite.js';
 import type { Db } from '../db.js';
 
 const cache = new WeakMap<Db, Map<string, Statement>>();
