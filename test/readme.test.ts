@@ -59,7 +59,7 @@ async function optionsOf(builder: unknown): Promise<string[]> {
 }
 
 /** Flags of other tools the README shows: npm, Playwright, Prettier, scripts/matrix.ts. */
-const OTHER_TOOLS = ['--config', '--check', '--log-level', '--write', '--changed-only'];
+const OTHER_TOOLS = ['--config', '--check', '--log-level', '--write', '--changed-only', '--omit'];
 
 test('every option the README names is an option of a command', async () => {
   const known = new Set((await Promise.all(COMMANDS.map((c) => optionsOf(c.builder)))).flat());
