@@ -48,8 +48,7 @@ export function openDb(file?: string): Db {
   return db;
 }
 
-/** Quote an identifier for SQLite. Physical names are ours, but quote anyway. */
-export const qid = (name: string) => `"${name.replace(/"/g, '""')}"`;
+export { qid } from './sqlite.js';
 
 const statements = new WeakMap<Db, Map<string, Statement>>();
 const MAX_STATEMENTS = 512;

@@ -157,7 +157,8 @@ export class Db {
   }
 }
 
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** Quote an identifier for SQLite. Physical names are ours, but quote anyway. */
+export const qid = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * Copy `from`'s tables (rows with their rowids), then its indexes, triggers and views, into the
@@ -174,14 +175,14 @@ export function copyDatabase(from: Db, to: Db): void {
     for (const s of schema.filter((x) => x.type === 'table')) {
       to.exec(s.sql);
       const withRowid = !/\bWITHOUT\s+ROWID\s*$/i.test(s.sql);
-      const cols = (from.prepare(`PRAGMA table_xinfo(${quote(s.name)})`).all() as { name: string; hidden: number }[])
+      const cols = (from.prepare(`PRAGMA table_xinfo(${qid(s.name)})`).all() as { name: string; hidden: number }[])
         .filter((c) => c.hidden === 0)
-        .map((c) => quote(c.name));
+        .map((c) => qid(c.name));
       if (withRowid) cols.unshift('rowid');
       const insert = to.prepare(
-        `INSERT INTO ${quote(s.name)} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+        `INSERT INTO ${qid(s.name)} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
       );
-      const read = from.prepare(`SELECT ${cols.join(', ')} FROM ${quote(s.name)}`).raw();
+      const read = from.prepare(`SELECT ${cols.join(', ')} FROM ${qid(s.name)}`).raw();
       for (const row of read.iterate()) insert.run(row);
     }
     // AUTOINCREMENT's counters: the copied inserts set them to the copy's largest ids, the source's may be higher.
