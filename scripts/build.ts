@@ -14,8 +14,12 @@ import { bundleThread, THREAD_ENTRIES } from '../src/load/runtime/build.js';
 import { CODE_ROOT } from '../src/spec/layout.js';
 
 const OUT = join(CODE_ROOT, 'dist');
-/** What runs: the CLI's modules and the suites; not the tests nor the server's test kits. */
-const TREES = ['src', 'suites'];
+/**
+ * What runs: the CLI's modules and the suites; not the tests nor the server's test kits.
+ * `--test-suites` (npm test's build, never the package's) adds the project tests' own suites,
+ * so their runs start the compiled CLI too (test/helpers/cli.ts).
+ */
+const TREES = ['src', 'suites', ...(process.argv.includes('--test-suites') ? [join('test', 'suites')] : [])];
 const skipped = (rel: string) => rel.endsWith('.test.ts') || rel.startsWith(join('src', 'server', 'test'));
 
 function* modules(dir: string): Generator<string> {

@@ -71,7 +71,7 @@ if (!harnessEnv('skipStatic')) {
 // The compiled CLI (dist/, the package's build: a second) for the tests' children: every
 // start of the CLI then skips tsx's compile, and the runs' Playwright processes load
 // JavaScript (dist/suites) and transform nothing. A test file run alone runs the sources.
-const build = spawnSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' });
+const build = spawnSync('npx', ['tsx', 'scripts/build.ts', '--test-suites'], { stdio: 'inherit' });
 if (build.status !== 0) {
   process.stdout.write(`\nbuild: FAILED (exit ${build.status ?? build.signal})\n0 passed, 1 failed\n`);
   process.exit(build.status ?? 1);

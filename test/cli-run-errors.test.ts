@@ -37,7 +37,7 @@ test('a suite file that throws at load: exit 2, the file named as the reason (no
   expectRunError(
     dir,
     r.stderr,
-    /a suite file could not be loaded \(broken\.spec\.ts\): Error: deliberate: this suite file fails to load/,
+    /a suite file could not be loaded \(broken\.spec\.[jt]s\): Error: deliberate: this suite file fails to load/,
   );
   // Playwright runs nothing when a file does not load: the reason is the file, not the selection.
   expect(

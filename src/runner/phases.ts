@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { harnessEnv, harnessEnvVars } from '../common/harness-env.js';
 import { matchClauses } from '../spec/index.js';
-import { CODE_ROOT, codeFile, SUITE_SUFFIX } from '../spec/layout.js';
+import { CODE_ROOT, codeFile, COMPILED, SUITE_SUFFIX } from '../spec/layout.js';
 import { scrubBlob } from './blobs.js';
 import { pipeRedacted, SecretsFile } from './redact-stream.js';
 
@@ -69,8 +69,15 @@ export function runRedacted(
   });
 }
 
+/**
+ * Compiled (the package, or the checkout's dist/), every file Playwright loads is JavaScript:
+ * its ESM loader (a hooks thread that hashes each file and keeps babel at hand for TypeScript)
+ * has nothing to do and cost each Playwright process a third of its start-up CPU.
+ */
+const NO_TS_LOADER: NodeJS.ProcessEnv = COMPILED ? { PW_DISABLE_TS_ESM: '1' } : {};
+
 const runNode = (args: string[], env: NodeJS.ProcessEnv, secrets: SecretsFile, quiet = false) =>
-  runRedacted(process.execPath, [CLI, ...args], env, secrets, quiet);
+  runRedacted(process.execPath, [CLI, ...args], { ...env, ...NO_TS_LOADER }, secrets, quiet);
 
 /** Playwright's --grep for a clause pattern and a free regular expression, combined. */
 export function grepFor(clauses: string | undefined, grep: string | undefined): string | undefined {

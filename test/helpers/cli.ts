@@ -8,9 +8,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { phasesFor } from '../../src/runner/phases.js';
-import { HARNESS_ENV_PREFIX, harnessEnv } from '../../src/common/harness-env.js';
+import { HARNESS_ENV_PREFIX, harnessEnv, harnessEnvVars } from '../../src/common/harness-env.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 /** The checkout's entry: the sources through tsx. */
@@ -18,15 +18,27 @@ const BIN = join(ROOT, 'bin', 'conformance.js');
 const COMPILED_START = join(ROOT, 'dist', 'src', 'cli', 'start.js');
 
 /**
- * The file a test starts the CLI with: the compiled CLI under npm test, except for a run of
- * the project's test-only suites (CONFHARNESS_SUITES_DIR in `env`: TypeScript that the compiled
- * runner, which looks for `.spec.js`, does not take); otherwise the checkout's bin.
+ * The file a test starts the CLI with: the compiled CLI under npm test, otherwise the
+ * checkout's bin. A run of test-only suites (CONFHARNESS_SUITES_DIR in `env`) is compiled only
+ * when npm test's build compiled them too (`build --test-suites`, see compiledSuites).
  */
 export function cliEntry(env?: NodeJS.ProcessEnv): string {
-  if (!harnessEnv('compiledCli') || (env && harnessEnv('suitesDir', env))) return BIN;
+  const suites = env && harnessEnv('suitesDir', env);
+  if (!harnessEnv('compiledCli') || (suites && !suites.startsWith(join(ROOT, 'dist')))) return BIN;
   if (!existsSync(COMPILED_START))
     throw new Error(`${COMPILED_START} is missing: npm test builds it first (npm run build)`);
   return COMPILED_START;
+}
+
+/**
+ * Under npm test, `env` with its test-only suites dir swapped for the JavaScript of npm test's
+ * build (dist/test/suites/…: the compiled runner takes `.spec.js`); unchanged otherwise.
+ */
+function compiledSuites(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv | undefined {
+  const dir = env && harnessEnv('suitesDir', env);
+  if (!dir || !harnessEnv('compiledCli')) return env;
+  const compiled = join(ROOT, 'dist', relative(ROOT, dir));
+  return existsSync(compiled) ? { ...env, ...harnessEnvVars({ suitesDir: compiled }) } : env;
 }
 
 interface CliResult {
@@ -127,10 +139,11 @@ function spawnCli(args: string[], o: CliOptions): Promise<CliResult> {
       ([k]) => !k.startsWith('CONFORMANCE_') && k !== 'GITHUB_STEP_SUMMARY' && !k.startsWith(HARNESS_ENV_PREFIX),
     ),
   );
+  const own = compiledSuites(o.env);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [o.source ? BIN : cliEntry(o.env), ...args], {
+    const child = spawn(process.execPath, [o.source ? BIN : cliEntry(own), ...args], {
       cwd: ROOT,
-      env: { ...env, FORCE_COLOR: '0', ...oneWorker(args), ...o.env },
+      env: { ...env, FORCE_COLOR: '0', ...oneWorker(args), ...own },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

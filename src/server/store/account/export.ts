@@ -4,13 +4,13 @@
  * a view's rows as an Excel workbook (the convert-to-Excel task).
  */
 import type { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import yazl from 'yazl';
 import type { ApiRow } from '../cells.js';
 import type { Base, TableMeta, ViewMeta } from '../model.js';
 import { listRows } from '../row-list.js';
 import type { RowsContext } from '../rows.js';
 import { allAssets } from './assets.js';
+import { excel } from './excel.js';
 
 const ALL = -1; // SQLite: LIMIT -1 = no limit
 
@@ -66,7 +66,7 @@ const cellText = (v: unknown): string | number | boolean | null => {
 export async function viewWorkbook(ctx: RowsContext, base: Base, table: TableMeta, view: ViewMeta): Promise<Buffer> {
   const rows: ApiRow[] = listRows(ctx, base, table, { start: 0, limit: ALL, view, byName: true });
   const columns = table.columns.filter((c) => !view.hidden_columns.includes(c.key));
-  const wb = new ExcelJS.Workbook();
+  const wb = new (await excel()).Workbook();
   const ws = wb.addWorksheet(view.name.slice(0, 31) || 'Sheet1');
   ws.addRow(columns.map((c) => c.name));
   for (const r of rows) ws.addRow(columns.map((c) => cellText(r[c.name])));

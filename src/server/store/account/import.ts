@@ -3,8 +3,9 @@
  * columns; cells are turned into the values the rows API takes for each column type, and
  * the rows are appended by the rows store itself, so its checks and limits apply.
  */
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
+import { excel } from './excel.js';
 import { jsonTextDepth } from '../../../common/json-depth.js';
 import { INPUT_LIMITS } from '../../../spec/index.js';
 import type { ColumnMeta, TableMeta } from '../model.js';
@@ -24,7 +25,7 @@ export async function readSheet(filename: string, data: Buffer): Promise<Cell[][
     }
   }
   if (ext === 'xlsx') {
-    const wb = new ExcelJS.Workbook();
+    const wb = new (await excel()).Workbook();
     try {
       await wb.xlsx.load(data as unknown as ArrayBuffer);
     } catch (e) {
