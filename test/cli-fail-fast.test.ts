@@ -3,14 +3,16 @@
  * suite: once a check of a scope fails, the later checks of that scope and clause are skipped
  * with the reason; other scopes, other clauses, checks in no scope and checks after an
  * undecided one still run; each clause ends as it would have. The scoped run keeps its worker
- * after a failed check (its shared world remade), not after an undecided one; a run without
- * scopes restarts it. A bad scopes file is a usage problem of the run, never a silent full run.
+ * after a failed check (its shared world remade), not after an undecided one; so does a run
+ * without scopes on the progress reporter (its HTML report still says failed), while one on
+ * Playwright's own reporters restarts it. A bad scopes file is a usage problem of the run, never a silent full run.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { cli, ROOT, tempDir } from './helpers/cli.js';
-import { readResults } from './helpers/reports.js';
+import { htmlTests, readResults } from './helpers/reports.js';
+import { KEPT_WORKER } from '../src/harness/keep-worker.js';
 import { harnessEnvVars } from '../src/common/harness-env.js';
 
 const SUITES = harnessEnvVars({ suitesDir: join(ROOT, 'test', 'suites', 'fail-fast') });
@@ -40,9 +42,11 @@ async function runWith(scopes: unknown, label: string) {
 test("a scope's later checks of a failed clause are skipped; other scopes, clauses and unscoped checks run; clause outcomes unchanged", async () => {
   test.setTimeout(120_000);
   const plain = tempDir('fail-fast-plain');
-  // Side by side: own reports, own embedded servers, no rate phase.
-  const [without, { r, dir }] = await Promise.all([
-    cli(['run', '--report-dir', plain, ...CLAUSES], { env: SUITES }),
+  const dots = tempDir('fail-fast-dots');
+  // Side by side: own reports, own embedded servers, no rate phase. The plain run keeps its HTML report.
+  const [without, withDots, { r, dir }] = await Promise.all([
+    cli(['run', '--report-dir', plain, ...CLAUSES.filter((a) => a !== '--no-html')], { env: SUITES }),
+    cli(['run', '--report-dir', dots, '--reporter', 'dot', ...CLAUSES], { env: SUITES }),
     runWith(SCOPES, 'scoped'),
   ]);
   expect(r.code, r.output).toBe(1);
@@ -70,7 +74,22 @@ test("a scope's later checks of a failed clause are skipped; other scopes, claus
   expect(all.tests.filter((t) => t.outcome === 'skip')).toEqual([]);
   const plainOutcome = (name: string) => all.tests.find((t) => t.title.endsWith(name))?.outcome;
   expect(plainOutcome('w2 sees a fresh world')).toBe('pass');
-  expect(plainOutcome('w3 runs in the worker of the failed check')).toBe('fail'); // restarted
+  // The progress reporter (the default) shows the harness's outcomes: the worker is kept there too.
+  expect(plainOutcome('w3 runs in the worker of the failed check')).toBe('pass');
+  // Playwright's own reporters show its statuses, where a kept worker's check would read as passed: restarted.
+  expect(withDots.code, withDots.output).toBe(1);
+  const dotted = readResults(dots);
+  expect(dotted.tests.find((t) => t.title.endsWith('w3 runs in the worker of the failed check'))?.outcome).toBe('fail');
+  expect(dotted.tests.find((t) => t.title.endsWith('w2 sees a fresh world'))?.outcome).toBe('pass');
+  // A kept worker's failure is a plain failure in Playwright's HTML report, its mark gone.
+  const html = await htmlTests(plain);
+  const failed = all.tests.filter((t) => t.outcome === 'fail').map((t) => t.title);
+  expect(failed.length).toBeGreaterThan(3);
+  for (const title of failed) {
+    const t = html.find((h) => h.title === title);
+    expect(t?.outcome, title).toBe('unexpected');
+    expect(t?.results[0]?.annotations?.map((a) => a.type) ?? [], title).not.toContain(KEPT_WORKER);
+  }
   expect(results.clauses.map((c) => [c.id, c.outcome])).toEqual(all.clauses.map((c) => [c.id, c.outcome]));
 });
 

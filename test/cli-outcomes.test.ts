@@ -196,10 +196,7 @@ test('--transcripts failures keeps the exchanges of the checks that did not pass
   test.setTimeout(120_000);
   const dir = tempDir('transcripts');
   const junitOf = async (which: string) => {
-    const r = await cli(
-      ['run', '--report-dir', join(dir, which), '--reporter', 'dot', '--transcripts', which, ...COVERED],
-      { env: SUITES },
-    );
+    const r = await cli(['run', '--report-dir', join(dir, which), '--transcripts', which, ...COVERED], { env: SUITES });
     expect(r.code, r.output).toBe(1);
     const xml = readFileSync(join(dir, which, 'junit.xml'), 'utf8');
     const cases = [...xml.matchAll(/<testcase name="([^"]*)"[\s\S]*?<\/testcase>/g)];

@@ -149,7 +149,7 @@ test("npm test type-checks, lints, checks the format and the exports of the whol
   expect(r.calls.slice(0, 4).sort()).toEqual([...STATIC].sort());
   // Then the build of the compiled CLI the tests start, then the tests.
   expect(r.calls.slice(4)).toEqual([
-    'tsx scripts/build.ts',
+    'tsx scripts/build.ts --test-suites',
     'playwright test --config playwright.config.ts --list test/static-checks.test.ts --project=tests',
   ]);
   expect(r.calls.indexOf('tsc --noEmit -p .')).toBeLessThan(r.calls.indexOf('prettier --check --log-level warn .'));

@@ -60,6 +60,8 @@ export const RunState = z.object({
   strict: z.boolean().default(false),
   /** Check title → scope (src/harness/fail-fast.ts): a scope's clause is decided by its first failing check. */
   failFastScopes: FailFastScopes.optional(),
+  /** Keep a worker after a failed check (src/harness/keep-worker.ts): the terminal shows the harness's outcomes. */
+  keepWorkers: z.boolean().default(false),
   /** RATE-7: a target started with this limits configuration file, and the values it sets. */
   limitsConfig: z
     .object({ file: z.string(), values: z.record(z.string(), z.number()), target: TargetDescriptor })

@@ -16,7 +16,8 @@ import {
   type Edition,
   type Evidence,
 } from '../spec/index.js';
-import { alreadyFailed, keepWorker, noteFailure } from './fail-fast.js';
+import { alreadyFailed, noteFailure } from './fail-fast.js';
+import { keepWorker } from './keep-worker.js';
 import { attachData, redactStdio, settleCheck } from './marks.js';
 import { beginCheck, clauseOfCheck, evidenceAnnotation, hasAssertionWarnings } from './verdict.js';
 import { HAR_ATTACHMENT, Recorder } from './recorder.js';

@@ -4,10 +4,12 @@
  * — in the event stream (error messages, step errors, stdout, annotations, inline
  * attachments as base64) and in the attachment files beside it. What a check printed or
  * asserted with a token in it therefore reaches no artefact, whichever reporter reads it.
+ * A check whose failure kept its worker is made a plain failure again here.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import JSZip from 'jszip';
 import { mayHoldSecret, redactBytes, redactText } from '../client/redact.js';
+import { KEPT_WORKER } from '../harness/keep-worker.js';
 
 /** Keys whose string values are base64-encoded bytes (inline attachments, stdio buffers). */
 const BASE64_KEYS = new Set(['base64', 'buffer']);
@@ -27,15 +29,39 @@ function redactEvent(v: unknown, key = ''): unknown {
   return v;
 }
 
+interface TestEndEvent {
+  method: 'onTestEnd';
+  params: { test: { expectedStatus: string }; result: { annotations?: { type: string }[] } };
+}
+
+/**
+ * A failed check whose worker was kept (src/harness/keep-worker.ts) ended as an expected
+ * failure: here it becomes the plain failure it is, its mark removed, before any reporter reads it.
+ */
+function unkeep(event: unknown): unknown {
+  const e = event as Partial<TestEndEvent>;
+  const annotations = e.method === 'onTestEnd' ? e.params?.result.annotations : undefined;
+  if (!e.params || !annotations?.some((a) => a.type === KEPT_WORKER)) return event;
+  const rest = annotations.filter((a) => a.type !== KEPT_WORKER);
+  return {
+    ...e,
+    params: {
+      ...e.params,
+      test: { ...e.params.test, expectedStatus: 'passed' },
+      result: { ...e.params.result, annotations: rest.length ? rest : undefined },
+    },
+  };
+}
+
 function redactJsonl(text: string): string {
   return text
     .split('\n')
     .map((line) => {
       if (!line.trim()) return line;
-      // Most events hold no secret and no encoded bytes: one scan of the line says so.
-      if (!ENCODED.test(line) && !mayHoldSecret(line)) return line;
+      // Most events hold no secret, no encoded bytes and no kept worker: one scan of the line says so.
+      if (!ENCODED.test(line) && !mayHoldSecret(line) && !line.includes(KEPT_WORKER)) return line;
       try {
-        return JSON.stringify(redactEvent(JSON.parse(line)));
+        return JSON.stringify(redactEvent(unkeep(JSON.parse(line))));
       } catch {
         return redactText(line);
       }

@@ -121,6 +121,8 @@ function stateFor(o: RunOptions, resolved: ResolvedTarget, ids: { runId: string;
     transcripts: o.transcripts,
     strict: o.strict,
     failFastScopes: o.failFastScopes ? readJsonFile(o.failFastScopes, FailFastScopes, '--fail-fast-scopes') : undefined,
+    // Playwright's own terminal reporters read its statuses: there a kept worker's check would show as passed.
+    keepWorkers: o.reporter === 'progress' || !!o.failFastScopes,
   });
 }
 

@@ -32,6 +32,8 @@ async function unzip(buf: Buffer): Promise<Map<string, string>> {
 
 interface HtmlTest {
   title: string;
+  /** Playwright's: `unexpected` for a failed check. */
+  outcome: 'expected' | 'unexpected' | 'flaky' | 'skipped';
   annotations: { type: string; description?: string }[];
   results: {
     annotations?: { type: string; description?: string }[];
