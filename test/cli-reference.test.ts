@@ -77,8 +77,10 @@ test('clean runs against the reference server exit 0, write valid reports withou
       auth_token_limit_per_minute: 78,
     }),
   );
-  const server = await serve();
-  const probe = await serve(['--config', limits]);
+  // A 6-second rate window: RATE-5 must send 3,020 calls inside one window, which on a loaded
+  // two-core machine (the other test workers beside this run) 3 seconds did not always allow.
+  const server = await serve(['--rate-window', '6']);
+  const probe = await serve(['--rate-window', '6', '--config', limits]);
   try {
     const dir = tempDir('reference');
     const r = await cli(

@@ -58,8 +58,8 @@ async function optionsOf(builder: unknown): Promise<string[]> {
   return [...Object.keys(y.getOptions().key), ...nested.flat()];
 }
 
-/** Flags of other tools the README shows: npm, Playwright, Prettier, scripts/matrix.ts. */
-const OTHER_TOOLS = ['--config', '--check', '--log-level', '--write', '--changed-only', '--omit'];
+/** Flags of other tools the README shows: npm, Playwright, Prettier, scripts/matrix.ts, scripts/build.ts. */
+const OTHER_TOOLS = ['--config', '--check', '--log-level', '--write', '--changed-only', '--omit', '--test-suites'];
 
 test('every option the README names is an option of a command', async () => {
   const known = new Set((await Promise.all(COMMANDS.map((c) => optionsOf(c.builder)))).flat());

@@ -182,7 +182,8 @@ export const RUN_OPTIONS = {
     group: G.out,
     choices: ['progress', 'list', 'line', 'dot'],
     default: 'progress',
-    describe: "Terminal progress: ours (outcomes as in the reports) or Playwright's",
+    describe:
+      "Terminal progress: ours (outcomes as in the reports; a failed check keeps its worker) or Playwright's (which shows its own statuses, so each failed check restarts its worker)",
   },
   transcripts: {
     group: G.out,

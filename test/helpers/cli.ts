@@ -175,13 +175,21 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** `conformance serve --json` with a data file (so a test can read what the server issued). */
+/** `conformance serve --json` with a data file (so a test can read what the server issued); a 3-second rate window unless `args` name one. */
 export function serve(args: string[] = []): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'cf-serve-'));
   const dataFile = join(dir, 'data.sqlite');
   const child = spawn(
     process.execPath,
-    [cliEntry(), 'serve', '--json', '--rate-window', '3', '--data', dataFile, ...args],
+    [
+      cliEntry(),
+      'serve',
+      '--json',
+      ...(args.includes('--rate-window') ? [] : ['--rate-window', '3']),
+      '--data',
+      dataFile,
+      ...args,
+    ],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
