@@ -4,7 +4,7 @@
  * the shared run is told apart; each member is judged on its own checks only.
  */
 import { expect, test } from '@playwright/test';
-import { contamination, formBatches, mayShare, memberResults } from '../src/mutants/batch.js';
+import { contamination, decidedInBatch, formBatches, mayShare, memberResults } from '../src/mutants/batch.js';
 import { UNTAGGED, type Coverage } from '../src/mutants/coverage.js';
 import { judgeMutant } from '../src/mutants/verdict.js';
 import { fakeResults } from './helpers/reports.js';
@@ -74,4 +74,34 @@ test("a member is judged on its own checks: another member's failures are not it
   });
   // Without its own checks in the shared run, a member keeps the clean verdicts: it survived.
   expect(judgeMutant(lax, memberResults(clean, shared, []), clean).status).toBe('survived');
+});
+
+test("a member's verdict from the shared run stands only when a run alone would say the same", () => {
+  const clean = fakeResults([
+    ['BASE-6', 'BASE-6 b', 'pass'],
+    ['SHAPE-8', 'SHAPE-8 s', 'pass'],
+    ['ROUTE-1', 'ROUTE-1 r', 'pass'],
+  ]);
+  const mutant = m('BASE-6', 'big-rows-to-normal', ['big-rows-to-normal'], 'x');
+  const own = ['BASE-6 b', 'SHAPE-8 s'];
+  const shared = (shape: 'pass' | 'error', cause?: string, route: 'pass' | 'fail' = 'pass') => {
+    const r = fakeResults([
+      ['BASE-6', 'BASE-6 b', 'fail'],
+      ['SHAPE-8', 'SHAPE-8 s', shape],
+      ['ROUTE-1', 'ROUTE-1 r', route],
+    ]);
+    r.tests[1]!.cause = cause;
+    return r;
+  };
+  const decided = (batch: ReturnType<typeof shared>, titles = own) =>
+    decidedInBatch(judgeMutant(mutant, memberResults(clean, batch, titles), clean), batch, titles);
+  expect(decided(shared('pass'))).toBe(true);
+  // Its own check stopped on a fixture its fault made impossible: alone it would stop the same way.
+  expect(decided(shared('error', 'fixture'))).toBe(true);
+  // Stopped by timing (a loaded shared run): a run alone may decide it.
+  expect(decided(shared('error', 'timing'))).toBe(false);
+  // Another clause failed among its own checks: collateral, run alone.
+  expect(decided(shared('pass', undefined, 'fail'), [...own, 'ROUTE-1 r'])).toBe(false);
+  // Not killed at all.
+  expect(decided(shared('pass'), ['SHAPE-8 s'])).toBe(false);
 });

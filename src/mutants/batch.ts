@@ -4,13 +4,14 @@
  * which checks reach which fault: mutants whose selected checks are disjoint never meet each
  * other's faults along the clean run's paths. A mutant's faults may still lead a check onto a
  * path the clean run never took; the batched run records coverage too, and a mutant whose
- * checks reached another member's fault there — or whose verdict is anything but a clean kill
- * — is run again alone, so every verdict that counts is the one a run of its own gives.
+ * checks reached another member's fault there — or whose verdict a run alone might change
+ * (decidedInBatch) — is run again alone, so every verdict that counts is the one a run of its
+ * own gives.
  */
 import type { Results } from '../reports/results-schema.js';
 import { readAnywhere, selectChecks, type Coverage } from './coverage.js';
 import { SEEN_THROUGH_CACHE, SETUP_INERT, type FaultName } from '../server/faults.js';
-import { mergeResults } from './verdict.js';
+import { mergeResults, type MutantVerdict } from './verdict.js';
 
 interface Batchable<T> {
   item: T;
@@ -85,4 +86,21 @@ export function contamination(
 export function memberResults(clean: Results, batch: Results, titles: readonly string[]): Results {
   const own = new Set(titles);
   return mergeResults(clean, { ...batch, tests: batch.tests.filter((t) => own.has(t.title)) });
+}
+
+/**
+ * Whether a member's verdict from the shared run stands, or it runs again alone: it must be a
+ * kill (or a warning: the mutant's only effect is assertion warnings on its own checks) that
+ * fails no other clause, and any of its own checks left undecided must have stopped on a
+ * fixture the check could not make — the member's own fault at work (BASE-6's mutants leave
+ * SHAPE-8's big-data row unmade), met the same way alone. Another cause (timing, a timeout on a
+ * loaded shared run) may turn out otherwise in a run of its own.
+ */
+export function decidedInBatch(verdict: MutantVerdict, batch: Results | undefined, own: readonly string[]): boolean {
+  if (verdict.status !== 'killed' && verdict.status !== 'warned') return false;
+  if (verdict.collateral.length) return false;
+  if (!verdict.undecidedElsewhere.length) return true;
+  const mine = new Set(own);
+  const undecided = batch?.tests.filter((t) => t.outcome === 'error' && mine.has(t.title)) ?? [];
+  return undecided.length > 0 && undecided.every((t) => t.cause === 'fixture');
 }

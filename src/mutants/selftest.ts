@@ -17,7 +17,7 @@ import type { Results } from '../reports/results-schema.js';
 import { NEWEST_VERSION, type Edition } from '../spec/index.js';
 import { CODE_ROOT } from '../spec/layout.js';
 import type { Mutant } from './catalog.js';
-import { contamination, formBatches, mayShare, memberResults } from './batch.js';
+import { contamination, decidedInBatch, formBatches, mayShare, memberResults } from './batch.js';
 import { runConformance, type RunResult } from './child-run.js';
 import { grepForTitles, mergeCoverage, sharedStateFiles, type Coverage } from './coverage.js';
 import { clausesOf, planRun, pool, readCoverage } from './plan.js';
@@ -279,7 +279,7 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
     report(p, { ...r, durationMs: spent + (attempts > 1 ? r.durationMs : 0) }, verdict, attempts);
   };
 
-  // Several mutants in one run (batch.ts): a member is kept only with a clean kill its own checks decided.
+  // Several mutants in one run (batch.ts): a member is kept only with a clean kill (or warning) its own checks decided.
   const together = async (group: Planned[], label: string) => {
     const titles = group.flatMap((p) => (p.plan.selection.kind === 'some' ? p.plan.selection.titles : []));
     const coverageFile = join(o.reportDir, 'runs', `${label}.coverage.json`);
@@ -302,8 +302,7 @@ export async function selftest(o: SelftestOptions): Promise<SelftestReport> {
         r.results && p.base.results
           ? judgeMutant(p.m, memberResults(p.base.results, r.results, own), p.base.results)
           : undefined;
-      const clear =
-        verdict && verdict.status === 'killed' && !verdict.collateral.length && !verdict.undecidedElsewhere.length;
+      const clear = verdict && decidedInBatch(verdict, r.results, own);
       if (!tainted && clear) report(p, r, verdict, 1, label);
       else {
         o.log(`      ${p.m.id}: ${tainted ?? `${verdict?.status ?? 'no results'} in ${label}`} — run alone`);
