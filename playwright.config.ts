@@ -17,6 +17,8 @@ const LONG = [
   'test/package.test.ts',
   'test/cli-variations.test.ts',
   'test/cli-outcomes.test.ts',
+  // Not long, but a file whose tests run one after the other: dispatched last it was the tail.
+  'test/static-checks.test.ts',
 ];
 
 /** Timing-sensitive tests run alone, after the others (the `quiet` project). */

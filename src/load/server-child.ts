@@ -4,9 +4,12 @@
  * argv[2]; the descriptor goes back over IPC. It ends when its parent goes away.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { harnessEnv } from '../common/harness-env.js';
 import type { TargetDescriptor } from '../spec/descriptor.js';
-import { COMPILED } from '../spec/layout.js';
+import { CODE_ROOT, COMPILED } from '../spec/layout.js';
 
 interface ChildServerOptions {
   rateWindowSeconds: number;
@@ -19,10 +22,24 @@ export interface ChildServer {
   close(): Promise<void>;
 }
 
-/** Start the server in a child process (from a checkout, tsx loads its TypeScript). */
+/**
+ * What the child runs: this module as it is; from a checkout, its TypeScript through tsx, unless
+ * npm test built its compiled twin in dist/ (CONFHARNESS_COMPILED_CLI), which starts without
+ * compiling the server again in every child.
+ */
+function childEntry(): { file: string; execArgv: string[] } {
+  const self = fileURLToPath(import.meta.url);
+  if (COMPILED) return { file: self, execArgv: [] };
+  const twin = join(CODE_ROOT, 'dist', relative(CODE_ROOT, self)).replace(/\.ts$/, '.js');
+  if (harnessEnv('compiledCli') && existsSync(twin)) return { file: twin, execArgv: [] };
+  return { file: self, execArgv: ['--import', 'tsx'] };
+}
+
+/** Start the server in a child process. */
 export async function startChildServer(o: ChildServerOptions): Promise<ChildServer> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [JSON.stringify(o)], {
-    execArgv: COMPILED ? [] : ['--import', 'tsx'],
+  const entry = childEntry();
+  const child: ChildProcess = fork(entry.file, [JSON.stringify(o)], {
+    execArgv: entry.execArgv,
     env: { ...process.env, ...o.env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
