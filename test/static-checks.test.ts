@@ -112,7 +112,7 @@ function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'prettier' | 'knip' | 'ts
     );
     const r = spawnSync(
       join(ROOT, 'node_modules', '.bin', 'tsx'),
-      ['scripts/test.ts', '--list', 'test/static-checks.test.ts', '--project=tests'],
+      ['scripts/test.ts', '--list', 'test/static-checks.test.ts', '--project=tests-long'],
       {
         cwd: ROOT,
         encoding: 'utf8',
@@ -150,7 +150,7 @@ test("npm test type-checks, lints, checks the format and the exports of the whol
   // Then the build of the compiled CLI the tests start, then the tests.
   expect(r.calls.slice(4)).toEqual([
     'tsx scripts/build.ts --test-suites',
-    'playwright test --config playwright.config.ts --list test/static-checks.test.ts --project=tests',
+    'playwright test --config playwright.config.ts --list test/static-checks.test.ts --project=tests-long',
   ]);
   expect(r.calls.indexOf('tsc --noEmit -p .')).toBeLessThan(r.calls.indexOf('prettier --check --log-level warn .'));
   for (const what of ['type check', 'lint', 'format', 'unused exports']) expect(r.out).toContain(`${what}: clean`);
