@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join, relative } from 'node:path';
 import { bundleAll, PREBUILT_K6_DIR } from '../src/load/bundle.js';
 import { bundleThread, THREAD_ENTRIES } from '../src/load/runtime/build.js';
-import { CODE_ROOT } from '../src/spec/layout.js';
+import { CODE_ROOT, distTwin } from '../src/spec/layout.js';
 
 const OUT = join(CODE_ROOT, 'dist');
 /**
@@ -46,7 +46,7 @@ for (const tree of TREES) {
       sourcefile: relative(CODE_ROOT, file),
       logLevel: 'silent',
     });
-    write(join(OUT, relative(CODE_ROOT, file)).replace(/\.ts$/, '.js'), out.code);
+    write(distTwin(file), out.code);
     count++;
   }
 }

@@ -6,8 +6,8 @@
  *
  * The checks share one big table per worker, grown on demand in appends of 1,000 rows (20
  * appends for the 20,000 rows SIZE-6 needs) and dropped when the worker ends. They run in
- * file order in one worker; a failed check restarts the worker (a selftest run keeps it and
- * drops its shared worlds instead: src/harness/fail-fast.ts), and the next check grows a
+ * file order in one worker; a failed check restarts the worker (or, where the run keeps it,
+ * drops its shared worlds: src/harness/keep-worker.ts), and the next check grows a
  * fresh table to what it needs, so one failure never skips or spoils the others.
  */
 import { randomBytes } from 'node:crypto';

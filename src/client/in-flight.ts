@@ -1,7 +1,7 @@
 /**
  * Calls still on their way, however they are sent (the harness's client, bare sockets, the
- * official client's axios): a selftest run keeps its worker after a failed check only when
- * nothing that check started can still reach the server (src/harness/fail-fast.ts).
+ * official client's axios): a run keeps its worker after a failed check only when nothing
+ * that check started can still reach the server (src/harness/keep-worker.ts).
  */
 let open = 0;
 

@@ -5,11 +5,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { harnessEnv } from '../common/harness-env.js';
 import type { TargetDescriptor } from '../spec/descriptor.js';
-import { CODE_ROOT, COMPILED } from '../spec/layout.js';
+import { COMPILED, distTwin } from '../spec/layout.js';
 
 interface ChildServerOptions {
   rateWindowSeconds: number;
@@ -30,7 +29,7 @@ export interface ChildServer {
 function childEntry(): { file: string; execArgv: string[] } {
   const self = fileURLToPath(import.meta.url);
   if (COMPILED) return { file: self, execArgv: [] };
-  const twin = join(CODE_ROOT, 'dist', relative(CODE_ROOT, self)).replace(/\.ts$/, '.js');
+  const twin = distTwin(self);
   if (harnessEnv('compiledCli') && existsSync(twin)) return { file: twin, execArgv: [] };
   return { file: self, execArgv: ['--import', 'tsx'] };
 }

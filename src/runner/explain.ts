@@ -5,13 +5,10 @@
  * so the titles are exactly those a run reports.
  */
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { clause, CLAUSES, isClauseId, type ClauseId, type EvidenceClass } from '../spec/index.js';
 import { codeFile } from '../spec/layout.js';
-import { grepFor } from './phases.js';
+import { grepFor, PLAYWRIGHT_CLI, playwrightEnv } from './phases.js';
 import { harnessEnvVars } from '../common/harness-env.js';
-
-const require = createRequire(import.meta.url);
 
 /** What a failure in each family usually means for an implementation (a reading aid: the clause and the check's violation are the verdict). */
 const FAILURE_MEANS: Record<string, string> = {
@@ -65,7 +62,7 @@ function checksOf(id: ClauseId): ListedCheck[] {
   const r = spawnSync(
     process.execPath,
     [
-      require.resolve('@playwright/test/cli'),
+      PLAYWRIGHT_CLI,
       'test',
       '--config',
       // The runner's config as this process runs (`.ts` from a checkout, `.js` compiled: the package has no TypeScript).
@@ -77,7 +74,7 @@ function checksOf(id: ClauseId): ListedCheck[] {
     ],
     {
       encoding: 'utf8',
-      env: { ...process.env, ...harnessEnvVars({ terminalReporter: 'dot' }) },
+      env: playwrightEnv({ ...process.env, ...harnessEnvVars({ terminalReporter: 'dot' }) }),
       maxBuffer: 64 * 1024 * 1024,
     },
   );

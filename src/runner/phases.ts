@@ -14,7 +14,8 @@ import { scrubBlob } from './blobs.js';
 import { pipeRedacted, SecretsFile } from './redact-stream.js';
 
 const require = createRequire(import.meta.url);
-const CLI = require.resolve('@playwright/test/cli');
+/** Playwright's command line, which every Playwright process of the runner runs. */
+export const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
 
 const running = new Set<ChildProcess>();
 
@@ -76,8 +77,11 @@ export function runRedacted(
  */
 const NO_TS_LOADER: NodeJS.ProcessEnv = COMPILED ? { PW_DISABLE_TS_ESM: '1' } : {};
 
+/** The environment of a Playwright process the runner starts: `env`, and no TypeScript loader where it has nothing to do. */
+export const playwrightEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, ...NO_TS_LOADER });
+
 const runNode = (args: string[], env: NodeJS.ProcessEnv, secrets: SecretsFile, quiet = false) =>
-  runRedacted(process.execPath, [CLI, ...args], { ...env, ...NO_TS_LOADER }, secrets, quiet);
+  runRedacted(process.execPath, [PLAYWRIGHT_CLI, ...args], playwrightEnv(env), secrets, quiet);
 
 /** Playwright's --grep for a clause pattern and a free regular expression, combined. */
 export function grepFor(clauses: string | undefined, grep: string | undefined): string | undefined {

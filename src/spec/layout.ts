@@ -5,7 +5,7 @@
  * the folder that holds src/, suites/ and load/: the checkout, or the package's dist/. The
  * package root holds package.json, spec/ and bin/ either way.
  */
-import { basename, join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 
 /** True when this file is the compiled JavaScript of the package. */
 export const COMPILED = import.meta.url.endsWith('.js');
@@ -21,3 +21,9 @@ export const codeFile = (...parts: string[]): string => join(CODE_ROOT, ...parts
 export const SUITE_SUFFIX = `.spec${CODE_EXT}`;
 /** The file that starts the CLI as this process runs: the checkout's bin (the sources through tsx), or the compiled start. */
 export const CLI_ENTRY = COMPILED ? codeFile('src', 'cli', 'start') : join(PACKAGE_ROOT, 'bin', 'conformance.js');
+/**
+ * A checkout's file or folder as scripts/build.ts compiles it into dist/ (the same layout,
+ * `.ts` → `.js`): the package's JavaScript, and what npm test's children start instead of tsx.
+ */
+export const distTwin = (path: string): string =>
+  join(CODE_ROOT, 'dist', relative(CODE_ROOT, path)).replace(/\.ts$/, '.js');

@@ -8,14 +8,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { phasesFor } from '../../src/runner/phases.js';
+import { distTwin } from '../../src/spec/layout.js';
 import { HARNESS_ENV_PREFIX, harnessEnv, harnessEnvVars } from '../../src/common/harness-env.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 /** The checkout's entry: the sources through tsx. */
 const BIN = join(ROOT, 'bin', 'conformance.js');
-const COMPILED_START = join(ROOT, 'dist', 'src', 'cli', 'start.js');
+const COMPILED_START = distTwin(join(ROOT, 'src', 'cli', 'start.ts'));
 
 /**
  * The file a test starts the CLI with: the compiled CLI under npm test, otherwise the
@@ -24,7 +25,7 @@ const COMPILED_START = join(ROOT, 'dist', 'src', 'cli', 'start.js');
  */
 export function cliEntry(env?: NodeJS.ProcessEnv): string {
   const suites = env && harnessEnv('suitesDir', env);
-  if (!harnessEnv('compiledCli') || (suites && !suites.startsWith(join(ROOT, 'dist')))) return BIN;
+  if (!harnessEnv('compiledCli') || (suites && !suites.startsWith(distTwin(ROOT)))) return BIN;
   if (!existsSync(COMPILED_START))
     throw new Error(`${COMPILED_START} is missing: npm test builds it first (npm run build)`);
   return COMPILED_START;
@@ -37,7 +38,7 @@ export function cliEntry(env?: NodeJS.ProcessEnv): string {
 function compiledSuites(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv | undefined {
   const dir = env && harnessEnv('suitesDir', env);
   if (!dir || !harnessEnv('compiledCli')) return env;
-  const compiled = join(ROOT, 'dist', relative(ROOT, dir));
+  const compiled = distTwin(dir);
   return existsSync(compiled) ? { ...env, ...harnessEnvVars({ suitesDir: compiled }) } : env;
 }
 
