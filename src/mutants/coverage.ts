@@ -78,6 +78,7 @@ export function recordCoverage(servers: RunningServer[], file: string): void {
     // A cached answer would hide the fault queries of its computation from the later checks
     // it is served to: the clean run computes every answer (same answers, attributed right).
     srv.ctx.responseCache = new NeverHit();
+    srv.ctx.faultReadsWatched = true;
     const set = srv.ctx.faults as Set<string>;
     const has = Set.prototype.has;
     set.has = (name: string) => {

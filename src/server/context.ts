@@ -25,6 +25,11 @@ export interface ServerContext extends RowsContext {
   limits: EffectiveLimits;
   limiter: FixedWindowLimiter;
   faults: Faults;
+  /**
+   * Someone records which fault switches are read (the selftest's coverage): a switch read only
+   * where it would change an answer must then be looked for even where it is not set.
+   */
+  faultReadsWatched?: boolean;
   events: RowEvents;
   now: () => number;
   /** What is cached of each base while its version is unchanged (ROUTE-7). */

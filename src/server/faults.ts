@@ -119,8 +119,8 @@ export const FAULTS = [
  *   reads (it keeps the `access_token`; a check's own base tokens are its own calls);
  * - `reset-relative`: the x-ratelimit-reset header, which the run setup reads only to pace
  *   itself (a wait, never a different answer);
- * - `limit-per-ip`, `account-limit-global`: which rate counter a call counts against. The
- *   server keeps both counters and reads the switch wherever their admissions differ
+ * - `limit-per-ip`, `account-limit-global`: which rate counter a call counts against. Watched
+ *   (or set), the server keeps both counters and reads the switch wherever their admissions differ
  *   (src/server/pipeline/rate.ts), so a later check that meets what run setup counted
  *   reaches the switch itself; in run setup they change only rate headers and 429s, which
  *   it reads to pace itself and to call again.

@@ -52,15 +52,16 @@ export function rateStep(ctx: ServerContext, ep: Endpoint): RateStep {
     return `${rateClass}:ip:${ip}`;
   };
   /**
-   * Both counters are kept, whichever the server runs with (the faulty one under a name of its
-   * own, so each counts exactly what it would count in its own server), and the switch is read
-   * only when their admissions differ: where the fault changes the answer (the selftest's
-   * coverage counts that read), not on every call and not in run setup, whose calls from one
-   * address to one base leave both counters alike.
+   * Where the key fault is set or switch reads are watched, both counters are kept (the faulty
+   * one under a name of its own, so each counts exactly what it would count in its own server),
+   * and the switch is read only when their admissions differ: where the fault changes the answer
+   * (the selftest's coverage counts that read), not on every call and not in run setup, whose
+   * calls from one address to one base leave both counters alike. Elsewhere (every run a user
+   * makes) the one counter the server runs with.
    */
   const take = (ip: string, params: Record<string, string>, limit: number): Admission => {
     const clean = ctx.limiter.take(keyOf(ip, params, false), limit, slack, sticky);
-    if (!keyFault) return clean;
+    if (!keyFault || !(ctx.faultReadsWatched || ctx.faults.has(keyFault))) return clean;
     const faulty = ctx.limiter.take(`${keyFault}|${keyOf(ip, params, true)}`, limit, slack, sticky);
     if (sameAdmission(clean, faulty)) return clean;
     return ctx.faults.has(keyFault) ? faulty : clean;

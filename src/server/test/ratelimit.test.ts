@@ -185,15 +185,17 @@ test('RATE-2 --trust-proxy counts per X-Forwarded-For address; without it the so
   }
 });
 
-test('RATE-2 the counter faults: both counters kept, the switch read only where their admissions differ; a mutant refuses as before', async () => {
+test('RATE-2 the counter faults: watched, both counters kept and the switch read only where their admissions differ; unwatched and unset, one counter; a mutant refuses as before', async () => {
   const now = Date.now();
   const env = { API_GATEWAY_BASE_API_LIMIT_PER_MINUTE: '100' };
-  const start = async (faults: ('limit-per-ip' | 'account-limit-global')[]) => {
+  const start = async (faults: ('limit-per-ip' | 'account-limit-global')[], watched = true) => {
     const a = await Acct.start({ clock: () => now, rateWindowSeconds: 60, env, faults });
     const reads: string[] = [];
     const set = a.srv.ctx.faults as Set<string>;
     const has = Set.prototype.has;
     set.has = (name: string) => (reads.push(name), has.call(set, name));
+    // As the selftest's coverage does (src/mutants/coverage.ts).
+    a.srv.ctx.faultReadsWatched = watched;
     return { a, reads, tokens: await baseTokens(a) };
   };
   const calls = (a: Acct, tokens: string[], base: number, n: number) =>
@@ -215,7 +217,21 @@ test('RATE-2 the counter faults: both counters kept, the switch read only where 
   } finally {
     await clean.a.close();
   }
-  const perIp = await start(['limit-per-ip']);
+  // A run nobody watches, without the fault (every run a user makes): one counter, the faulty one never kept.
+  const plain = await start([], false);
+  try {
+    const keys: string[] = [];
+    const limiter = plain.a.srv.ctx.limiter;
+    const take = limiter.take.bind(limiter);
+    limiter.take = (key, ...rest) => (keys.push(key), take(key, ...rest));
+    const rs = [...(await calls(plain.a, plain.tokens, 0, 60)), ...(await calls(plain.a, plain.tokens, 1, 60))];
+    expect(count(rs, 200)).toBe(120);
+    expect(keys).toHaveLength(120);
+    expect(keys.filter((k) => k.startsWith('limit-per-ip|'))).toEqual([]);
+  } finally {
+    await plain.a.close();
+  }
+  const perIp = await start(['limit-per-ip'], false);
   try {
     // Base tokens came first (account calls); 60 + 60 gateway calls of one address against its one budget of 100.
     const rs = [...(await calls(perIp.a, perIp.tokens, 0, 60)), ...(await calls(perIp.a, perIp.tokens, 1, 60))];
