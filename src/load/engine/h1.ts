@@ -51,7 +51,7 @@ const PAYLOAD = new Set(['POST', 'PUT', 'PATCH', 'QUERY', 'PROPFIND', 'PROPPATCH
 const invalid = (message: string) => Object.assign(new Error(message), { code: 'ERR_INVALID_ARG' });
 
 /** The request line and headers; `close` when the request asks for `Connection: close`. */
-function writeHead(req: H1Request, host: string): { head: string; close: boolean } {
+function writeHead(req: H1Request, host: string): { head: Buffer; close: boolean } {
   let lines = '';
   let ownHost = false,
     close = false;
@@ -79,26 +79,25 @@ function writeHead(req: H1Request, host: string): { head: string; close: boolean
     b === null ? (PAYLOAD.has(req.method) ? 0 : -1) : typeof b === 'string' ? Buffer.byteLength(b) : b.byteLength;
   const head =
     `${req.method} ${req.path} HTTP/1.1\r\n${ownHost ? '' : `host: ${host}\r\n`}` +
-    `connection: ${close ? 'close' : 'keep-alive'}\r\n${lines}${length >= 0 ? `content-length: ${length}\r\n` : ''}\r\n`;
-  return { head, close };
+    // HTTP/1.1 keeps the connection by default: only a close is said (as Go's client, k6's, does).
+    `${close ? 'connection: close\r\n' : ''}${lines}${length >= 0 ? `content-length: ${length}\r\n` : ''}\r\n`;
+  return { head: Buffer.from(head, 'latin1'), close };
 }
 
-/** Response headers as undici hands them over: lower-case names, a repeated one as an array. */
-function headerObject(flat: string[]): RawHeaders {
-  const o: RawHeaders = {};
+/** The server's keep-alive hint (`Keep-Alive: timeout=N`) in seconds, or -1. */
+function keepAliveSeconds(flat: RawHeaders): number {
   for (let i = 0; i < flat.length; i += 2) {
-    const k = flat[i]!.toLowerCase();
-    const v = flat[i + 1]!;
-    const had = o[k];
-    if (had === undefined) o[k] = v;
-    else if (Array.isArray(had)) had.push(v);
-    else o[k] = [had, v];
+    const k = flat[i]!;
+    if (k.length === 10 && k.toLowerCase() === 'keep-alive') {
+      const m = KEEP_ALIVE_TIMEOUT.exec(flat[i + 1]!);
+      if (m) return Number(m[1]);
+    }
   }
-  return o;
+  return -1;
 }
 
 interface Queued {
-  head: string;
+  head: Buffer;
   close: boolean;
   body: string | Uint8Array | null;
   handler: Handler;
@@ -124,7 +123,7 @@ export class H1Pool {
   closed = false;
   /** The last head written, reused while the same request repeats (most scripts repeat theirs). */
   private last:
-    { method: string; path: string; headers: H1Request['headers']; head: string; close: boolean } | undefined;
+    { method: string; path: string; headers: H1Request['headers']; head: Buffer; close: boolean } | undefined;
 
   constructor(
     readonly origin: URL,
@@ -197,6 +196,28 @@ export class H1Pool {
 
 const NOOP: Controller = { abort: () => undefined };
 
+/**
+ * Connections with a request to write, written together once the answers that arrived in this
+ * turn of the event loop are handled: the server is then woken once for a burst of requests
+ * instead of once per request (on two shared cores, each wake-up of an idle server cost the
+ * write more than the rest of the request did).
+ */
+let pendingWrites: Conn[] = [];
+let writeScheduled = false;
+function later(c: Conn): void {
+  pendingWrites.push(c);
+  if (!writeScheduled) {
+    writeScheduled = true;
+    setImmediate(writeAll);
+  }
+}
+function writeAll(): void {
+  writeScheduled = false;
+  const list = pendingWrites;
+  pendingWrites = [];
+  for (let i = 0; i < list.length; i++) list[i]!.flush();
+}
+
 class Conn implements Controller {
   readonly socket: Socket;
   private readonly parser = new HTTPParser(HTTPParser.RESPONSE);
@@ -209,6 +230,8 @@ class Conn implements Controller {
   private reused = false;
   /** Bytes of the current request's answer arrived. */
   private answered = false;
+  /** The current request went out (its write is deferred: see later()). */
+  private written = false;
   /** When the server's keep-alive hint runs out (performance.now()). */
   private expires = Infinity;
   dead = false;
@@ -246,10 +269,9 @@ class Conn implements Controller {
       this.interim = code < 200 && code !== 101;
       if (this.interim) return 1;
       this.keep = info.shouldKeepAlive && !q.close;
-      const headers = headerObject(info.headers);
-      const ka = headers['keep-alive'];
-      const m = typeof ka === 'string' ? KEEP_ALIVE_TIMEOUT.exec(ka) : null;
-      if (m) this.expires = performance.now() + Number(m[1]) * 1000 - KEEP_ALIVE_MARGIN_MS;
+      const headers = info.headers;
+      const ka = keepAliveSeconds(headers);
+      if (ka >= 0) this.expires = performance.now() + ka * 1000 - KEEP_ALIVE_MARGIN_MS;
       q.handler.onResponseStart(this, code, headers, info.statusMessage ?? '');
       return q.method === 'HEAD' ? 1 : 0;
     };
@@ -283,17 +305,25 @@ class Conn implements Controller {
     this.cur = q;
     this.interim = false;
     this.answered = false;
-    if (this.connected) this.write(q);
+    this.written = false;
+    if (this.connected) later(this);
+  }
+
+  /** Writes the current request (deferred by send() to the end of the event loop's poll phase). */
+  flush(): void {
+    const q = this.cur;
+    if (q && !this.written && !this.dead && this.connected) this.write(q);
   }
 
   private write(q: Queued): void {
+    this.written = true;
     q.handler.onRequestStart(this);
     if (this.cur !== q) return; // aborted at its start
     const b = q.body;
-    if (b === null) this.socket.write(q.head, 'latin1');
+    if (b === null) this.socket.write(q.head);
     else {
       this.socket.cork();
-      this.socket.write(q.head, 'latin1');
+      this.socket.write(q.head);
       this.socket.write(b);
       this.socket.uncork();
     }

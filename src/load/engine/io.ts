@@ -27,6 +27,7 @@ interface Target {
   pools: Map<number | string, H1Pool>;
 }
 
+const NO_HEADERS: RawHeaders = [];
 const ZERO: Timings = {
   blocked: 0,
   connecting: 0,
@@ -190,7 +191,7 @@ class Exchange {
   private statusText = '';
   private size = 0;
   private finished = false;
-  private headers: RawHeaders = {};
+  private headers: RawHeaders = NO_HEADERS;
   private readonly chunks: Buffer[] | null;
   private controller: Controller | undefined;
   private pendingAbort: Error | undefined;
@@ -224,11 +225,8 @@ class Exchange {
     this.tFirst = performance.now();
     this.status = code;
     this.statusText = msg ?? '';
-    // Kept as the client gave them (lower-case names); canonical names are made only if the script reads them (k6-response.ts).
-    for (const k in hs) {
-      const v = hs[k];
-      this.size += k.length + 4 + (Array.isArray(v) ? v.join(', ').length : String(v ?? '').length);
-    }
+    // Kept as the client gave them (a flat list); canonical names are made only if the script reads them (k6-response.ts).
+    for (let i = 0; i < hs.length; i++) this.size += hs[i]!.length + 2;
     this.headers = hs;
   }
 
@@ -308,7 +306,7 @@ function failure(
     status: 0,
     statusText: '',
     proto: '',
-    headers: {},
+    headers: NO_HEADERS,
     chunks: null,
     responseType: req.responseType,
     timings,

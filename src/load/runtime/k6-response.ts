@@ -62,10 +62,12 @@ export class Response {
   get headers(): Record<string, string> {
     if (!this.headerObj) {
       const h: Record<string, string> = {};
-      const raw = this.rawHeaders ?? {};
-      for (const k in raw) {
-        const v = raw[k];
-        h[canonicalHeader(k)] = Array.isArray(v) ? v.join(', ') : String(v ?? '');
+      // A repeated header's values joined by ', ', as k6 shows them.
+      const raw = this.rawHeaders ?? [];
+      for (let i = 0; i < raw.length; i += 2) {
+        const k = canonicalHeader(raw[i]!);
+        const had = h[k];
+        h[k] = had === undefined ? raw[i + 1]! : `${had}, ${raw[i + 1]!}`;
       }
       this.headerObj = h;
       this.rawHeaders = undefined;

@@ -79,8 +79,8 @@ export interface Timings {
   duration: number;
 }
 
-/** Response headers as the client hands them over (lower-case names, a repeated one as an array). */
-export type RawHeaders = Record<string, string | string[] | undefined>;
+/** Response headers as the client hands them over: name, value, name, value… as the server sent them. */
+export type RawHeaders = readonly string[];
 
 /** An answer of the HTTP client: the headers as it gave them, the body still in its chunks (decoded if the script reads it). */
 export interface Answer {
