@@ -7,7 +7,13 @@
 import type { Registry, Tags } from '../metrics/registry.js';
 import type { Sink } from '../metrics/sinks.js';
 import type { TimeSeries } from '../metrics/timeseries.js';
-import { SAMPLE_REQUEST, type DeclaredMetric, type SampleBatch } from '../runtime/protocol.js';
+import {
+  RECORD_UNITS,
+  REQUEST_METRICS,
+  SAMPLE_RECORD,
+  type DeclaredMetric,
+  type SampleBatch,
+} from '../runtime/protocol.js';
 import { FLAG_SHIFT, TAG_SHIFT } from '../runtime/samples.js';
 import type { CheckTally } from '../metrics/summary.js';
 import type { JsonOut } from './json-out.js';
@@ -15,6 +21,8 @@ import type { JsonOut } from './json-out.js';
 /** setup() and teardown() samples: in the metrics, as in k6, but not in the load's time series. */
 export const isLifecycle = (tags: Readonly<Record<string, string>>) =>
   tags.group === '::setup' || tags.group === '::teardown';
+
+const FAILED = REQUEST_METRICS.indexOf('http_req_failed');
 
 /** What one (metric, tag set) pair feeds. */
 interface Route {
@@ -29,6 +37,8 @@ interface Route {
 
 interface Dictionary {
   names: string[];
+  /** The numbers of REQUEST_METRICS among `names` (found at the first request record). */
+  requestMetrics: number[] | undefined;
   tags: Tags[];
   routes: (Route | undefined)[][];
   version: number;
@@ -54,7 +64,11 @@ export class Collector {
   batch(vu: number, b: SampleBatch | null): void {
     if (!b) return;
     let d = this.dicts.get(vu);
-    if (!d) this.dicts.set(vu, (d = { names: [], tags: [], routes: [], version: this.reg.version }));
+    if (!d)
+      this.dicts.set(
+        vu,
+        (d = { names: [], tags: [], routes: [], version: this.reg.version, requestMetrics: undefined }),
+      );
     if (b.reset) {
       d.tags = [];
       d.routes = [];
@@ -66,33 +80,54 @@ export class Collector {
       d.version = this.reg.version;
     }
     const data = b.data;
-    for (let i = 0; i < data.length; i += 3) {
+    for (let i = 0; i < data.length;) {
       const key = data[i]!;
       const flags = Math.floor(key / FLAG_SHIFT);
       const metric = Math.floor((key - flags * FLAG_SHIFT) / TAG_SHIFT);
       const tags = key - flags * FLAG_SHIFT - metric * TAG_SHIFT;
-      const byTags = (d.routes[metric] ??= []);
-      const route = (byTags[tags] ??= this.route(d.names[metric]!, d.tags[tags]!));
-      const value = data[i + 1]!,
-        time = data[i + 2]!;
-      for (let s = 0; s < route.sinks.length; s++) {
-        const sink = route.sinks[s]!;
-        if (sink.type === 'gauge') sink.add(value, time);
-        else sink.add(value);
+      if (flags & SAMPLE_RECORD) {
+        this.record(d, tags, data, i);
+        i += RECORD_UNITS * 3;
+      } else {
+        this.feed(d, metric, tags, data[i + 1]!, data[i + 2]!, false);
+        i += 3;
       }
-      if (route.json) this.out!.point(route.json, value, time);
-      if (route.iteration) {
-        this.series.iteration(time);
-        this.step?.iteration(time);
-      } else if (route.check) {
-        if (value) route.check.passes++;
-        else route.check.fails++;
-      }
-      if (flags & SAMPLE_REQUEST && route.request) {
-        const r = route.request;
-        this.series.request(time, value, r.status, r.failed || r.status === 0, r.key, r.name);
-        this.step?.request(time, value, r.status, r.failed || r.status === 0, r.key, r.name);
-      }
+    }
+  }
+
+  /** A request record (runtime/samples.ts pushRequest): its samples in k6's order; the duration counts the request in the series. */
+  private record(d: Dictionary, tags: number, data: Float64Array, i: number): void {
+    const ids = (d.requestMetrics ??= REQUEST_METRICS.map((m) => d.names.indexOf(m)));
+    const time = data[i + 1]!;
+    this.feed(d, ids[0]!, tags, 1, time, false);
+    this.feed(d, ids[1]!, tags, data[i + 2]!, time, true);
+    for (let j = 2; j < ids.length; j++) {
+      const v = data[i + j + 1]!;
+      if (j !== FAILED || v >= 0) this.feed(d, ids[j]!, tags, v, time, false);
+    }
+  }
+
+  /** One sample into its sinks, the checks, `--out json` and the time series (`request`: it is a request's duration). */
+  private feed(d: Dictionary, metric: number, tags: number, value: number, time: number, request: boolean): void {
+    const byTags = (d.routes[metric] ??= []);
+    const route = (byTags[tags] ??= this.route(d.names[metric]!, d.tags[tags]!));
+    for (let s = 0; s < route.sinks.length; s++) {
+      const sink = route.sinks[s]!;
+      if (sink.type === 'gauge') sink.add(value, time);
+      else sink.add(value);
+    }
+    if (route.json) this.out!.point(route.json, value, time);
+    if (route.iteration) {
+      this.series.iteration(time);
+      this.step?.iteration(time);
+    } else if (route.check) {
+      if (value) route.check.passes++;
+      else route.check.fails++;
+    }
+    if (request && route.request) {
+      const r = route.request;
+      this.series.request(time, value, r.status, r.failed || r.status === 0, r.key, r.name);
+      this.step?.request(time, value, r.status, r.failed || r.status === 0, r.key, r.name);
     }
   }
 

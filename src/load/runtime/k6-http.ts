@@ -5,10 +5,9 @@
  * samples with k6's system tags.
  */
 import type { Answer, Expected, HttpRequestSpec } from './protocol.js';
-import { SAMPLE_REQUEST } from './protocol.js';
 import { baseKey, baseTags, exchange, exchangeAll, state, use } from './vu-state.js';
 import { Response } from './k6-response.js';
-import { metricId, newTagSet, onRestart, push } from './samples.js';
+import { newTagSet, onRestart, pushRequest } from './samples.js';
 import { stringTags } from './k6-core.js';
 import { parseDuration } from '../engine/duration.js';
 
@@ -102,20 +101,6 @@ function toSpec(method: string, url: unknown, body: Body, params: Params | null 
   };
 }
 
-const M = {
-  reqs: metricId('http_reqs'),
-  duration: metricId('http_req_duration'),
-  blocked: metricId('http_req_blocked'),
-  connecting: metricId('http_req_connecting'),
-  tls: metricId('http_req_tls_handshaking'),
-  sending: metricId('http_req_sending'),
-  waiting: metricId('http_req_waiting'),
-  receiving: metricId('http_req_receiving'),
-  failed: metricId('http_req_failed'),
-  sent: metricId('data_sent'),
-  received: metricId('data_received'),
-};
-
 const NO_TAGS: Record<string, string> = {};
 
 /**
@@ -175,19 +160,8 @@ function measure(spec: HttpRequestSpec, r: Answer, time: number): void {
     id = newTagSet(tags);
     byAnswer.set(answerKey, id);
   }
-  const t = r.timings;
-  push(M.reqs, id, 1, time);
-  // This sample also feeds the time series (one request, its duration, status and key).
-  push(M.duration, id, t.duration, time, SAMPLE_REQUEST);
-  push(M.blocked, id, t.blocked, time);
-  push(M.connecting, id, t.connecting, time);
-  push(M.tls, id, t.tls_handshaking, time);
-  push(M.sending, id, t.sending, time);
-  push(M.waiting, id, t.waiting, time);
-  push(M.receiving, id, t.receiving, time);
-  if (spec.expected) push(M.failed, id, failed ? 1 : 0, time);
-  push(M.sent, id, r.bytesSent, time);
-  push(M.received, id, r.bytesReceived, time);
+  // One record: http_reqs, the timings, http_req_failed (when a callback says what is expected), the bytes.
+  pushRequest(id, time, r.timings, spec.expected ? (failed ? 1 : 0) : -1, r.bytesSent, r.bytesReceived);
 }
 
 type BatchItem =

@@ -159,12 +159,32 @@ export interface SampleBatch {
   tags: Record<string, string>[];
   /** The VU dropped its tag sets (too many distinct ones): their numbering restarts with this batch. */
   reset: boolean;
-  /** Per sample: key (flags·2^48 + metric·2^32 + tag set), value, time (ms since epoch). */
+  /** Per sample: key (flags·2^48 + metric·2^32 + tag set), value, time (ms since epoch); or a request record (SAMPLE_RECORD). */
   data: Float64Array;
 }
 
-/** Sample flag: this http_req_duration sample also counts as one request of the time series. */
-export const SAMPLE_REQUEST = 1;
+/**
+ * Sample flag: a request record, the samples k6 emits for one request in RECORD_UNITS
+ * samples' room (its key names the tag set, then the time and one value per metric of
+ * REQUEST_METRICS; http_reqs counts 1, a negative http_req_failed means none was emitted).
+ * One record instead of eleven samples: a fourth of the room, one key to decode.
+ */
+export const SAMPLE_RECORD = 1;
+export const REQUEST_METRICS = [
+  'http_reqs',
+  'http_req_duration',
+  'http_req_blocked',
+  'http_req_connecting',
+  'http_req_tls_handshaking',
+  'http_req_sending',
+  'http_req_waiting',
+  'http_req_receiving',
+  'http_req_failed',
+  'data_sent',
+  'data_received',
+] as const;
+/** A record's length in samples (three numbers each): key, time and REQUEST_METRICS but http_reqs. */
+export const RECORD_UNITS = 4;
 
 /** Worker → main. Samples are the thread's (numbered per thread); the rest names its VU. */
 export type Report =
