@@ -237,7 +237,8 @@ class Exchange {
       c.abort(Object.assign(new Error(`response body larger than ${max} bytes`), { code: 'K6_TOO_LARGE' }));
       return;
     }
-    if (this.chunks) this.chunks.push(chunk);
+    // The chunk is a view of the client's read buffer, reused by its next read: kept as a copy.
+    if (this.chunks) this.chunks.push(Buffer.from(chunk));
   }
 
   onResponseEnd(): void {
