@@ -1,13 +1,16 @@
 /**
  * The load runner's HTTP/1.1 client (engine/h1.ts) on the framings a server may answer with:
  * a length, chunks, the end of the connection, HEAD, an interim 1xx, `Connection: close`, and
- * a kept-alive connection the server closed in between (sent again once, as k6's client does).
+ * a kept-alive connection the server closed in between (sent again once, as k6's client does);
+ * and answers that keep their bodies though the thread's read buffer is reused.
  */
 import { test, expect } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { H1Pool } from './engine/h1.js';
+import { HttpIo } from './engine/io.js';
+import type { Answer } from './runtime/protocol.js';
 
 interface Got {
   status: number;
@@ -118,5 +121,27 @@ test('a kept-alive connection the server drops at the next request: a GET is sen
   } finally {
     await pool.destroy();
     raw.close();
+  }
+});
+
+test('answers keep their bodies after later reads into the shared read buffer', async () => {
+  const server = createServer((q, r) => r.end(q.url === '/a' ? 'aaaa' : 'bbbb'));
+  const url = await listen(server);
+  const io = new HttpIo();
+  const get = (path: string) =>
+    new Promise<Answer>((resolve) =>
+      io.send(
+        { method: 'GET', url: `${url.origin}${path}`, headers: [], body: null, timeoutMs: 5000, responseType: 'text' },
+        undefined,
+        resolve,
+        1,
+      ),
+    );
+  try {
+    const answers = await Promise.all([get('/a'), get('/b')]);
+    expect(answers.map((a) => Buffer.concat(a.chunks!).toString())).toEqual(['aaaa', 'bbbb']);
+  } finally {
+    await io.close();
+    server.close();
   }
 });
