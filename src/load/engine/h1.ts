@@ -205,28 +205,6 @@ const NOOP: Controller = { abort: () => undefined };
  */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
-/**
- * Connections with a request to write, written together once the answers that arrived in this
- * turn of the event loop are handled: the server is then woken once for a burst of requests
- * instead of once per request (on two shared cores, each wake-up of an idle server cost the
- * write more than the rest of the request did).
- */
-let pendingWrites: Conn[] = [];
-let writeScheduled = false;
-function later(c: Conn): void {
-  pendingWrites.push(c);
-  if (!writeScheduled) {
-    writeScheduled = true;
-    setImmediate(writeAll);
-  }
-}
-function writeAll(): void {
-  writeScheduled = false;
-  const list = pendingWrites;
-  pendingWrites = [];
-  for (let i = 0; i < list.length; i++) list[i]!.flush();
-}
-
 class Conn implements Controller {
   readonly socket: Socket;
   private readonly parser = new HTTPParser(HTTPParser.RESPONSE);
@@ -239,8 +217,6 @@ class Conn implements Controller {
   private reused = false;
   /** Bytes of the current request's answer arrived. */
   private answered = false;
-  /** The current request went out (its write is deferred: see later()). */
-  private written = false;
   /** When the server's keep-alive hint runs out (performance.now()). */
   private expires = Infinity;
   dead = false;
@@ -315,18 +291,10 @@ class Conn implements Controller {
     this.cur = q;
     this.interim = false;
     this.answered = false;
-    this.written = false;
-    if (this.connected) later(this);
-  }
-
-  /** Writes the current request (deferred by send() to the end of the event loop's poll phase). */
-  flush(): void {
-    const q = this.cur;
-    if (q && !this.written && !this.dead && this.connected) this.write(q);
+    if (this.connected) this.write(q);
   }
 
   private write(q: Queued): void {
-    this.written = true;
     q.handler.onRequestStart(this);
     if (this.cur !== q) return; // aborted at its start
     const b = q.body;
