@@ -4,8 +4,7 @@
  * oversized bodies come back as an answer with status 0 and k6's error code. Runs on each
  * VU thread (runtime/worker.ts); the body stays in the socket's chunks until the script reads it.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import type { Answer, IoRequest, RawHeaders, Timings } from '../runtime/protocol.js';
 import { lookupFor, type Lookup, type NetOptions } from './net-options.js';
 import { H1Pool, type Controller } from './h1.js';
@@ -346,6 +345,14 @@ function errorCode(e: Error & { code?: string }): number {
   }
 }
 
+const HEAD_END = '\r\n\r\n';
+/** What the warm-up server answers: the headers node:http sends, so the client's parser warms on a usual head. */
+const WARM_ANSWER = Buffer.from(
+  'HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nDate: Sat, 28 Nov 2026 00:00:00 GMT\r\n' +
+    'Connection: keep-alive\r\nKeep-Alive: timeout=5\r\ncontent-length: 2\r\n\r\nok',
+  'latin1',
+);
+
 interface WarmServer {
   port: number;
   close(): void;
@@ -360,9 +367,18 @@ interface WarmServer {
  */
 export async function warmHttp(io: HttpIo): Promise<WarmServer | null> {
   try {
-    const srv = createServer((_q, r) => {
-      r.writeHead(200, { 'content-type': 'text/plain' });
-      r.end('ok');
+    // A socket that answers each request head with the same bytes (the client never pipelines):
+    // node:http's server would cost the thread as much as the client it warms, and compile
+    // its own code on the thread's isolate for nothing.
+    const srv = createServer((sock) => {
+      sock.setNoDelay(true);
+      let seen = ''; // the end of what came before, should a head's blank line be split between reads
+      sock.on('data', (d: Buffer) => {
+        const text = seen + d.toString('latin1');
+        for (let i = text.indexOf(HEAD_END); i >= 0; i = text.indexOf(HEAD_END, i + 4)) sock.write(WARM_ANSWER);
+        seen = text.slice(-3);
+      });
+      sock.on('error', () => undefined);
     });
     await new Promise<void>((resolve, reject) => {
       srv.once('error', reject);
