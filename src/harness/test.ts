@@ -19,7 +19,8 @@ import {
 import { alreadyFailed, noteFailure } from './fail-fast.js';
 import { keepWorker } from './keep-worker.js';
 import { attachData, redactStdio, settleCheck } from './marks.js';
-import { beginCheck, clauseOfCheck, evidenceAnnotation, hasAssertionWarnings } from './verdict.js';
+import { evidenceAnnotation } from './evidence-annotation.js';
+import { beginCheck, clauseOfCheck, hasAssertionWarnings } from './verdict.js';
 import { HAR_ATTACHMENT, Recorder } from './recorder.js';
 import { loadState, type RunState } from './state.js';
 import { tagCalls, tagging, Target } from './target.js';
