@@ -1,6 +1,6 @@
 /**
  * Types, lint and unused exports are part of `npm test`: the script runs `tsc --noEmit`,
- * typescript-eslint and knip before the tests and stops on any finding; the lint's rule set
+ * typescript-eslint, Prettier and knip beside the tests and fails on any finding; the lint's rule set
  * catches a promise nobody awaits (a check that ends before its call does), and knip an
  * export nobody imports.
  */
@@ -82,29 +82,41 @@ test("knip finds an export nobody imports, in the project's own configuration, a
 });
 
 /**
- * `npm test` (scripts/test.ts) with an `npx` of our own first on PATH: it logs each call and
- * answers for tsc, eslint, prettier and knip (the real ones run in CI's own `npm test`, on the
- * whole tree: running them again here would only repeat that) and for the build (`tsx
- * scripts/build.ts`: a real one would rewrite the dist/ that the tests beside this one run), and
- * hands `playwright` to the real one.
+ * `npm test` (scripts/test.ts) with an `npx` of our own first on PATH: it logs each call (and
+ * each static check's priority) and answers for tsc, eslint, prettier and knip (the real ones
+ * run in CI's own `npm test`, on the whole tree: running them again here would only repeat
+ * that) and for the build (`tsx scripts/build.ts`: a real one would rewrite the dist/ that the
+ * tests beside this one run), and hands `playwright` to the real one — or, `slowTests`, to a
+ * stand-in that waits half a minute unless it is stopped (and logs that it was).
  */
-function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'prettier' | 'knip' | 'tsx'): {
+function npmTestWithStubs(
+  failing?: 'tsc' | 'eslint' | 'prettier' | 'knip' | 'tsx',
+  slowTests = false,
+): {
   code: number | null;
   out: string;
   calls: string[];
+  priorities: string[];
+  ms: number;
 } {
   const dir = mkdtempSync(join(tmpdir(), 'npx-stub-'));
   try {
     const log = join(dir, 'calls.log');
     writeFileSync(log, '');
+    writeFileSync(`${log}.nice`, '');
+    const t0 = Date.now();
     writeFileSync(
       join(dir, 'npx'),
       [
         '#!/usr/bin/env bash',
         'echo "$*" >> "$STUB_LOG"',
         'case "$1" in',
-        '  tsc|eslint|prettier|knip|tsx) sleep 0.2; [ "$1" = "$STUB_FAIL" ] && exit 3; exit 0 ;;',
-        `  playwright) shift; exec ${JSON.stringify(join(ROOT, 'node_modules', '.bin', 'playwright'))} "$@" ;;`,
+        '  tsc|eslint|prettier|knip) echo "$1 $(nice)" >> "$STUB_LOG.nice" ;;',
+        'esac',
+        'case "$1" in',
+        '  tsc|eslint|prettier|knip|tsx) sleep 0.2; [ -n "$STUB_SLOW" ] && [ "$1" != tsx ] && sleep 2; [ "$1" = "$STUB_FAIL" ] && exit 3; exit 0 ;;',
+        '  playwright) if [ -n "$STUB_SLOW" ]; then trap \'echo stopped >> "$STUB_LOG"; kill %1; exit 130\' INT; sleep 30 & wait; exit 0; fi',
+        `    shift; exec ${JSON.stringify(join(ROOT, 'node_modules', '.bin', 'playwright'))} "$@" ;;`,
         'esac',
         'exit 9',
       ].join('\n'),
@@ -121,6 +133,7 @@ function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'prettier' | 'knip' | 'ts
           PATH: `${dir}:${process.env.PATH ?? ''}`,
           STUB_LOG: log,
           STUB_FAIL: failing ?? '',
+          STUB_SLOW: slowTests ? '1' : '',
           [HARNESS_ENV.skipStatic.name]: '',
         },
       },
@@ -129,6 +142,8 @@ function npmTestWithStubs(failing?: 'tsc' | 'eslint' | 'prettier' | 'knip' | 'ts
       code: r.status,
       out: r.stdout + r.stderr,
       calls: readFileSync(log, 'utf8').trim().split('\n').filter(Boolean),
+      priorities: readFileSync(`${log}.nice`, 'utf8').trim().split('\n').filter(Boolean).sort(),
+      ms: Date.now() - t0,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -142,33 +157,46 @@ const STATIC = [
   'knip --include exports,types --no-progress',
 ];
 
-test("npm test type-checks, lints, checks the format and the exports of the whole tree before any test, and ends with this run's count", () => {
+test("npm test type-checks, lints, checks the format and the exports of the whole tree beside the tests, at the lowest priority, and ends with this run's count", () => {
   const r = npmTestWithStubs();
   expect(r.code, r.out).toBe(0);
-  // Two at a time (the lint beside the others in turn), every one of them before the tests.
-  expect(r.calls.slice(0, 4).sort()).toEqual([...STATIC].sort());
-  // Then the build of the compiled CLI the tests start, then the tests.
-  expect(r.calls.slice(4)).toEqual([
-    'tsx scripts/build.ts --test-suites',
-    'playwright test --config playwright.config.ts --list test/static-checks.test.ts --project=tests-long',
-  ]);
+  // Every static check, each at the lowest priority (the tests come first for the cores).
+  expect(r.calls.filter((c) => !/^(tsx|playwright) /.test(c)).sort()).toEqual([...STATIC].sort());
+  expect(r.priorities).toEqual(['eslint 19', 'knip 19', 'prettier 19', 'tsc 19']);
+  // Two lanes: the lint beside the others in turn.
   expect(r.calls.indexOf('tsc --noEmit -p .')).toBeLessThan(r.calls.indexOf('prettier --check --log-level warn .'));
+  expect(r.calls.indexOf('prettier --check --log-level warn .')).toBeLessThan(
+    r.calls.indexOf('knip --include exports,types --no-progress'),
+  );
+  // The build of the compiled CLI the tests start, then the tests, without waiting for the checks.
+  const build = r.calls.indexOf('tsx scripts/build.ts --test-suites');
+  expect(build).toBeGreaterThanOrEqual(0);
+  expect(
+    r.calls.indexOf(
+      'playwright test --config playwright.config.ts --list test/static-checks.test.ts --project=tests-long',
+    ),
+  ).toBeGreaterThan(build);
   for (const what of ['type check', 'lint', 'format', 'unused exports']) expect(r.out).toContain(`${what}: clean`);
-  expect(r.out).toMatch(/unused exports: clean[^]*static-checks\.test\.ts/);
+  expect(r.out).toMatch(/static-checks\.test\.ts/);
   expect(r.out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped$/);
 });
 
-test('npm test stops at a static check that finds something: no later check in its lane, no test, exit code kept, "0 passed, 1 failed"', () => {
-  const lint = npmTestWithStubs('eslint');
+test('npm test stops at a static check that finds something: no later check in its lane, the tests stopped, exit code kept, "0 passed, 1 failed"', () => {
+  // The lint fails while the tests run: they are stopped (not waited for), and the run fails whatever they said.
+  const lint = npmTestWithStubs('eslint', true);
   expect(lint.code, lint.out).toBe(3);
   expect(lint.calls).toContain('eslint --max-warnings 0 .');
-  expect(lint.calls.filter((c) => c.startsWith('playwright'))).toEqual([]);
+  expect(lint.calls).toContain('stopped');
+  expect(lint.ms).toBeLessThan(25_000);
   expect(lint.out).toContain('lint: FAILED (exit 3)');
   expect(lint.out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
   // The type check fails: the format and exports checks after it in its lane are not started.
   const types = npmTestWithStubs('tsc');
   expect(types.code, types.out).toBe(3);
-  expect(types.calls.sort()).toEqual(['eslint --max-warnings 0 .', 'tsc --noEmit -p .']);
+  expect(types.calls.filter((c) => !/^(tsx|playwright) /.test(c)).sort()).toEqual([
+    'eslint --max-warnings 0 .',
+    'tsc --noEmit -p .',
+  ]);
   expect(types.out).toContain('type check: FAILED (exit 3)');
   expect(types.out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
   // The build fails: no test runs.

@@ -4,7 +4,7 @@
  * throws: a response or a transport error comes back as a value. Redirects are not followed:
  * a 301/302/303/307/308 is the transport error `redirect`.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { fromException, transportError, type TransportError } from './errors.js';
 import { callStarted } from './in-flight.js';
 import { currentTrust, tlsConnectOptions } from './tls.js';
@@ -36,15 +36,21 @@ export interface HttpResponse {
 type HttpResult = HttpResponse | TransportError;
 
 const agents = new Map<string, Agent>();
+/**
+ * undici on the first call: every Playwright process that lists checks loads this module
+ * through the suites, and only those that call need undici (0.1 s of CPU to load).
+ */
+let undici: typeof import('undici') | undefined;
+const loadUndici = async () => (undici ??= await import('undici'));
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** One connection pool per (limits, local address, TLS trust): RATE-2 binds distinct source addresses. */
-function agentFor(limits: Limits, localAddress?: string): Agent {
+function agentFor(lib: typeof import('undici'), limits: Limits, localAddress?: string): Agent {
   const trust = currentTrust();
   const key = `${limits.connectMs}/${limits.headersMs}/${limits.bodyMs}/${localAddress ?? ''}/${trust.insecure}/${trust.caFile ?? ''}`;
   let a = agents.get(key);
   if (!a) {
-    a = new Agent({
+    a = new lib.Agent({
       // A top-level option: undici's Client passes its own `localAddress` to the connector, overriding `connect.localAddress`.
       connect: { timeout: limits.connectMs, ...tlsConnectOptions(trust) },
       ...(localAddress ? { localAddress } : {}),
@@ -98,11 +104,12 @@ async function sendOnce(req: HttpRequest, limits: Limits, localAddress: string |
   const deadline = AbortSignal.timeout(limits.connectMs + limits.headersMs + limits.bodyMs);
   let res: Dispatcher.ResponseData;
   try {
-    res = await request(req.url, {
+    const lib = await loadUndici();
+    res = await lib.request(req.url, {
       method: req.method as Dispatcher.HttpMethod,
       headers: req.headers,
       body: req.body,
-      dispatcher: agentFor(limits, localAddress),
+      dispatcher: agentFor(lib, limits, localAddress),
       signal: deadline,
     });
   } catch (e) {

@@ -26,6 +26,11 @@ const v = <T>(name: `CONFHARNESS_${string}`, meaning: string, parse: (v: string 
 
 export const HARNESS_ENV = {
   stateFile: v('CONFHARNESS_STATE_FILE', "the run's state (target, options, fixtures) that the checks load", text),
+  rateStateFile: v(
+    'CONFHARNESS_RATE_STATE_FILE',
+    "both phases in one Playwright process: the rate family's state (its own bases), which its workers load",
+    text,
+  ),
   secretsFile: v(
     'CONFHARNESS_SECRETS_FILE',
     'where a phase appends each secret it learns, for the runner to scrub',
@@ -33,10 +38,14 @@ export const HARNESS_ENV = {
   ),
   othersDoneFile: v(
     'CONFHARNESS_OTHERS_DONE_FILE',
-    'the rate phase run beside the others: a file that appears once they are done',
+    'the rate family run beside the others: a file that appears once they are done',
     text,
   ),
-  phase: v('CONFHARNESS_PHASE', 'the phase a Playwright process runs: functional or rate', text),
+  phase: v(
+    'CONFHARNESS_PHASE',
+    'the phase a Playwright process runs: functional, rate, or both (the rate family beside the others)',
+    text,
+  ),
   workDir: v('CONFHARNESS_WORK_DIR', "the run's work folder (blob reports, rate bookkeeping)", text),
   workers: v('CONFHARNESS_WORKERS', "the phase's parallel workers (default 2)", count(2)),
   testTimeoutMs: v('CONFHARNESS_TEST_TIMEOUT_MS', 'milliseconds one check may take (default 120000)', count(120_000)),
@@ -77,6 +86,18 @@ export const HARNESS_ENV_PREFIX = 'CONFHARNESS_';
 export function harnessEnv<K extends HarnessVar>(key: K, env: NodeJS.ProcessEnv = process.env): ValueOf<K> {
   const d = HARNESS_ENV[key];
   return d.parse(env[d.name]) as ValueOf<K>;
+}
+
+/** How a Playwright process running both phases (`CONFHARNESS_PHASE=both`) names them: the runner's lines, its run errors. */
+export const BOTH_PHASES = 'functional∥rate';
+
+/**
+ * A worker of the rate project when both phases run in one Playwright process: from here on
+ * this process's state file is the rate family's (a worker runs one project only).
+ */
+export function adoptProjectState(project: string): void {
+  const rate = harnessEnv('rateStateFile');
+  if (project === 'rate' && rate) process.env[HARNESS_ENV.stateFile.name] = rate;
 }
 
 /** Variables for a child's environment, by key; `undefined` and `false` leave one out, `true` is `1`. */

@@ -19,11 +19,12 @@ import {
 import { alreadyFailed, noteFailure } from './fail-fast.js';
 import { keepWorker } from './keep-worker.js';
 import { attachData, redactStdio, settleCheck } from './marks.js';
-import { beginCheck, clauseOfCheck, evidenceAnnotation, hasAssertionWarnings } from './verdict.js';
+import { evidenceAnnotation } from './evidence-annotation.js';
+import { beginCheck, clauseOfCheck, hasAssertionWarnings } from './verdict.js';
 import { HAR_ATTACHMENT, Recorder } from './recorder.js';
 import { loadState, type RunState } from './state.js';
 import { tagCalls, tagging, Target } from './target.js';
-import { harnessEnv } from '../common/harness-env.js';
+import { adoptProjectState, harnessEnv } from '../common/harness-env.js';
 
 interface Fixtures {
   target: Target;
@@ -82,7 +83,8 @@ const apiTest = base.extend({
 // (each step is a worker→runner message, a blob line and merge work; they were 8 per check).
 export const test = apiTest.extend<Fixtures, WorkerFixtures>({
   _stdio: [
-    async ({}, use) => {
+    async ({}, use, workerInfo) => {
+      adoptProjectState(workerInfo.project.name); // first: every later read of the state is this project's
       if (harnessEnv('stateFile')) loadState(); // learn the descriptor's secrets before anything is printed
       const restore = redactStdio();
       await use();

@@ -15,7 +15,8 @@
  */
 import { expect as pwExpect, type TestInfo } from '@playwright/test';
 import { redactText } from '../client/redact.js';
-import { EVIDENCE_CLASSES, failsTarget, type Evidence, type EvidenceClass } from '../spec/index.js';
+import { failsTarget, type Evidence } from '../spec/index.js';
+import { evidenceOfCheck } from './evidence-annotation.js';
 import {
   undecidedKindOf,
   type AssertionWarning,
@@ -60,22 +61,6 @@ let running: Running | undefined;
 /** The clause a check names in its `clause` annotation (src/harness/test.ts `clause()`), or null. */
 export const clauseOfCheck = (testInfo: TestInfo): string | null =>
   testInfo.annotations.find((a) => a.type === 'clause')?.description ?? null;
-
-/** The `evidence` annotation `clause()` writes: `class: citation`. */
-const EVIDENCE_ANNOTATION = 'evidence';
-export const evidenceAnnotation = (e: Evidence) => ({
-  type: EVIDENCE_ANNOTATION,
-  description: `${e.class}${e.owed ? ' (owed)' : ''}: ${e.cite}`,
-});
-
-/** The check's default evidence, from its annotation. */
-export function evidenceOfCheck(testInfo: Pick<TestInfo, 'annotations'>): Evidence | undefined {
-  const d = testInfo.annotations.find((a) => a.type === EVIDENCE_ANNOTATION)?.description;
-  const m = d ? /^(\w+)( \(owed\))?: ([\s\S]*)$/.exec(d) : null;
-  return m && (EVIDENCE_CLASSES as readonly string[]).includes(m[1]!)
-    ? { class: m[1] as EvidenceClass, cite: m[3]!, ...(m[2] ? { owed: true } : {}) }
-    : undefined;
-}
 
 export function beginCheck(testInfo: TestInfo, recorder: Recorder | undefined, strict = false): void {
   running = {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
 import { redactText } from '../client/redact.js';
 import { CheckOutcome, OUTCOME_ATTACHMENT } from '../harness/outcome.js';
-import { evidenceOfCheck } from '../harness/verdict.js';
+import { evidenceOfCheck } from '../harness/evidence-annotation.js';
 import { isClauseId } from '../spec/index.js';
 import type { TestResultT } from './results-schema.js';
 

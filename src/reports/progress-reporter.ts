@@ -18,14 +18,24 @@ const dim = paint(2);
 
 const MARK: Record<Outcome, string> = { pass: green('  ✓'), fail: red('  ✘ fail '), error: yellow('  ⚠ error'), skip: dim('  ↷ skip ') };
 const DETAIL_LINES = 4;
+const projectOf = (test: TestCase): string => test.parent.project()?.name ?? 'checks';
+
+type Tally = Record<Outcome, number>;
 
 export default class ProgressReporter implements Reporter {
-  private readonly tally: Record<Outcome, number> = { pass: 0, fail: 0, error: 0, skip: 0 };
+  /** Per project (functional, rate): both phases may run in one process, each still summed up on its own. */
+  private readonly tallies = new Map<string, Tally>();
   private readonly phase: string;
   private started = Date.now();
 
   constructor(options: { phase?: string } = {}) {
     this.phase = options.phase ?? 'checks';
+  }
+
+  private tally(project: string): Tally {
+    let t = this.tallies.get(project);
+    if (!t) this.tallies.set(project, (t = { pass: 0, fail: 0, error: 0, skip: 0 }));
+    return t;
   }
 
   printsToStdio() {
@@ -34,13 +44,16 @@ export default class ProgressReporter implements Reporter {
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.started = Date.now();
-    const n = suite.allTests().length;
-    if (n) process.stdout.write(`${this.phase}: ${n} check${n === 1 ? '' : 's'} on ${config.workers} worker${config.workers === 1 ? '' : 's'}\n`);
+    const tests = suite.allTests();
+    for (const t of tests) this.tally(projectOf(t));
+    const n = tests.length;
+    const label = [...this.tallies.keys()].join('∥') || this.phase;
+    if (n) process.stdout.write(`${label}: ${n} check${n === 1 ? '' : 's'} on ${config.workers} worker${config.workers === 1 ? '' : 's'}\n`);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const t = collect(test, result);
-    this.tally[t.outcome]++;
+    this.tally(projectOf(test))[t.outcome]++;
     const took = dim(` (${result.duration} ms)`);
     const warned = t.assertionWarnings?.length ?? 0;
     if (t.outcome === 'pass' && !warned) { process.stdout.write(`${MARK.pass} ${t.title}${took}\n`); return; }
@@ -67,10 +80,11 @@ export default class ProgressReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
-    const t = this.tally;
-    if (t.pass + t.fail + t.error + t.skip === 0) return;
     const secs = ((Date.now() - this.started) / 1000).toFixed(1);
     const interrupted = result.status === 'interrupted' ? ', interrupted' : '';
-    process.stdout.write(`${this.phase}: ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped in ${secs} s${interrupted}\n`);
+    for (const [project, t] of this.tallies) {
+      if (t.pass + t.fail + t.error + t.skip === 0) continue;
+      process.stdout.write(`${project}: ${t.pass} passed, ${t.fail} failed, ${t.error} errors, ${t.skip} skipped in ${secs} s${interrupted}\n`);
+    }
   }
 }

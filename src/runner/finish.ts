@@ -51,10 +51,11 @@ function exitCodeOf(r: Results, newFailures: readonly string[], staleFails: bool
 function phaseErrors(r: Results, phases: readonly PhaseEnd[]): RunError[] {
   const out: RunError[] = [];
   for (const p of phases) {
+    const projects = p.phase.split('∥');
     // A check a hard assertion warning stopped is Playwright's failure, and the harness's pass with a warning.
     const notPassed = r.tests.filter(
       (t) =>
-        t.project === p.phase &&
+        projects.includes(t.project) &&
         (t.outcome === 'fail' || (t.outcome === 'error' && t.cause !== 'vacuous-pass') || t.assertionWarnings?.length),
     ).length;
     if (p.error) out.push({ phase: p.phase, reason: `the ${p.phase} phase did not run: ${p.error}` });

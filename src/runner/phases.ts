@@ -103,6 +103,8 @@ export function grepFor(clauses: string | undefined, grep: string | undefined): 
 }
 
 export type Phase = 'functional' | 'rate';
+/** What one Playwright process runs: a phase, or both at once (the rate family beside the others). */
+type PhaseRun = Phase | 'both';
 
 const SUITES_DIR = harnessEnv('suitesDir') ?? join(CODE_ROOT, 'suites');
 
@@ -122,19 +124,13 @@ interface PhaseEnv {
   workers: number;
   testTimeoutMs: number;
   reporter: string;
-  /** The rate phase beside the others: the file that says they are done. */
-  othersDoneFile?: string;
+  /** Both phases at once: the rate family's state (its own bases), and the file that says the others are done. */
+  rate?: { stateFile: string; othersDoneFile: string };
 }
 
-export function runPhase(phase: Phase, grep: string | undefined, p: PhaseEnv): Promise<ChildEnd> {
-  const args = [
-    'test',
-    '--config',
-    codeFile('src', 'runner', 'playwright.config'),
-    '--project',
-    phase,
-    '--pass-with-no-tests',
-  ];
+export function runPhase(phase: PhaseRun, grep: string | undefined, p: PhaseEnv): Promise<ChildEnd> {
+  const args = ['test', '--config', codeFile('src', 'runner', 'playwright.config'), '--pass-with-no-tests'];
+  if (phase !== 'both') args.push('--project', phase);
   if (grep) args.push('--grep', grep);
   return runNode(
     args,
@@ -142,13 +138,14 @@ export function runPhase(phase: Phase, grep: string | undefined, p: PhaseEnv): P
       ...process.env,
       ...harnessEnvVars({
         stateFile: p.stateFile,
+        rateStateFile: p.rate?.stateFile,
+        othersDoneFile: p.rate?.othersDoneFile,
         secretsFile: p.secrets.path,
         phase,
         workDir: p.workDir,
         workers: phase === 'rate' ? 1 : p.workers,
         testTimeoutMs: p.testTimeoutMs,
         terminalReporter: p.reporter,
-        othersDoneFile: p.othersDoneFile,
       }),
     },
     p.secrets,
@@ -165,7 +162,7 @@ export async function mergeReports(
 ): Promise<string | undefined> {
   const all = join(workDir, 'blobs-all');
   mkdirSync(all, { recursive: true });
-  for (const phase of ['functional', 'rate']) {
+  for (const phase of ['functional', 'rate', 'both'] satisfies PhaseRun[]) {
     const dir = join(workDir, 'blobs', phase);
     if (existsSync(dir))
       for (const f of readdirSync(dir)) if (f.endsWith('.zip')) copyFileSync(join(dir, f), join(all, f));

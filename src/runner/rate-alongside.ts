@@ -5,8 +5,9 @@
  * family's already (every other check calls from the default address); bases are not: the
  * other families use the descriptor's first bases. When the target has bases to spare, the
  * rate family gets the bases after the first `FUNCTIONAL_BASES`, and each phase is handed a
- * descriptor listing only its own bases, so both can run at once; else the rate phase runs
- * last and alone, as before. The run's fixture tables are in base 0, outside the rate
+ * descriptor listing only its own bases, so both can run at once (in one Playwright process,
+ * the rate project on a worker of its own: src/runner/playwright.config.ts); else the rate
+ * phase runs last and alone. The run's fixture tables are in base 0, outside the rate
  * family's bases: its state has none.
  */
 import type { RunState } from '../harness/state.js';

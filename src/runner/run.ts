@@ -30,6 +30,7 @@ import { finish, type PhaseEnd, type RunInfo, type RunOutcome, type Timings } fr
 import { createFixtures, newRunId, sweepTables } from './fixtures.js';
 import { type RunOptions } from './options.js';
 import { DEFAULT_SOURCE_ADDRESSES, isLoopbackUrl, parseSourceAddresses } from '../common/net.js';
+import { BOTH_PHASES } from '../common/harness-env.js';
 import { grepFor, interruptPhase, mergeReports, phasesFor, runPhase, type Phase } from './phases.js';
 import { splitForRate } from './rate-alongside.js';
 import { SecretsFile } from './redact-stream.js';
@@ -231,22 +232,14 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
         `conformance: the rate family runs beside the others, in bases of its own (${split.rate.target.bases.map((b) => b.name).join(', ')})`,
       );
       const t0 = Date.now();
-      const othersDoneFile = join(workDir, 'functional-done');
-      const each = await Promise.all(
-        phases.map(async (phase) => {
-          const end = await runPhase(phase, grep, {
-            ...phaseEnv(phase),
-            ...(phase === 'rate' ? { othersDoneFile } : {}),
-          });
-          if (phase === 'functional') writeFileSync(othersDoneFile, '');
-          return { phase, ...end, ms: Date.now() - t0 };
-        }),
-      );
-      ended.push(...each);
-      lap(phases.join('∥'));
-      log(
-        `conformance: side by side, ${each.map((e) => `${e.phase} took ${(e.ms / 1000).toFixed(1)} s`).join(' and ')}`,
-      );
+      // One Playwright process for both: a worker of its own for the rate family beside the others' workers.
+      const end = await runPhase('both', grep, {
+        ...phaseEnv('functional'),
+        rate: { stateFile: stateFiles.rate, othersDoneFile: join(workDir, 'functional-done') },
+      });
+      ended.push({ phase: BOTH_PHASES, ...end });
+      lap(BOTH_PHASES);
+      log(`conformance: side by side, both phases took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     } else {
       for (const phase of phases) {
         if (interrupted) break;

@@ -114,15 +114,14 @@ async function lock(): Promise<() => void> {
 }
 
 /**
- * A run of chosen clauses runs on one worker (CONFORMANCE_WORKERS, so a --workers flag or the
- * test's `env` still decides): it has a few checks, and the tests already run three at a time on
- * two cores, so a second worker would only add its start (a second or more of CPU). Whole runs
- * keep the default, as users run them.
+ * A run of chosen clauses or checks (--clauses, --grep) runs on one worker (CONFORMANCE_WORKERS,
+ * so a --workers flag or the test's `env` still decides): it has a few checks, and the tests
+ * already run three at a time on two cores, so a second worker would only add its start (a
+ * second or more of CPU). Whole runs keep the default, as users run them.
  */
+const SELECTING = /^--(clauses|grep)(=|$)/;
 const oneWorker = (args: string[]): Record<string, string> =>
-  args[0] === 'run' && args.some((a) => a === '--clauses' || a.startsWith('--clauses='))
-    ? { CONFORMANCE_WORKERS: '1' }
-    : {};
+  args[0] === 'run' && args.some((a) => SELECTING.test(a)) ? { CONFORMANCE_WORKERS: '1' } : {};
 
 /** Run the CLI to completion. Environment: ours minus CONFORMANCE_* and CONFHARNESS_* (a developer's shell cannot change a test), plus `env`. */
 export async function cli(args: string[], o: CliOptions = {}): Promise<CliResult> {

@@ -38,7 +38,7 @@ function bodyOf(data: unknown): string {
 
 function pathOf(e: AxiosError): string {
   try {
-    return new URL(clientAxios.getUri(e.config ?? {})).pathname;
+    return new URL(clientAxios().getUri(e.config ?? {})).pathname;
   } catch {
     return e.config?.url ?? '?';
   }
@@ -46,7 +46,7 @@ function pathOf(e: AxiosError): string {
 
 /** What went wrong in `what` (the client method and its purpose, e.g. "appendRow(…)"). */
 export function failureOf(e: unknown, what: string): Failure {
-  if (clientAxios.isAxiosError(e)) {
+  if (clientAxios().isAxiosError(e)) {
     const call = `${(e.config?.method ?? '?').toUpperCase()} ${pathOf(e)}`;
     if (e.response)
       return {

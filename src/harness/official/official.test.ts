@@ -61,7 +61,7 @@ const config = {
 } as never;
 
 test('a refused call is a violation naming the call, its status and body; no answer at all is undecided', () => {
-  const refused = new clientAxios.AxiosError('Request failed with status code 404', 'ERR_BAD_REQUEST', config, {}, {
+  const refused = new (clientAxios().AxiosError)('Request failed with status code 404', 'ERR_BAD_REQUEST', config, {}, {
     status: 404,
     data: { error_message: 'Not found.' },
     headers: {},
@@ -74,10 +74,10 @@ test('a refused call is a violation naming the call, its status and body; no ans
     message:
       'renameColumn(T, k, X): the client\'s call PUT /api-gateway/api/v2/dtables/u/columns/ was answered 404: {"error_message":"Not found."}',
   });
-  const reset = failureOf(new clientAxios.AxiosError('socket hang up', 'ECONNRESET', config), 'getRow()');
+  const reset = failureOf(new (clientAxios().AxiosError)('socket hang up', 'ECONNRESET', config), 'getRow()');
   expect(reset.kind === 'transport' && reset.undecided instanceof Undecided && reset.undecided.kind).toBe('reset');
   const timeout = failureOf(
-    new clientAxios.AxiosError('timeout of 50000ms exceeded', 'ECONNABORTED', config),
+    new (clientAxios().AxiosError)('timeout of 50000ms exceeded', 'ECONNABORTED', config),
     'getRow()',
   );
   expect(timeout.kind === 'transport' && timeout.undecided.kind).toBe('timeout-headers');

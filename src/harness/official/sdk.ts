@@ -126,13 +126,26 @@ export interface OfficialBase {
 
 const requireHere = createRequire(import.meta.url);
 const sdkEntry = requireHere.resolve('seatable-api');
-const sdk = requireHere(sdkEntry) as { Base: new (config: { server: string; APIToken: string }) => OfficialBase };
+
+/**
+ * The client and the axios it loads, on first use: two suites use them, and every Playwright
+ * process that lists or runs any check loads every suite file (0.1 s of CPU each time).
+ */
+let loaded:
+  { Base: new (config: { server: string; APIToken: string }) => OfficialBase; axios: AxiosStatic } | undefined;
+function client(): NonNullable<typeof loaded> {
+  loaded ??= {
+    Base: (requireHere(sdkEntry) as { Base: NonNullable<typeof loaded>['Base'] }).Base,
+    axios: createRequire(sdkEntry)('axios') as AxiosStatic,
+  };
+  return loaded;
+}
 
 /** The axios the client itself loads (its default instance makes the base-token call). */
-export const clientAxios = createRequire(sdkEntry)('axios') as AxiosStatic;
+export const clientAxios = (): AxiosStatic => client().axios;
 
 export function newBase(server: string, apiToken: string): OfficialBase {
-  return new sdk.Base({ server, APIToken: apiToken });
+  return new (client().Base)({ server, APIToken: apiToken });
 }
 
 /** The client's version, from its package.json (reports name it). */

@@ -29,7 +29,7 @@ export class OfficialClient {
   static async open(target: Target, i = 0): Promise<OfficialClient> {
     const limits = target.state.http;
     const b = newBase(target.url, target.base(i).api_token);
-    const stop = recordCalls(clientAxios, target, limits);
+    const stop = recordCalls(clientAxios(), target, limits);
     try {
       await b.auth();
     } finally {
