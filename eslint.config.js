@@ -15,6 +15,7 @@ export default tseslint.config(
       'dist/**',
       'load/dist/**',
       'test-results/**',
+      '.tmp/**',
       '**/*.js',
       '!eslint.config.js',
     ],

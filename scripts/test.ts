@@ -1,8 +1,8 @@
 /**
- * `npm test`: the type check (`tsc --noEmit`), the lint (typescript-eslint), the format check
- * (Prettier, .prettierrc.json) and the unused exports check (knip, configured in knip.jsonc) —
- * any finding fails the run — beside the project's tests with Playwright, ending with one line
- * `N passed, N failed, N skipped` for CI. The count is read from this run's own report (the
+ * `npm test`: the type check and the lint (tsc and typescript-eslint on one program,
+ * scripts/typecheck-lint.ts), the format check (Prettier, .prettierrc.json) and the unused
+ * exports check (knip, configured in knip.jsonc) — any finding fails the run — beside the
+ * project's tests with Playwright, ending with one line `N passed, N failed, N skipped` for CI. The count is read from this run's own report (the
  * previous one is removed first), so a run that broke before reporting never prints an old
  * count. Exit code: the first static check's that failed, else the build's, else Playwright's.
  */
@@ -91,13 +91,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.exit(130);
   });
 
-/** The first static check that failed, in the usual order (type check, lint, format, unused exports), when one did. */
+/** The first static check that failed, in the usual order (type check and lint, format, unused exports), when one did. */
 let staticChecks: Promise<number | undefined> = Promise.resolve(undefined);
 // Arguments select tests (one file, a project): the checks of the whole tree still run unless CONFHARNESS_SKIP_STATIC=1.
 if (!harnessEnv('skipStatic')) {
-  // Two lanes, each one single-threaded process at a time: the lint (the longest) beside the
-  // other three in turn. Once a check has failed, a lane starts no further one, and the tests
-  // are stopped: the run fails whatever they say.
+  // Two lanes, each one single-threaded process at a time: the type check and the lint (the
+  // longest; one program for both, scripts/typecheck-lint.ts) beside the format and the exports
+  // checks in turn. Once a check has failed, a lane starts no further one, and the tests are
+  // stopped: the run fails whatever they say.
   let failed = false;
   const lane = async (steps: readonly (readonly [string, readonly string[]])[]) => {
     const codes: number[] = [];
@@ -113,13 +114,12 @@ if (!harnessEnv('skipStatic')) {
     return codes;
   };
   staticChecks = Promise.all([
-    lane([['lint', ['eslint', '--max-warnings', '0', '.']]]),
+    lane([['type check and lint', ['tsx', 'scripts/typecheck-lint.ts']]]),
     lane([
-      ['type check', ['tsc', '--noEmit', '-p', '.']],
       ['format', ['prettier', '--check', '--log-level', 'warn', '.']],
       ['unused exports', ['knip', '--include', 'exports,types', '--no-progress']],
     ]),
-  ]).then(([lint, others]) => [others[0], lint[0], others[1], others[2]].find((c) => c !== undefined && c !== 0));
+  ]).then(([types, others]) => [types[0], others[0], others[1]].find((c) => c !== undefined && c !== 0));
 }
 
 // The compiled CLI (dist/, the package's build: a second) for the tests' children: every

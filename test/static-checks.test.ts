@@ -1,8 +1,8 @@
 /**
- * Types, lint and unused exports are part of `npm test`: the script runs `tsc --noEmit`,
- * typescript-eslint, Prettier and knip beside the tests and fails on any finding; the lint's rule set
- * catches a promise nobody awaits (a check that ends before its call does), and knip an
- * export nobody imports.
+ * Types, lint and unused exports are part of `npm test`: the script runs the type check and
+ * typescript-eslint (on one program, scripts/typecheck-lint.ts), Prettier and knip beside the
+ * tests and fails on any finding; the lint's rule set catches a promise nobody awaits (a check
+ * that ends before its call does), and knip an export nobody imports.
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -27,6 +27,36 @@ test("the lint catches a floating promise and an any, in the project's own confi
     '@typescript-eslint/no-explicit-any',
     '@typescript-eslint/no-floating-promises',
   ]);
+});
+
+test('the type check and lint of npm test (one program) report a type error and a floating promise, and fail', () => {
+  test.setTimeout(60_000);
+  // A small project with the project's lint configuration: its tsconfig, one file with a type error, one with a floating promise.
+  const dir = mkdtempSync(join(tmpdir(), 'typecheck-lint-'));
+  try {
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    cpSync(join(ROOT, 'eslint.config.js'), join(dir, 'eslint.config.js'));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    const tsconfig = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...tsconfig, include: ['*.ts'] }));
+    writeFileSync(join(dir, 'typed.ts'), "export const n: number = 'one';\n");
+    writeFileSync(
+      join(dir, 'floating.ts'),
+      'export async function f(): Promise<void> {}\nexport function g(): void {\n  f();\n}\n',
+    );
+    const r = spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'scripts', 'typecheck-lint.ts')], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 50_000,
+      env: { ...process.env, FORCE_COLOR: '0' },
+    });
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/typed\.ts\(1,14\): error TS2322/);
+    expect(r.stdout).toMatch(/floating\.ts[^]*3:3 +error +Promises must be awaited[^]*no-floating-promises/);
+    expect(r.stdout).toContain('type check: 1 error(s); lint: 1 finding(s)');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("knip finds an export nobody imports, in the project's own configuration, and nothing else", () => {
@@ -89,8 +119,10 @@ test("knip finds an export nobody imports, in the project's own configuration, a
  * tests beside this one run), and hands `playwright` to the real one — or, `slowTests`, to a
  * stand-in that waits half a minute unless it is stopped (and logs that it was).
  */
+type Step = 'typecheck-lint' | 'prettier' | 'knip' | 'build';
+
 function npmTestWithStubs(
-  failing?: 'tsc' | 'eslint' | 'prettier' | 'knip' | 'tsx',
+  failing?: Step,
   slowTests = false,
 ): {
   code: number | null;
@@ -110,11 +142,13 @@ function npmTestWithStubs(
       [
         '#!/usr/bin/env bash',
         'echo "$*" >> "$STUB_LOG"',
-        'case "$1" in',
-        '  tsc|eslint|prettier|knip) echo "$1 $(nice)" >> "$STUB_LOG.nice" ;;',
+        // The step's name: the tool, or the script tsx runs.
+        'step="$1"; [ "$1" = tsx ] && step="$(basename "$2" .ts)"',
+        'case "$step" in',
+        '  typecheck-lint|prettier|knip) echo "$step $(nice)" >> "$STUB_LOG.nice" ;;',
         'esac',
-        'case "$1" in',
-        '  tsc|eslint|prettier|knip|tsx) sleep 0.2; [ -n "$STUB_SLOW" ] && [ "$1" != tsx ] && sleep 2; [ "$1" = "$STUB_FAIL" ] && exit 3; exit 0 ;;',
+        'case "$step" in',
+        '  typecheck-lint|prettier|knip|build) sleep 0.2; [ -n "$STUB_SLOW" ] && [ "$step" != build ] && sleep 2; [ "$step" = "$STUB_FAIL" ] && exit 3; exit 0 ;;',
         '  playwright) if [ -n "$STUB_SLOW" ]; then trap \'echo stopped >> "$STUB_LOG"; kill %1; exit 130\' INT; sleep 30 & wait; exit 0; fi',
         `    shift; exec ${JSON.stringify(join(ROOT, 'node_modules', '.bin', 'playwright'))} "$@" ;;`,
         'esac',
@@ -151,56 +185,56 @@ function npmTestWithStubs(
 }
 
 const STATIC = [
-  'tsc --noEmit -p .',
-  'eslint --max-warnings 0 .',
+  'tsx scripts/typecheck-lint.ts',
   'prettier --check --log-level warn .',
   'knip --include exports,types --no-progress',
 ];
+const BUILD = 'tsx scripts/build.ts --test-suites';
+const staticCalls = (calls: readonly string[]) => calls.filter((c) => c !== BUILD && !c.startsWith('playwright '));
 
 test("npm test type-checks, lints, checks the format and the exports of the whole tree beside the tests, at the lowest priority, and ends with this run's count", () => {
   const r = npmTestWithStubs();
   expect(r.code, r.out).toBe(0);
   // Every static check, each at the lowest priority (the tests come first for the cores).
-  expect(r.calls.filter((c) => !/^(tsx|playwright) /.test(c)).sort()).toEqual([...STATIC].sort());
-  expect(r.priorities).toEqual(['eslint 19', 'knip 19', 'prettier 19', 'tsc 19']);
-  // Two lanes: the lint beside the others in turn.
-  expect(r.calls.indexOf('tsc --noEmit -p .')).toBeLessThan(r.calls.indexOf('prettier --check --log-level warn .'));
+  expect(staticCalls(r.calls).sort()).toEqual([...STATIC].sort());
+  expect(r.priorities).toEqual(['knip 19', 'prettier 19', 'typecheck-lint 19']);
+  // Two lanes: the type check and lint beside the others in turn.
   expect(r.calls.indexOf('prettier --check --log-level warn .')).toBeLessThan(
     r.calls.indexOf('knip --include exports,types --no-progress'),
   );
   // The build of the compiled CLI the tests start, then the tests, without waiting for the checks.
-  const build = r.calls.indexOf('tsx scripts/build.ts --test-suites');
+  const build = r.calls.indexOf(BUILD);
   expect(build).toBeGreaterThanOrEqual(0);
   expect(
     r.calls.indexOf(
       'playwright test --config playwright.config.ts --list test/static-checks.test.ts --project=tests-long',
     ),
   ).toBeGreaterThan(build);
-  for (const what of ['type check', 'lint', 'format', 'unused exports']) expect(r.out).toContain(`${what}: clean`);
+  for (const what of ['type check and lint', 'format', 'unused exports']) expect(r.out).toContain(`${what}: clean`);
   expect(r.out).toMatch(/static-checks\.test\.ts/);
   expect(r.out.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, \d+ failed, \d+ skipped$/);
 });
 
 test('npm test stops at a static check that finds something: no later check in its lane, the tests stopped, exit code kept, "0 passed, 1 failed"', () => {
   // The lint fails while the tests run: they are stopped (not waited for), and the run fails whatever they said.
-  const lint = npmTestWithStubs('eslint', true);
+  const lint = npmTestWithStubs('typecheck-lint', true);
   expect(lint.code, lint.out).toBe(3);
-  expect(lint.calls).toContain('eslint --max-warnings 0 .');
+  expect(lint.calls).toContain('tsx scripts/typecheck-lint.ts');
   expect(lint.calls).toContain('stopped');
   expect(lint.ms).toBeLessThan(25_000);
-  expect(lint.out).toContain('lint: FAILED (exit 3)');
+  expect(lint.out).toContain('type check and lint: FAILED (exit 3)');
   expect(lint.out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
-  // The type check fails: the format and exports checks after it in its lane are not started.
-  const types = npmTestWithStubs('tsc');
-  expect(types.code, types.out).toBe(3);
-  expect(types.calls.filter((c) => !/^(tsx|playwright) /.test(c)).sort()).toEqual([
-    'eslint --max-warnings 0 .',
-    'tsc --noEmit -p .',
+  // The format check fails: the exports check after it in its lane is not started.
+  const format = npmTestWithStubs('prettier');
+  expect(format.code, format.out).toBe(3);
+  expect(staticCalls(format.calls).sort()).toEqual([
+    'prettier --check --log-level warn .',
+    'tsx scripts/typecheck-lint.ts',
   ]);
-  expect(types.out).toContain('type check: FAILED (exit 3)');
-  expect(types.out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
+  expect(format.out).toContain('format: FAILED (exit 3)');
+  expect(format.out.trimEnd().split('\n').at(-1)).toBe('0 passed, 1 failed');
   // The build fails: no test runs.
-  const build = npmTestWithStubs('tsx');
+  const build = npmTestWithStubs('build');
   expect(build.code, build.out).toBe(3);
   expect(build.calls.filter((c) => c.startsWith('playwright'))).toEqual([]);
   expect(build.out).toContain('build: FAILED (exit 3)');
