@@ -104,7 +104,7 @@ async function sendOnce(req: HttpRequest, limits: Limits, localAddress: string |
   const deadline = AbortSignal.timeout(limits.connectMs + limits.headersMs + limits.bodyMs);
   let res: Dispatcher.ResponseData;
   try {
-    const lib = await loadUndici();
+    const lib = undici ?? (await loadUndici()); // no await per call once loaded (the rate checks' bursts)
     res = await lib.request(req.url, {
       method: req.method as Dispatcher.HttpMethod,
       headers: req.headers,

@@ -47,8 +47,7 @@ export default class ProgressReporter implements Reporter {
     const tests = suite.allTests();
     for (const t of tests) this.tally(projectOf(t));
     const n = tests.length;
-    const label = [...this.tallies.keys()].join('∥') || this.phase;
-    if (n) process.stdout.write(`${label}: ${n} check${n === 1 ? '' : 's'} on ${config.workers} worker${config.workers === 1 ? '' : 's'}\n`);
+    if (n) process.stdout.write(`${this.phase}: ${n} check${n === 1 ? '' : 's'} on ${config.workers} worker${config.workers === 1 ? '' : 's'}\n`);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {

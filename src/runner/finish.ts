@@ -32,6 +32,8 @@ export type Timings = [string, number][];
 /** A Playwright phase as the runner saw it end. */
 export interface PhaseEnd {
   phase: string;
+  /** The Playwright projects it ran, when more than the one its name says (both phases in one process). */
+  projects?: readonly string[];
   exitCode: number;
   /** Why it did not run, when its process could not be started. */ error?: string;
 }
@@ -51,7 +53,7 @@ function exitCodeOf(r: Results, newFailures: readonly string[], staleFails: bool
 function phaseErrors(r: Results, phases: readonly PhaseEnd[]): RunError[] {
   const out: RunError[] = [];
   for (const p of phases) {
-    const projects = p.phase.split('∥');
+    const projects = p.projects ?? [p.phase];
     // A check a hard assertion warning stopped is Playwright's failure, and the harness's pass with a warning.
     const notPassed = r.tests.filter(
       (t) =>

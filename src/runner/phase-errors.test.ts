@@ -8,9 +8,13 @@ import { SecretsFile } from './redact-stream.js';
 import { finish, type PhaseEnd } from './finish.js';
 import type { RunOptions } from './options.js';
 import { mergeReports, runRedacted } from './phases.js';
+import { BOTH_PHASES } from '../common/harness-env.js';
+import type { Results } from '../reports/results-schema.js';
+import { fakeResults } from '../../test/helpers/reports.js';
 
-function end(phases: PhaseEnd[], mergeError?: string) {
+function end(phases: PhaseEnd[], mergeError?: string, results?: Results) {
   const reportDir = mkdtempSync(join(tmpdir(), 'finish-'));
+  if (results) writeFileSync(join(reportDir, 'results.json'), JSON.stringify(results));
   const out = finish({
     o: { html: false } as RunOptions,
     reportDir,
@@ -65,4 +69,19 @@ test("mergeReports says when Playwright's merge-reports failed (a blob report it
   expect(problem).toMatch(
     /^merging the phases' reports failed \(Playwright merge-reports ended with exit code [1-9]\d*\)/,
   );
+});
+
+test('both phases in one process: a failed check of either project explains exit code 1; none failed, exit 1 is a run error', () => {
+  const both: PhaseEnd = { phase: BOTH_PHASES, projects: ['functional', 'rate'], exitCode: 1 };
+  const ran = (rateOutcome: 'fail' | 'pass') => {
+    const r = fakeResults([
+      ['ROUTE-4', 'ROUTE-4 ping answers', 'pass'],
+      ['RATE-3', 'RATE-3 429 body', rateOutcome],
+    ]);
+    r.tests[1]!.project = 'rate';
+    return r;
+  };
+  const why = /functional∥rate phase ended with exit code 1 although every check of it passed/;
+  expect(end([both], undefined, ran('fail')).reasons.join('\n')).not.toMatch(why);
+  expect(end([both], undefined, ran('pass')).reasons.join('\n')).toMatch(why);
 });

@@ -237,7 +237,7 @@ export async function run(o: RunOptions, hooks: RunHooks = {}): Promise<RunOutco
         ...phaseEnv('functional'),
         rate: { stateFile: stateFiles.rate, othersDoneFile: join(workDir, 'functional-done') },
       });
-      ended.push({ phase: BOTH_PHASES, ...end });
+      ended.push({ phase: BOTH_PHASES, projects: phases, ...end });
       lap(BOTH_PHASES);
       log(`conformance: side by side, both phases took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     } else {
