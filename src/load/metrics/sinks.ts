@@ -5,6 +5,7 @@
  * Small trends also keep their raw values so percentiles are exact, as k6 computes them.
  */
 import * as hdr from 'hdr-histogram-js';
+import { BulkRecorder } from './bulk-record.js';
 
 export type MetricType = 'counter' | 'gauge' | 'rate' | 'trend';
 export type Contains = 'default' | 'time' | 'data';
@@ -107,14 +108,22 @@ export class TrendSink {
   max = -Infinity;
   values: number[] | null = [];
   private sorted = true;
-  constructor(readonly hist: hdr.Histogram = newHistogram(3)) {}
+  /** Made at the first add: a trend read from results.json records nothing. */
+  private recorder: BulkRecorder | undefined;
+  constructor(private readonly histogram: hdr.Histogram = newHistogram(3)) {}
+
+  /** The histogram, with every value added so far. */
+  get hist(): hdr.Histogram {
+    this.recorder?.flush();
+    return this.histogram;
+  }
 
   add(v: number): void {
     this.count++;
     this.sum += v;
     if (v < this.min) this.min = v;
     if (v > this.max) this.max = v;
-    this.hist.recordValue(Math.max(0, Math.round(v * SCALE)));
+    (this.recorder ??= new BulkRecorder(this.histogram, 3)).record(Math.max(0, Math.round(v * SCALE)));
     if (this.values) {
       if (this.values.length >= EXACT_CAP) this.values = null;
       else {

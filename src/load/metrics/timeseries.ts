@@ -8,6 +8,7 @@
  */
 import type * as hdr from 'hdr-histogram-js';
 import { histFromBase64, histToBase64, newHistogram } from './sinks.js';
+import { BulkRecorder } from './bulk-record.js';
 
 export interface KeyCounts {
   reqs: number;
@@ -59,6 +60,8 @@ interface BucketJSON extends Omit<Bucket, 'dur' | 'byName' | 'gen'> {
 const FINE_MS = 100,
   COARSE_MS = 1000,
   FINE_BUCKETS = 100;
+/** Latency histograms being counted into at once (a bucket's and its endpoints'); past this many, all are handed over. */
+const RECORDING = 64;
 
 const empty = (): Bucket => ({
   reqs: 0,
@@ -76,11 +79,39 @@ const empty = (): Bucket => ({
 });
 
 export class TimeSeries {
-  buckets = new Map<number, Bucket>();
+  private all = new Map<number, Bucket>();
+  /** Requests' latencies not yet in their histograms (bulk-record.ts), recorders kept for reuse. */
+  private readonly recording = new Map<hdr.Histogram, BulkRecorder>();
+  private readonly spare: BulkRecorder[] = [];
   constructor(
     public t0: number,
     public widthMs = FINE_MS,
   ) {}
+
+  /** The buckets, every latency recorded so far in their histograms. */
+  get buckets(): Map<number, Bucket> {
+    this.settle();
+    return this.all;
+  }
+
+  private settle(): void {
+    for (const r of this.recording.values()) {
+      r.flush();
+      this.spare.push(r);
+    }
+    this.recording.clear();
+  }
+
+  private record(h: hdr.Histogram, us: number): void {
+    let r = this.recording.get(h);
+    if (!r) {
+      if (this.recording.size >= RECORDING) this.settle();
+      const s = this.spare.pop();
+      r = s ? s.retarget(h) : new BulkRecorder(h, 2);
+      this.recording.set(h, r);
+    }
+    r.record(us);
+  }
 
   private at(time: number): Bucket {
     let i = Math.max(0, Math.floor((time - this.t0) / this.widthMs));
@@ -88,8 +119,8 @@ export class TimeSeries {
       this.widen(COARSE_MS);
       i = Math.floor(i / (COARSE_MS / FINE_MS));
     }
-    let b = this.buckets.get(i);
-    if (!b) this.buckets.set(i, (b = empty()));
+    let b = this.all.get(i);
+    if (!b) this.all.set(i, (b = empty()));
     return b;
   }
 
@@ -109,8 +140,8 @@ export class TimeSeries {
       n.s429++;
     }
     const us = Math.max(0, Math.round(durationMs * 1000));
-    b.dur.recordValue(us);
-    n.dur.recordValue(us);
+    this.record(b.dur, us);
+    this.record(n.dur, us);
   }
 
   iteration(time: number): void {
@@ -140,9 +171,9 @@ export class TimeSeries {
     if (widthMs <= this.widthMs) return;
     const f = Math.round(widthMs / this.widthMs);
     const old = this.buckets;
-    this.buckets = new Map();
+    this.all = new Map();
     this.widthMs = widthMs;
-    for (const [i, b] of old) add(this.buckets, Math.floor(i / f), b, f, 'within');
+    for (const [i, b] of old) add(this.all, Math.floor(i / f), b, f, 'within');
   }
 
   /** A copy re-bucketed by `widthMs` (the capacity rule judges seconds). */
