@@ -77,15 +77,26 @@ export function setOnFull(fn: () => void): void {
   onFull = fn;
 }
 
-/** While muted (the warm-up), samples are dropped; names and tag sets are still numbered and sent. */
+/**
+ * While muted (the warm-up), samples are written as usual, so the warm-up compiles this path
+ * too, but never sent: a full buffer is emptied, a batch carries none, unmuting drops them.
+ * Names and tag sets are still numbered and sent.
+ */
 let muted = false;
 export function mute(on: boolean): void {
+  if (!on) n = 0;
   muted = on;
 }
 
+/** Room for `units` more: a full buffer goes to the main thread, or is emptied while muted. */
+function room(units: number): void {
+  if (n + units <= CAP) return;
+  if (muted) n = 0;
+  else onFull?.();
+}
+
 export function push(metric: number, tags: number, value: number, time: number, flags = 0): void {
-  if (muted) return;
-  if (n === CAP) onFull?.();
+  room(1);
   const i = n * 3;
   data[i] = flags * FLAG_SHIFT + metric * TAG_SHIFT + tags;
   data[i + 1] = value;
@@ -105,8 +116,7 @@ export function pushRequest(
   sent: number,
   received: number,
 ): void {
-  if (muted) return;
-  if (n + RECORD_UNITS > CAP) onFull?.();
+  room(RECORD_UNITS);
   let i = n * 3;
   data[i++] = SAMPLE_RECORD * FLAG_SHIFT + tags;
   data[i++] = time;
@@ -124,11 +134,12 @@ export function pushRequest(
 }
 
 export function pending(): boolean {
-  return n > 0 || newNames.length > 0;
+  return (n > 0 && !muted) || newNames.length > 0;
 }
 
 /** The buffered samples as a batch (its array is transferred, not copied), or null when empty. */
 export function take(): SampleBatch | null {
+  if (muted) n = 0;
   if (n === 0 && newNames.length === 0 && newTags.length === 0) return null;
   const b: SampleBatch = { names: newNames, tags: newTags, reset, data: data.slice(0, n * 3) };
   newNames = [];
